@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Runs every compiled test file (dist/test/**/*.test.js) with Node's test runner; extra args filter by path.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function find(dir) {
+  let out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out = out.concat(find(p));
+    else if (name.endsWith('.test.js')) out.push(p);
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = find('dist/test')
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files found under dist/test (did the build run?)');
+  process.exit(1);
+}
+const args = ['--test', '--test-reporter=spec', ...files];
+const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
+process.exit(r.status ?? 1);

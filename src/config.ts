@@ -1,0 +1,115 @@
+// Configuration: the one reader of process.env (and an optional .env file), validated once at boot.
+import { config as loadDotenv } from 'dotenv';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Base of absolute URLs in payloads (logos); derived from each request's Host when unset. */
+  publicUrl: string | null;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  role: 'all' | 'api' | 'pipeline';
+  feed: 'simulator' | 'none';
+  simSeed: number;
+  simSpeed: number;
+  adminKey: string | null;
+  demoApiKey: string | null;
+  demoPlan: string;
+  logLevel: string;
+  /** How often write-behind flushes live data (odds, scores) to the store. */
+  flushIntervalMs: number;
+  /** A live event not updated for this long makes the pipeline `stale` (health degraded). */
+  pipelineStaleSeconds: number;
+  /** How long ended/final events stay in the read model (their results stay in the store forever). */
+  endedRetentionHours: number;
+  /** Largest client request body (bytes). */
+  bodyLimitBytes: number;
+  /** Largest admin feed body (bytes). */
+  feedBodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+const DEFAULTS = {
+  PORT: '3000',
+  HOST: '127.0.0.1',
+  DATA_DIR: './data',
+  ROLE: 'all',
+  FEED: 'simulator',
+  SIM_SEED: '42',
+  SIM_SPEED: '1',
+  DEMO_PLAN: 'free',
+  LOG_LEVEL: 'info',
+  FLUSH_INTERVAL_MS: '500',
+  PIPELINE_STALE_SECONDS: '120',
+  ENDED_RETENTION_HOURS: '72',
+  BODY_LIMIT_BYTES: String(1024 * 1024),
+  FEED_BODY_LIMIT_BYTES: String(64 * 1024 * 1024),
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: keyof typeof DEFAULTS): string {
+  const v = env[name];
+  return v === undefined || v === '' ? DEFAULTS[name] : v;
+}
+
+function optional(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v === '' ? null : v;
+}
+
+function num(env: Env, name: keyof typeof DEFAULTS, min: number, max: number, integer = true): number {
+  const raw = str(env, name);
+  const n = Number(raw);
+  if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
+    throw new ConfigError(`${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, got '${raw}'`);
+  }
+  return n;
+}
+
+function oneOf<T extends string>(env: Env, name: keyof typeof DEFAULTS, allowed: readonly T[]): T {
+  const v = str(env, name);
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got '${v}'`);
+  }
+  return v as T;
+}
+
+/** Builds the configuration from an environment (process.env by default, after loading `.env`). */
+export function loadConfig(env?: Env): Config {
+  if (env === undefined) {
+    loadDotenv({ quiet: true });
+    env = process.env;
+  }
+  const publicUrl = optional(env, 'PUBLIC_URL');
+  if (publicUrl !== null && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(publicUrl)) {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) URL, got '${publicUrl}'`);
+  }
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must start with postgres://, got '${databaseUrl}'`);
+  }
+  return {
+    port: num(env, 'PORT', 0, 65535),
+    host: str(env, 'HOST'),
+    publicUrl: publicUrl === null ? null : publicUrl.replace(/\/+$/, ''),
+    dataDir: str(env, 'DATA_DIR'),
+    databaseUrl,
+    redisUrl: optional(env, 'REDIS_URL'),
+    role: oneOf(env, 'ROLE', ['all', 'api', 'pipeline'] as const),
+    feed: oneOf(env, 'FEED', ['simulator', 'none'] as const),
+    simSeed: num(env, 'SIM_SEED', 0, 2 ** 31 - 1),
+    simSpeed: num(env, 'SIM_SPEED', 0.01, 100000, false),
+    adminKey: optional(env, 'ADMIN_KEY'),
+    demoApiKey: optional(env, 'DEMO_API_KEY'),
+    demoPlan: str(env, 'DEMO_PLAN'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    flushIntervalMs: num(env, 'FLUSH_INTERVAL_MS', 10, 1000),
+    pipelineStaleSeconds: num(env, 'PIPELINE_STALE_SECONDS', 1, 86400),
+    endedRetentionHours: num(env, 'ENDED_RETENTION_HOURS', 0, 24 * 365),
+    bodyLimitBytes: num(env, 'BODY_LIMIT_BYTES', 1024, 1024 ** 3),
+    feedBodyLimitBytes: num(env, 'FEED_BODY_LIMIT_BYTES', 1024, 1024 ** 3),
+  };
+}

@@ -1,0 +1,117 @@
+// The domain model: events, markets, outcomes, scores and results as the service holds them internally.
+
+/** Status of an event as reported in event payloads (`prematch` is interface.md's `upcoming`). */
+export type EventStatus =
+  | 'prematch'
+  | 'live'
+  | 'ended'
+  | 'cancelled'
+  | 'postponed'
+  | 'suspended'
+  | 'delayed'
+  | 'interrupted'
+  | 'abandoned'
+  | 'retired'
+  | 'walkover';
+
+/** Status reported by the result endpoint. */
+export type ResultStatus =
+  | 'ended'
+  | 'not_ended'
+  | 'postponed'
+  | 'delayed'
+  | 'cancelled'
+  | 'abandoned'
+  | 'retired'
+  | 'suspended'
+  | 'interrupted'
+  | 'walkover';
+
+export type TeamSide = 'home' | 'away';
+
+export interface Score {
+  home: number;
+  away: number;
+}
+
+export interface PeriodScore {
+  period: string;
+  home: number;
+  away: number;
+}
+
+export interface Scoreboard {
+  headers: string[];
+  home: Array<number | string>;
+  away: Array<number | string>;
+}
+
+export interface League {
+  slug: string;
+  name: string;
+  country: string;
+  /** 1 = top tier; drives featured events. */
+  tier: number;
+}
+
+export interface Outcome {
+  selectionId: number;
+  /** Canonical machine code (`home`, `over`, `2-1`…); grading reads this, never the label. */
+  code: string;
+  label: string;
+  /** Decimal odds, always >= 1.01. A locked outcome keeps its last odds. */
+  odds: number;
+  teamSide: TeamSide | null;
+  isLocked: boolean;
+}
+
+export interface Market {
+  marketId: number;
+  /** Canonical market key `family[@period][:line]`. */
+  key: string;
+  name: string;
+  outcomes: Outcome[];
+}
+
+/** An event without its markets: fixture, state and live score. Times are epoch milliseconds. */
+export interface SportEvent {
+  id: string;
+  sport: string;
+  league: League;
+  homeTeam: string;
+  awayTeam: string;
+  homeLogoId: string | null;
+  awayLogoId: string | null;
+  startTime: number;
+  status: EventStatus;
+  score: Score;
+  /** Empty string before kick-off. */
+  period: string;
+  clock: string | null;
+  periodScores: PeriodScore[];
+  sportData: Record<string, unknown> | null;
+  scoreboard: Scoreboard | null;
+  updatedAt: number;
+  /** When the status last changed (the 48-hour rule and the scores buffer read it). */
+  statusChangedAt: number;
+  endedAt: number | null;
+}
+
+/** Statuses a `result` message may carry: `ended` or a final non-ended status. */
+export type FinalStatus = 'ended' | 'cancelled' | 'abandoned' | 'retired' | 'walkover';
+
+/** The official result of an event: kept forever. */
+export interface EventResult {
+  eventId: string;
+  status: FinalStatus;
+  score: Score;
+  periodScores: PeriodScore[];
+  winner: TeamSide | null;
+  endedAt: number;
+  /** 1 for the first result, raised by each correction. */
+  revision: number;
+  recordedAt: number;
+}
+
+export type OddsFormat = 'decimal' | 'american' | 'fractional';
+export const ODDS_FORMATS: readonly OddsFormat[] = ['decimal', 'american', 'fractional'];
