@@ -23,16 +23,17 @@ const TERMINAL: ReadonlySet<EventStatus> = new Set<EventStatus>(FINAL_STATUSES);
 
 /**
  * Allowed `status` moves. A game that has not started can be delayed, postponed, cancelled or
- * awarded by walkover; once started it can be suspended, interrupted, abandoned or (tennis, MMA…)
- * end by retirement; a disrupted game can resume (`live`). `ended` is reached only by a result.
+ * awarded by walkover; once started it can be suspended, interrupted, postponed to another day,
+ * abandoned or (tennis, MMA…) end by retirement; a disrupted game can resume (`live`). `ended` is
+ * reached only by a result.
  */
 const STATUS_MOVES: Readonly<Record<EventStatus, readonly EventStatus[]>> = {
   prematch: ['live', 'delayed', 'postponed', 'cancelled', 'walkover'],
   delayed: ['live', 'postponed', 'cancelled', 'walkover'],
   postponed: ['live', 'delayed', 'cancelled', 'walkover'],
-  live: ['suspended', 'interrupted', 'abandoned', 'retired', 'cancelled'],
-  suspended: ['live', 'interrupted', 'abandoned', 'cancelled'],
-  interrupted: ['live', 'suspended', 'abandoned', 'cancelled'],
+  live: ['suspended', 'interrupted', 'postponed', 'abandoned', 'retired', 'cancelled'],
+  suspended: ['live', 'interrupted', 'postponed', 'abandoned', 'retired', 'cancelled'],
+  interrupted: ['live', 'suspended', 'postponed', 'abandoned', 'retired', 'cancelled'],
   ended: [],
   cancelled: [],
   abandoned: [],
@@ -41,12 +42,13 @@ const STATUS_MOVES: Readonly<Record<EventStatus, readonly EventStatus[]>> = {
 };
 
 /**
- * Where a `result` may come from, per result status. `ended` needs a game that started; a
+ * Where a `result` may come from, per result status. An official `ended` result is accepted even
+ * when the feed never reported kick-off (a missed `live` must not make a game unsettleable); a
  * correction (`ended` again) is handled by the caller. Final non-ended results may also confirm
  * the status the event already has (a `cancelled` result for a cancelled event archives its score).
  */
 const RESULT_FROM: Readonly<Record<FinalStatus, readonly EventStatus[]>> = {
-  ended: ['live', 'suspended', 'interrupted'],
+  ended: ['prematch', 'delayed', 'postponed', 'live', 'suspended', 'interrupted'],
   cancelled: ['prematch', 'delayed', 'postponed', 'live', 'suspended', 'interrupted', 'cancelled'],
   abandoned: ['live', 'suspended', 'interrupted', 'abandoned'],
   retired: ['live', 'suspended', 'interrupted', 'retired'],
@@ -83,9 +85,6 @@ export function checkStatusMove(from: EventStatus, to: EventStatus): TransitionC
 export function checkResult(from: EventStatus, status: FinalStatus): TransitionCheck {
   if (from === 'ended' && status === 'ended') return { ok: true, noop: false };
   if (RESULT_FROM[status].includes(from)) return { ok: true, noop: false };
-  if (from === 'prematch' && status === 'ended') {
-    return { ok: false, reason: "a result 'ended' needs the event to have gone live first" };
-  }
   return { ok: false, reason: `a result '${status}' is not allowed for an event that is '${from}'` };
 }
 

@@ -1,0 +1,103 @@
+// Builds the Fastify app: error mapping, access control, metrics, OpenAPI, and every route plugin.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ServiceError } from '../domain/errors.js';
+import { API_VERSION, type ApiContext, type RouteAccess } from './context.js';
+import { installErrorHandling } from './errors.js';
+import { secretsEqual } from './keys.js';
+import { adminFeedRoutes } from './routes/admin-feed.js';
+import { discoveryRoutes } from './routes/discovery.js';
+import { eventRoutes } from './routes/events.js';
+import { liveRoutes } from './routes/live.js';
+import { logoRoutes, type LogoSource } from './routes/logo.js';
+import { operationRoutes } from './routes/operations.js';
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions['logger'] | false;
+  loggerInstance?: FastifyServerOptions['loggerInstance'];
+  logos?: LogoSource;
+}
+
+/** Secrets never reach the logs: these request headers are redacted wherever a request is logged. */
+export const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers["x-admin-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+];
+
+function accessOf(url: string, configured: RouteAccess | undefined): RouteAccess {
+  if (configured !== undefined) return configured;
+  if (url.startsWith('/v1/')) return 'key';
+  if (url.startsWith('/admin/')) return 'admin';
+  return 'public';
+}
+
+export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(opts.loggerInstance !== undefined ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
+    // Per-request log lines would cost more than serving a cached payload; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: ctx.config.bodyLimitBytes,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installErrorHandling(app);
+
+  app.addHook('onRequest', async (request) => {
+    const url = request.routeOptions.url;
+    if (url === undefined) return; // unknown route: the not-found handler answers
+    const access = accessOf(url, request.routeOptions.config.access);
+    if (access === 'public') return;
+    if (access === 'admin') {
+      const given = request.headers['x-admin-key'];
+      const expected = ctx.config.adminKey;
+      if (expected === null || typeof given !== 'string' || !secretsEqual(given, expected)) {
+        throw new ServiceError('unauthorized', 'admin routes need a valid X-Admin-Key header');
+      }
+      return;
+    }
+    const record = await ctx.keys.authenticate(request.headers['x-api-key']);
+    request.apiKeyId = record.id;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    ctx.metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    ctx.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sports Data and Settlement API',
+        version: API_VERSION,
+        description:
+          'Read-only real-time sports data: events, odds (decimal, american, fractional), live scores, results and settlements. Send your key in the X-API-Key header.',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
+        },
+      },
+      security: [{ apiKey: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(operationRoutes(ctx));
+  await app.register(eventRoutes(ctx));
+  await app.register(liveRoutes(ctx));
+  await app.register(discoveryRoutes(ctx));
+  await app.register(logoRoutes(opts.logos));
+  if (ctx.config.adminKey !== null) await app.register(adminFeedRoutes(ctx));
+
+  return app;
+}

@@ -1,0 +1,34 @@
+// What every route plugin is given: the read model, store, pipeline ingress, key checks, clock, config.
+import type { Config } from '../config.js';
+import type { ReadModel } from '../live/read-model.js';
+import type { Pipeline } from '../pipeline/pipeline.js';
+import type { Store } from '../store/store.js';
+import type { KeyAuthenticator } from './keys.js';
+import type { ApiMetrics } from './metrics.js';
+
+export const API_VERSION = '1.0.0';
+
+export interface ApiContext {
+  config: Config;
+  readModel: ReadModel;
+  store: Store;
+  pipeline: Pipeline;
+  keys: KeyAuthenticator;
+  metrics: ApiMetrics;
+  now: () => number;
+  startedAt: number;
+  /** Whether a feed producer (the simulator) is expected to keep live data fresh. */
+  feedExpected: boolean;
+}
+
+/** Who may call a route: anyone, a client key (X-API-Key) or the operator (X-Admin-Key). */
+export type RouteAccess = 'public' | 'key' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    apiKeyId?: string;
+  }
+}

@@ -1,0 +1,140 @@
+// The one mapping from error codes to HTTP statuses, and the handlers that turn every failure into {error, message}.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError, type ErrorCode } from '../domain/errors.js';
+
+/** decisions.md: the HTTP status of each error code. */
+export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  bad_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  rate_limited: 429,
+  server_error: 500,
+  service_unavailable: 503,
+};
+
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  component?: string;
+}
+
+export function sendError(reply: FastifyReply, err: ServiceError): FastifyReply {
+  const body: ErrorBody = { error: err.code, message: err.message };
+  if (err.component !== undefined) body.component = err.component;
+  if (err.retryAfter !== undefined) void reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
+  return reply.code(HTTP_STATUS[err.code]).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+interface SchemaErrorLike {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+const WHERE: Record<string, string> = {
+  querystring: 'query parameter',
+  params: 'path parameter',
+  body: 'body field',
+  headers: 'header',
+};
+
+/** Names the offending parameter: "query parameter 'limit' must be <= 200". */
+export function describeSchemaErrors(errors: readonly SchemaErrorLike[], context: string): string {
+  const first = errors[0];
+  if (first === undefined) return 'invalid request';
+  const where = WHERE[context] ?? context;
+  const params = first.params ?? {};
+  let path = (first.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  if (first.keyword === 'required' && typeof params.missingProperty === 'string') {
+    const field = path === '' ? params.missingProperty : `${path}.${params.missingProperty}`;
+    return `missing required ${where} '${field}'`;
+  }
+  if (first.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
+    const field = path === '' ? params.additionalProperty : `${path}.${params.additionalProperty}`;
+    return `unknown ${where} '${field}'`;
+  }
+  let detail = first.message ?? 'is invalid';
+  if (first.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    detail = `must be one of: ${params.allowedValues.join(', ')}`;
+  }
+  if (path === '') return context === 'body' ? `request body ${detail}` : `${where} ${detail}`;
+  // Array items inside a field (ids.3) are reported against the field.
+  path = path.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+  return `${where} '${path}' ${detail}`;
+}
+
+/** Fastify's own client-error codes and what we answer for them (never their raw message with internals). */
+function fromFastifyError(err: FastifyError): ServiceError | null {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ServiceError('bad_request', 'request body is too large');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ServiceError('bad_request', 'request body is not valid JSON');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ServiceError('bad_request', "request body is empty but Content-Type is 'application/json'");
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ServiceError('bad_request', 'unsupported Content-Type for this endpoint');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ServiceError('bad_request', 'Content-Length does not match the body');
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return new ServiceError('bad_request', 'invalid Content-Type header');
+    case 'FST_ERR_BAD_URL':
+      return new ServiceError('bad_request', 'malformed URL');
+    default:
+      break;
+  }
+  if (err instanceof SyntaxError) return new ServiceError('bad_request', 'request body is not valid JSON');
+  const status = err.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return new ServiceError(status === 404 ? 'not_found' : 'bad_request', err.message || 'bad request');
+  }
+  return null;
+}
+
+/** Turns a route pattern (`/v1/events/:eventId`) into a matcher for concrete paths. */
+function patternToRegExp(url: string): RegExp {
+  const escaped = url
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+/** Installs the error handler, the not-found handler and the route registry they need. */
+export function installErrorHandling(app: FastifyInstance): void {
+  const routes: Array<{ re: RegExp; methods: Set<string> }> = [];
+  app.addHook('onRoute', (opts) => {
+    if (opts.url === undefined || opts.url === '*') return;
+    const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
+    routes.push({ re: patternToRegExp(opts.url), methods: new Set(methods.map((m) => m.toUpperCase())) });
+  });
+
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof ServiceError) return sendError(reply, err);
+    if (err.validation !== undefined) {
+      return sendError(
+        reply,
+        new ServiceError('bad_request', describeSchemaErrors(err.validation, err.validationContext ?? 'request')),
+      );
+    }
+    const mapped = fromFastifyError(err);
+    if (mapped !== null) return sendError(reply, mapped);
+    request.log.error({ err }, 'request failed');
+    return sendError(reply, new ServiceError('server_error', 'internal server error'));
+  });
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const other = routes.filter((r) => r.re.test(path));
+    if (other.length > 0) {
+      const allowed = [...new Set(other.flatMap((r) => [...r.methods]))].filter((m) => m !== 'HEAD').sort();
+      void reply.header('allow', allowed.join(', '));
+      return sendError(
+        reply,
+        new ServiceError('bad_request', `method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`),
+      );
+    }
+    return sendError(reply, new ServiceError('not_found', `no endpoint ${request.method} ${path}; see /docs`));
+  });
+}

@@ -1,0 +1,84 @@
+// Prometheus metrics: requests by route and status, latency, feed lag and backlog, read-model size.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface MetricSources {
+  feedLagSeconds: () => number;
+  settlementBacklog: () => number;
+  writeBehindBacklog: () => number;
+  readModelEvents: () => number;
+  feedMessages: () => Map<string, number>;
+  feedRejected: () => number;
+}
+
+export class ApiMetrics {
+  readonly registry = new Registry();
+  readonly requests: Counter<'route' | 'method' | 'status'>;
+  readonly latency: Histogram<'route'>;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests by route pattern, method and status',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by route pattern',
+      labelNames: ['route'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    new Gauge({
+      name: 'feed_lag_seconds',
+      help: 'Apply time minus the ts of the last applied feed message',
+      registers,
+      collect() {
+        this.set(sources.feedLagSeconds());
+      },
+    });
+    new Gauge({
+      name: 'settlement_backlog',
+      help: 'Markets of ended events not yet settled',
+      registers,
+      collect() {
+        this.set(sources.settlementBacklog());
+      },
+    });
+    new Gauge({
+      name: 'store_write_behind_backlog',
+      help: 'Events and markets changed in memory and not yet flushed to the store',
+      registers,
+      collect() {
+        this.set(sources.writeBehindBacklog());
+      },
+    });
+    new Gauge({
+      name: 'read_model_events',
+      help: 'Events held in the in-memory read model',
+      registers,
+      collect() {
+        this.set(sources.readModelEvents());
+      },
+    });
+    new Gauge({
+      name: 'feed_messages_applied',
+      help: 'Feed messages that changed something, by type',
+      labelNames: ['type'],
+      registers,
+      collect() {
+        for (const [type, n] of sources.feedMessages()) this.set({ type }, n);
+      },
+    });
+    new Gauge({
+      name: 'feed_messages_rejected',
+      help: 'Feed messages rejected',
+      registers,
+      collect() {
+        this.set(sources.feedRejected());
+      },
+    });
+  }
+}

@@ -1,0 +1,13 @@
+// Sends a payload the read model already serialized: Fastify passes a JSON string through untouched.
+import type { FastifyReply } from 'fastify';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Hot payloads are serialized once per change, not per request (DESIGN.md principle 3). The route's
+ * response schema still documents the shape (OpenAPI); the typed reply only knows object payloads,
+ * hence the widening to the plain reply type.
+ */
+export function sendRawJson(reply: unknown, body: string): FastifyReply {
+  return (reply as FastifyReply).type(JSON_TYPE).send(body);
+}

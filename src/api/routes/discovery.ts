@@ -1,0 +1,74 @@
+// Discovery: GET /v1/leagues (active leagues), GET /v1/sports and GET /v1/scores (live scores).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ApiContext } from '../context.js';
+import { parseSport } from '../event-filters.js';
+import { errorResponses, LimitParam } from '../schemas/common.js';
+import { LeagueListSchema, ScoreListSchema, SportListSchema } from '../schemas/discovery.js';
+
+export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const { readModel } = ctx;
+
+    app.get(
+      '/v1/leagues',
+      {
+        schema: {
+          tags: ['discovery'],
+          summary: 'Leagues with live or upcoming events',
+          response: { 200: LeagueListSchema, ...errorResponses },
+        },
+      },
+      async () => {
+        const leagues = readModel.leagues();
+        return { leagues, total: leagues.length };
+      },
+    );
+
+    app.get(
+      '/v1/sports',
+      {
+        schema: {
+          tags: ['discovery'],
+          summary: 'Sports with live or upcoming events or outrights',
+          response: { 200: SportListSchema, ...errorResponses },
+        },
+      },
+      async () => {
+        const sports = readModel.sports();
+        return { sports, total: sports.length };
+      },
+    );
+
+    app.get(
+      '/v1/scores',
+      {
+        schema: {
+          tags: ['discovery'],
+          summary: 'Live scores (no markets); games that ended in the last 5 minutes stay listed',
+          querystring: Type.Object({
+            sport: Type.Optional(Type.String({ description: 'sport key or all' })),
+            limit: LimitParam(undefined, '1 to 200; absent = every live event'),
+          }),
+          response: { 200: ScoreListSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const sport = parseSport(request.query.sport);
+        let events = readModel.scores(sport);
+        if (request.query.limit !== undefined) events = events.slice(0, request.query.limit);
+        const scores = events.map(({ event: e }) => ({
+          id: e.id,
+          home_team: e.homeTeam,
+          away_team: e.awayTeam,
+          score: { home: e.score.home, away: e.score.away },
+          status: e.status,
+          clock: e.clock ?? '',
+          period: e.period,
+          sport: e.sport,
+        }));
+        return { scores, total: scores.length };
+      },
+    );
+  };
+}

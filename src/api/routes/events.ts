@@ -1,0 +1,187 @@
+// Event resources: the list, featured, single-event detail, odds, result and the batch lookup.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { notFound } from '../../domain/errors.js';
+import { isTerminal, resultStatusOf } from '../../domain/lifecycle.js';
+import type { OddsFormat } from '../../domain/types.js';
+import { baseUrlOf } from '../base-url.js';
+import type { ApiContext } from '../context.js';
+import { sendRawJson } from '../raw-json.js';
+import { parseSport, toEventQuery } from '../event-filters.js';
+import { EventIdParams, errorResponses, LimitParam, OddsFormatParam, OddsFormatQuery, OffsetParam } from '../schemas/common.js';
+import {
+  BatchBodySchema,
+  BatchResponseSchema,
+  EventDetailSchema,
+  EventListSchema,
+  EventResultSchema,
+  OddsPayloadSchema,
+} from '../schemas/events.js';
+
+export const EventListQuery = Type.Object({
+  sport: Type.Optional(Type.String({ description: 'sport key (soccer, basketball, cs2…) or all' })),
+  status: Type.Optional(
+    Type.String({ description: 'live, prematch (or upcoming), ended, all; default: everything not finished' }),
+  ),
+  league: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'exact slug or part of the name' })),
+  country: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'exact or partial, case-insensitive' })),
+  date: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC); not with from/to' })),
+  from: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC), inclusive' })),
+  to: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC), inclusive' })),
+  starts_within: Type.Optional(Type.String({ description: '{n}{m|h|d}: prematch events starting within' })),
+  limit: LimitParam(50, '1 to 200, default 50'),
+  offset: OffsetParam,
+  odds_format: OddsFormatParam,
+});
+
+const tags = ['events'];
+
+export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const { readModel } = ctx;
+    const fmt = (f: OddsFormat | undefined): OddsFormat => f ?? 'decimal';
+
+    app.get(
+      '/v1/events',
+      {
+        schema: {
+          tags,
+          summary: 'Paginated event list: live first, then by start time',
+          querystring: EventListQuery,
+          response: { 200: EventListSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const q = toEventQuery(request.query);
+        const body = readModel.listPage(q, fmt(request.query.odds_format), baseUrlOf(request, ctx.config));
+        return sendRawJson(reply, body);
+      },
+    );
+
+    app.get(
+      '/v1/events/featured',
+      {
+        schema: {
+          tags,
+          summary: 'The most prominent live and upcoming events (league tier, then market depth)',
+          querystring: Type.Object({
+            sport: Type.Optional(Type.String({ description: 'sport key or all' })),
+            limit: LimitParam(10, '1 to 200, default 10'),
+            odds_format: OddsFormatParam,
+          }),
+          response: { 200: Type.Object({ events: EventListSchema.properties.events, total: Type.Integer() }), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const sport = parseSport(request.query.sport);
+        const events = readModel.featured(sport, request.query.limit ?? 10);
+        const base = baseUrlOf(request, ctx.config);
+        const f = fmt(request.query.odds_format);
+        const items = events.map((le) => readModel.listItemJson(le, f, base));
+        return sendRawJson(reply, `{"events":[${items.join(',')}],"total":${items.length}}`);
+      },
+    );
+
+    app.get(
+      '/v1/events/:eventId',
+      {
+        schema: {
+          tags,
+          summary: 'Single event: list fields plus markets, sport_data, scoreboard, period scores',
+          params: EventIdParams,
+          querystring: OddsFormatQuery,
+          response: { 200: EventDetailSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const le = readModel.get(request.params.eventId);
+        if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
+        return sendRawJson(reply, readModel.detailJson(le, fmt(request.query.odds_format), baseUrlOf(request, ctx.config)));
+      },
+    );
+
+    app.get(
+      '/v1/events/:eventId/odds',
+      {
+        schema: {
+          tags,
+          summary: 'Odds only: the lightweight alternative to the event detail',
+          params: EventIdParams,
+          querystring: OddsFormatQuery,
+          response: { 200: OddsPayloadSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const le = readModel.get(request.params.eventId);
+        if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
+        return sendRawJson(reply, readModel.oddsJson(le, fmt(request.query.odds_format)));
+      },
+    );
+
+    app.get(
+      '/v1/events/:eventId/result',
+      {
+        schema: {
+          tags,
+          summary: 'Score-only result, permanent once the game has finished',
+          params: EventIdParams,
+          response: { 200: EventResultSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const id = request.params.eventId;
+        const le = readModel.get(id);
+        // Finished events answer from the archive; games not over answer from the read model.
+        const result = le === undefined || isTerminal(le.event.status) ? await ctx.pipeline.result(id) : null;
+        if (result !== null) {
+          return {
+            id,
+            status: result.status,
+            score: result.score,
+            ended_at: new Date(result.endedAt).toISOString(),
+            period_scores: result.periodScores,
+            winner: result.winner,
+          };
+        }
+        if (le === undefined) {
+          throw notFound(
+            `event '${id}' not found: results are kept for every event this service has seen; for market resolutions of past events use GET /v1/settlements`,
+          );
+        }
+        const e = le.event;
+        return {
+          id,
+          status: resultStatusOf(e.status),
+          score: e.score,
+          ended_at: e.endedAt === null ? null : new Date(e.endedAt).toISOString(),
+          period_scores: e.periodScores,
+          winner: null,
+        };
+      },
+    );
+
+    app.post(
+      '/v1/events/batch',
+      {
+        schema: {
+          tags,
+          summary: 'Up to 20 events with every market in full',
+          querystring: OddsFormatQuery,
+          body: BatchBodySchema,
+          response: { 200: BatchResponseSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const ids = [...new Set(request.body.ids)];
+        const base = baseUrlOf(request, ctx.config);
+        const f = fmt(request.query.odds_format);
+        const parts: string[] = [];
+        for (const id of ids) {
+          const le = readModel.get(id);
+          if (le !== undefined) parts.push(`${JSON.stringify(id)}:${readModel.batchItemJson(le, f, base)}`);
+        }
+        return sendRawJson(reply, `{"events":{${parts.join(',')}},"found":${parts.length},"requested":${ids.length}}`);
+      },
+    );
+  };
+}

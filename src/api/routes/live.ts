@@ -1,0 +1,37 @@
+// GET /v1/live: live events only, with the events-list envelope and filters.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { baseUrlOf } from '../base-url.js';
+import type { ApiContext } from '../context.js';
+import { sendRawJson } from '../raw-json.js';
+import { toEventQuery } from '../event-filters.js';
+import { errorResponses, LimitParam, OddsFormatParam, OffsetParam } from '../schemas/common.js';
+import { EventListSchema } from '../schemas/events.js';
+
+export function liveRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/live',
+      {
+        schema: {
+          tags: ['events'],
+          summary: 'Live events only',
+          querystring: Type.Object({
+            sport: Type.Optional(Type.String({ description: 'sport key or all' })),
+            league: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            country: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            limit: LimitParam(50, '1 to 200, default 50'),
+            offset: OffsetParam,
+            odds_format: OddsFormatParam,
+          }),
+          response: { 200: EventListSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const q = toEventQuery(request.query, 'live');
+        const body = ctx.readModel.listPage(q, request.query.odds_format ?? 'decimal', baseUrlOf(request, ctx.config));
+        return sendRawJson(reply, body);
+      },
+    );
+  };
+}

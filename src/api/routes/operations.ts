@@ -1,0 +1,125 @@
+// Health and status for clients (/v1/health, /v1/status) and probes for operators (/livez, /readyz, /metrics).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { API_VERSION, type ApiContext } from '../context.js';
+import { ErrorSchema, errorResponses } from '../schemas/common.js';
+import { HealthSchema, StatusSchema } from '../schemas/discovery.js';
+
+/** A datastore ping that answers in time, or null. */
+async function pingStore(ctx: ApiContext, timeoutMs: number): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), timeoutMs);
+  });
+  try {
+    return await Promise.race([ctx.store.ping().catch(() => null), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function pipelineState(ctx: ApiContext): { status: 'active' | 'idle' | 'stale'; secondsAgo: number } {
+  const now = ctx.now();
+  const last = ctx.pipeline.lastChangeAt ?? ctx.startedAt;
+  const secondsAgo = Math.max(0, Math.floor((now - last) / 1000));
+  const { live } = ctx.readModel.counts();
+  // Live games are expected to change constantly: silence while games are live means a stuck feed.
+  if (live > 0 && secondsAgo > ctx.config.pipelineStaleSeconds) return { status: 'stale', secondsAgo };
+  if (ctx.pipeline.lastChangeAt === null && !ctx.feedExpected) return { status: 'idle', secondsAgo };
+  return { status: 'active', secondsAgo };
+}
+
+export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/health',
+      {
+        schema: {
+          tags: ['service'],
+          summary: 'Health of the datastore and the data pipeline; 503 when degraded',
+          response: { 200: HealthSchema, 503: HealthSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        },
+      },
+      async (_request, reply) => {
+        const latency = await pingStore(ctx, 2000);
+        const pipeline = pipelineState(ctx);
+        const healthy = latency !== null && pipeline.status !== 'stale';
+        const now = ctx.now();
+        return reply.code(healthy ? 200 : 503).send({
+          status: healthy ? 'healthy' : 'degraded',
+          version: API_VERSION,
+          uptime_seconds: Math.max(0, Math.floor((now - ctx.startedAt) / 1000)),
+          timestamp: new Date(now).toISOString(),
+          services: {
+            datastore: { status: latency === null ? 'disconnected' : 'connected', latency_ms: latency ?? 0 },
+            data_pipeline: {
+              status: pipeline.status,
+              last_update_seconds_ago: pipeline.secondsAgo,
+              total_events: ctx.readModel.size,
+            },
+          },
+        });
+      },
+    );
+
+    app.get(
+      '/v1/status',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['service'],
+          summary: 'Public API status (no key needed)',
+          response: { 200: StatusSchema, ...errorResponses },
+        },
+      },
+      async () => {
+        const counts = ctx.readModel.counts();
+        const last = ctx.pipeline.lastChangeAt ?? ctx.startedAt;
+        return {
+          status: 'operational',
+          version: API_VERSION,
+          data_freshness_ms: Math.max(0, Math.round(ctx.now() - last)),
+          active_sports: counts.activeSports,
+          live_events: counts.live,
+          prematch_events: counts.prematch,
+        };
+      },
+    );
+
+    const Probe = Type.Object({ status: Type.String() });
+    app.get(
+      '/livez',
+      { config: { access: 'public' }, schema: { tags: ['operator'], summary: 'Liveness probe', response: { 200: Probe } } },
+      async () => ({ status: 'ok' }),
+    );
+
+    app.get(
+      '/readyz',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['operator'],
+          summary: 'Readiness probe: store reachable and read model loaded',
+          response: { 200: Probe, 503: Probe },
+        },
+      },
+      async (_request, reply) => {
+        const latency = await pingStore(ctx, 1000);
+        const ready = latency !== null;
+        return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready' });
+      },
+    );
+
+    app.get(
+      '/metrics',
+      {
+        config: { access: 'admin' },
+        schema: { tags: ['operator'], summary: 'Prometheus metrics (X-Admin-Key)', hide: false },
+      },
+      async (_request, reply) => {
+        const text = await ctx.metrics.registry.metrics();
+        return reply.type(ctx.metrics.registry.contentType).send(text);
+      },
+    );
+  };
+}

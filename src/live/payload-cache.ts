@@ -1,0 +1,60 @@
+// A byte-bounded LRU for serialized payloads: hot payloads are serialized once per change, not per request.
+
+interface Entry {
+  version: number;
+  body: string;
+  bytes: number;
+}
+
+/**
+ * Entries carry the version of the data they were built from; a lookup with a newer version misses,
+ * so a change never needs to find and delete its stale payloads — they age out of the LRU instead.
+ */
+export class PayloadCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string, version: number): string | undefined {
+    const e = this.entries.get(key);
+    if (e === undefined) return undefined;
+    if (e.version !== version) {
+      this.drop(key, e);
+      return undefined;
+    }
+    // Re-insert to mark as most recently used (Map keeps insertion order).
+    this.entries.delete(key);
+    this.entries.set(key, e);
+    return e.body;
+  }
+
+  set(key: string, version: number, body: string): void {
+    const old = this.entries.get(key);
+    if (old !== undefined) this.drop(key, old);
+    // Two bytes per UTF-16 code unit is what V8 may hold; an upper bound is fine for a budget.
+    const bytes = body.length * 2;
+    if (bytes > this.maxBytes) return;
+    this.entries.set(key, { version, body, bytes });
+    this.bytes += bytes;
+    while (this.bytes > this.maxBytes) {
+      const first = this.entries.keys().next();
+      if (first.done) break;
+      const victim = this.entries.get(first.value);
+      if (victim) this.drop(first.value, victim);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get usedBytes(): number {
+    return this.bytes;
+  }
+
+  private drop(key: string, e: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= e.bytes;
+  }
+}

@@ -1,0 +1,134 @@
+// Serializes read-model events into the exact JSON payloads of interface.md and decisions.md.
+import { formatOdds } from '../domain/odds.js';
+import { sportByKey } from '../domain/sports.js';
+import type { EventStatus, Market, OddsFormat } from '../domain/types.js';
+import type { LiveEvent } from './live-event.js';
+
+/** Statuses whose markets are not returned at all (interface.md: after `ended`, no markets). */
+const NO_MARKETS: ReadonlySet<EventStatus> = new Set(['ended', 'cancelled', 'abandoned', 'retired', 'walkover']);
+/** Statuses in which every selection is reported locked: play is stopped, nothing can be bet. */
+const ALL_LOCKED: ReadonlySet<EventStatus> = new Set(['suspended', 'interrupted', 'postponed']);
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function logoUrl(baseUrl: string, logoId: string | null): string {
+  return `${baseUrl}/api/logo/${encodeURIComponent(logoId ?? 'default')}`;
+}
+
+export function marketsVisible(le: LiveEvent): boolean {
+  return !NO_MARKETS.has(le.event.status);
+}
+
+function forcedLock(le: LiveEvent): boolean {
+  return ALL_LOCKED.has(le.event.status);
+}
+
+/** Markets a client can bet on now: at least one unlocked selection (0 near the end, when all are locked). */
+export function openMarketsCount(le: LiveEvent): number {
+  if (!marketsVisible(le) || forcedLock(le)) return 0;
+  let n = 0;
+  for (const m of le.markets.values()) {
+    if (m.outcomes.some((o) => !o.isLocked)) n++;
+  }
+  return n;
+}
+
+/** The main market: 1x2 where the sport has a draw, else the two-way moneyline. */
+export function mainMarket(le: LiveEvent): Market | undefined {
+  let moneyline: Market | undefined;
+  for (const m of le.markets.values()) {
+    if (m.key === '1x2') return m;
+    if (m.key === 'moneyline' && moneyline === undefined) moneyline = m;
+  }
+  return moneyline;
+}
+
+function mainOdds(le: LiveEvent, format: OddsFormat): { home: unknown; draw: unknown; away: unknown } {
+  const odds = { home: null as unknown, draw: null as unknown, away: null as unknown };
+  if (!marketsVisible(le)) return odds;
+  const m = mainMarket(le);
+  if (m === undefined) return odds;
+  for (const o of m.outcomes) {
+    if (o.code === 'home' || o.code === 'draw' || o.code === 'away') odds[o.code] = formatOdds(o.odds, format);
+  }
+  return odds;
+}
+
+/** The Event list item of interface.md. */
+export function listItem(le: LiveEvent, format: OddsFormat, baseUrl: string): Record<string, unknown> {
+  const e = le.event;
+  const sport = sportByKey(e.sport);
+  return {
+    id: e.id,
+    sport: { key: e.sport, name: sport ? sport.name : e.sport },
+    league: { slug: e.league.slug, name: e.league.name, country: e.league.country },
+    home_team: e.homeTeam,
+    away_team: e.awayTeam,
+    home_logo: logoUrl(baseUrl, e.homeLogoId),
+    away_logo: logoUrl(baseUrl, e.awayLogoId),
+    status: e.status,
+    start_time: iso(e.startTime),
+    score: { home: e.score.home, away: e.score.away },
+    clock: e.status === 'prematch' ? null : e.clock,
+    period: e.status === 'prematch' ? '' : e.period,
+    odds: mainOdds(le, format),
+    odds_format: format,
+    markets_count: openMarketsCount(le),
+    updated_at: iso(e.updatedAt),
+  };
+}
+
+/** The `markets` array shared by the odds payload, the detail record and batch items. */
+export function marketsJson(le: LiveEvent, format: OddsFormat): string {
+  if (!marketsVisible(le)) return '[]';
+  const locked = forcedLock(le);
+  const out: unknown[] = [];
+  for (const m of le.markets.values()) {
+    out.push({
+      market_id: m.marketId,
+      key: m.key,
+      name: m.name,
+      outcomes: m.outcomes.map((o) => ({
+        selection_id: o.selectionId,
+        code: o.code,
+        label: o.label,
+        odds: formatOdds(o.odds, format),
+        is_locked: locked || o.isLocked,
+        team_side: o.teamSide,
+      })),
+    });
+  }
+  return JSON.stringify(out);
+}
+
+/** Appends `"name":<raw json>` members to a serialized object. */
+export function withRaw(objectJson: string, members: Array<[string, string]>): string {
+  let s = objectJson.slice(0, -1);
+  for (const [name, raw] of members) s += `${s.length > 1 ? ',' : ''}${JSON.stringify(name)}:${raw}`;
+  return s + '}';
+}
+
+/** The Odds payload: event id, status, markets, updated_at. */
+export function oddsPayload(le: LiveEvent, format: OddsFormat, markets: string): string {
+  const head = JSON.stringify({ id: le.event.id, status: le.event.status, odds_format: format });
+  return withRaw(head, [
+    ['markets', markets],
+    ['updated_at', JSON.stringify(iso(le.event.updatedAt))],
+  ]);
+}
+
+/** The single-event detail record: list item + commence_time, markets, sport_data, scoreboard, period_scores. */
+export function detailPayload(le: LiveEvent, format: OddsFormat, baseUrl: string, markets: string): string {
+  const e = le.event;
+  const item = listItem(le, format, baseUrl);
+  item.commence_time = iso(e.startTime);
+  item.sport_data = e.sportData;
+  item.scoreboard = e.scoreboard;
+  item.period_scores = e.periodScores.map((p) => ({ period: p.period, home: p.home, away: p.away }));
+  return withRaw(JSON.stringify(item), [['markets', markets]]);
+}
+
+/** A batch lookup item: list item + every market in full. */
+export function batchItemPayload(le: LiveEvent, format: OddsFormat, baseUrl: string, markets: string): string {
+  return withRaw(JSON.stringify(listItem(le, format, baseUrl)), [['markets', markets]]);
+}

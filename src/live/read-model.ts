@@ -1,0 +1,366 @@
+// The in-memory read model: every current event with indexes for the list filters and cached payloads.
+import { sportByKey, sportOrder } from '../domain/sports.js';
+import type { Market, OddsFormat, SportEvent } from '../domain/types.js';
+import { queryKey, statusMatches, type EventQuery } from './event-query.js';
+import { indexMarket, newLiveEvent, unindexMarket, type LiveEvent } from './live-event.js';
+import { PayloadCache } from './payload-cache.js';
+import { batchItemPayload, detailPayload, listItem, marketsJson, oddsPayload, openMarketsCount } from './payloads.js';
+
+/** Events that ended this recently stay in the live scores (interface.md: 5 minutes). */
+export const RECENTLY_ENDED_MS = 5 * 60 * 1000;
+const PLAYED_FINAL = new Set(['ended', 'abandoned', 'retired']);
+const MAX_PAGE_ENTRIES = 2000;
+
+export interface ReadModelOptions {
+  now: () => number;
+  /** Byte budget of the cache of large payloads (odds, detail, batch items). */
+  payloadCacheBytes?: number;
+}
+
+export interface LeagueSummary {
+  slug: string;
+  name: string;
+  country: string;
+  sport: { key: string; name: string };
+  active_events: number;
+  live_events: number;
+}
+
+export interface SportSummary {
+  key: string;
+  name: string;
+  sport_id: number;
+  active_events: number;
+  live_events: number;
+  has_outrights: boolean;
+}
+
+export class ReadModel {
+  private readonly events = new Map<string, LiveEvent>();
+  private readonly bySport = new Map<string, Set<LiveEvent>>();
+  private ordered: LiveEvent[] = [];
+  private orderedBySport = new Map<string, LiveEvent[]>();
+  private orderDirty = false;
+  /** Raised by every change to any event: list pages and summaries built before it are stale. */
+  private listVersion = 1;
+  private readonly pages = new Map<string, { version: number; body: string }>();
+  private readonly payloads: PayloadCache;
+  /** Serialized list items per event, per format and base URL (small; rebuilt on the event's change). */
+  private readonly items = new WeakMap<LiveEvent, { version: number; byKey: Map<string, string> }>();
+  private readonly now: () => number;
+  /** Sports that have outright tournaments (filled by the outrights model later). */
+  readonly sportsWithOutrights = new Set<string>();
+
+  constructor(opts: ReadModelOptions) {
+    this.now = opts.now;
+    this.payloads = new PayloadCache(opts.payloadCacheBytes ?? 256 * 1024 * 1024);
+  }
+
+  get size(): number {
+    return this.events.size;
+  }
+
+  get version(): number {
+    return this.listVersion;
+  }
+
+  get(id: string): LiveEvent | undefined {
+    return this.events.get(id);
+  }
+
+  all(): IterableIterator<LiveEvent> {
+    return this.events.values();
+  }
+
+  // ---- mutations (the pipeline is the only caller) ----
+
+  /** Inserts a new event or replaces an event's fixture/state (not its markets). */
+  putEvent(event: SportEvent): LiveEvent {
+    const existing = this.events.get(event.id);
+    if (existing === undefined) {
+      const le = newLiveEvent(event);
+      this.events.set(event.id, le);
+      this.sportSet(event.sport).add(le);
+      this.orderDirty = true;
+      this.listVersion++;
+      return le;
+    }
+    const before = existing.event;
+    if (before.sport !== event.sport) {
+      this.bySport.get(before.sport)?.delete(existing);
+      this.sportSet(event.sport).add(existing);
+    }
+    if (before.status !== event.status || before.startTime !== event.startTime || before.sport !== event.sport) {
+      this.orderDirty = true;
+    }
+    existing.event = event;
+    this.touch(existing);
+    return existing;
+  }
+
+  /** Upserts markets in place (a known market keeps its position), then re-indexes their selections. */
+  upsertMarkets(le: LiveEvent, markets: Market[]): void {
+    for (const m of markets) {
+      const old = le.markets.get(m.marketId);
+      if (old !== undefined) unindexMarket(le, old);
+      le.markets.set(m.marketId, m);
+      if (!le.positions.has(m.marketId)) le.positions.set(m.marketId, le.nextPosition++);
+      indexMarket(le, m);
+    }
+    this.touch(le);
+  }
+
+  removeMarkets(le: LiveEvent, marketIds: number[] | 'all'): number[] {
+    const ids = marketIds === 'all' ? [...le.markets.keys()] : marketIds.filter((id) => le.markets.has(id));
+    for (const id of ids) {
+      const m = le.markets.get(id);
+      if (m !== undefined) unindexMarket(le, m);
+      le.markets.delete(id);
+      le.positions.delete(id);
+    }
+    if (ids.length > 0) this.touch(le);
+    return ids;
+  }
+
+  /** Records that an event changed in place (odds, locks, stats): its payloads and list pages are stale. */
+  touch(le: LiveEvent): void {
+    le.version++;
+    this.listVersion++;
+  }
+
+  evict(id: string): boolean {
+    const le = this.events.get(id);
+    if (le === undefined) return false;
+    this.events.delete(id);
+    this.bySport.get(le.event.sport)?.delete(le);
+    this.orderDirty = true;
+    this.listVersion++;
+    return true;
+  }
+
+  // ---- queries ----
+
+  /** Events matching a query in list order, with the total before paging. */
+  query(q: EventQuery): { total: number; page: LiveEvent[] } {
+    const source = q.sport === null ? this.order() : (this.orderBySport().get(q.sport) ?? []);
+    const league = q.league?.toLowerCase() ?? null;
+    const country = q.country?.toLowerCase() ?? null;
+    const horizon = q.startsWithinMs === null ? null : this.now() + q.startsWithinMs;
+    let total = 0;
+    const page: LiveEvent[] = [];
+    for (const le of source) {
+      const e = le.event;
+      if (!statusMatches(q.status, e.status)) continue;
+      if (horizon !== null && (e.status !== 'prematch' || e.startTime > horizon)) continue;
+      if (q.fromMs !== null && e.startTime < q.fromMs) continue;
+      if (q.toMs !== null && e.startTime >= q.toMs) continue;
+      if (league !== null && e.league.slug !== q.league && !e.league.name.toLowerCase().includes(league)) continue;
+      if (country !== null && !e.league.country.toLowerCase().includes(country)) continue;
+      if (total >= q.offset && page.length < q.limit) page.push(le);
+      total++;
+    }
+    return { total, page };
+  }
+
+  /** The serialized `{events, total, limit, offset}` page; rebuilt only after a change. */
+  listPage(q: EventQuery, format: OddsFormat, baseUrl: string): string {
+    const key = `${queryKey(q)}|${format}|${baseUrl}`;
+    const hit = this.pages.get(key);
+    if (hit !== undefined && hit.version === this.listVersion && q.startsWithinMs === null) return hit.body;
+    const { total, page } = this.query(q);
+    const body = `{"events":[${page.map((le) => this.listItemJson(le, format, baseUrl)).join(',')}],"total":${total},"limit":${q.limit},"offset":${q.offset}}`;
+    if (this.pages.size >= MAX_PAGE_ENTRIES) this.pages.clear();
+    this.pages.set(key, { version: this.listVersion, body });
+    return body;
+  }
+
+  /** A serialized list item, cached per event version. */
+  listItemJson(le: LiveEvent, format: OddsFormat, baseUrl: string): string {
+    let cached = this.items.get(le);
+    if (cached === undefined || cached.version !== le.version) {
+      cached = { version: le.version, byKey: new Map() };
+      this.items.set(le, cached);
+    }
+    const key = `${format}|${baseUrl}`;
+    let body = cached.byKey.get(key);
+    if (body === undefined) {
+      body = JSON.stringify(listItem(le, format, baseUrl));
+      if (cached.byKey.size < 8) cached.byKey.set(key, body);
+    }
+    return body;
+  }
+
+  oddsJson(le: LiveEvent, format: OddsFormat): string {
+    return this.cached(le, `o|${format}`, () => oddsPayload(le, format, this.marketsJson(le, format)));
+  }
+
+  detailJson(le: LiveEvent, format: OddsFormat, baseUrl: string): string {
+    return this.cached(le, `d|${format}|${baseUrl}`, () =>
+      detailPayload(le, format, baseUrl, this.marketsJson(le, format)),
+    );
+  }
+
+  batchItemJson(le: LiveEvent, format: OddsFormat, baseUrl: string): string {
+    return this.cached(le, `b|${format}|${baseUrl}`, () =>
+      batchItemPayload(le, format, baseUrl, this.marketsJson(le, format)),
+    );
+  }
+
+  /** Live events first, then the rest, each by start time. */
+  order(): LiveEvent[] {
+    if (this.orderDirty) this.rebuildOrder();
+    return this.ordered;
+  }
+
+  /** Live events plus those that finished within the last 5 minutes. */
+  scores(sport: string | null): LiveEvent[] {
+    const cutoff = this.now() - RECENTLY_ENDED_MS;
+    const source = sport === null ? this.order() : (this.orderBySport().get(sport) ?? []);
+    const live: LiveEvent[] = [];
+    const ended: LiveEvent[] = [];
+    for (const le of source) {
+      const e = le.event;
+      if (e.status === 'live') live.push(le);
+      else if (PLAYED_FINAL.has(e.status) && (e.endedAt ?? e.statusChangedAt) >= cutoff) ended.push(le);
+    }
+    ended.sort((a, b) => (b.event.endedAt ?? b.event.statusChangedAt) - (a.event.endedAt ?? a.event.statusChangedAt));
+    return live.concat(ended);
+  }
+
+  /** Most prominent live and upcoming events: league tier, then market depth, then start time. */
+  featured(sport: string | null, limit: number): LiveEvent[] {
+    const source = sport === null ? this.order() : (this.orderBySport().get(sport) ?? []);
+    const candidates = source.filter((le) => le.event.status === 'live' || le.event.status === 'prematch');
+    const depth = new Map(candidates.map((le) => [le, openMarketsCount(le)]));
+    candidates.sort(
+      (a, b) =>
+        a.event.league.tier - b.event.league.tier ||
+        (depth.get(b) ?? 0) - (depth.get(a) ?? 0) ||
+        a.event.startTime - b.event.startTime ||
+        (a.event.id < b.event.id ? -1 : 1),
+    );
+    return candidates.slice(0, limit);
+  }
+
+  /** Leagues with live or upcoming events. */
+  leagues(): LeagueSummary[] {
+    const map = new Map<string, LeagueSummary & { tier: number }>();
+    for (const le of this.order()) {
+      const e = le.event;
+      if (e.status !== 'live' && e.status !== 'prematch') continue;
+      let s = map.get(e.league.slug);
+      if (s === undefined) {
+        const sport = sportByKey(e.sport);
+        s = {
+          slug: e.league.slug,
+          name: e.league.name,
+          country: e.league.country,
+          sport: { key: e.sport, name: sport ? sport.name : e.sport },
+          active_events: 0,
+          live_events: 0,
+          tier: e.league.tier,
+        };
+        map.set(e.league.slug, s);
+      }
+      s.active_events++;
+      if (e.status === 'live') s.live_events++;
+    }
+    return [...map.values()]
+      .sort(
+        (a, b) =>
+          sportOrder(a.sport.key) - sportOrder(b.sport.key) ||
+          a.tier - b.tier ||
+          a.name.localeCompare(b.name) ||
+          a.slug.localeCompare(b.slug),
+      )
+      .map(({ tier: _tier, ...rest }) => rest);
+  }
+
+  /** Sports with live or upcoming events, or with outrights. */
+  sports(): SportSummary[] {
+    const counts = new Map<string, { active: number; live: number }>();
+    for (const le of this.events.values()) {
+      const e = le.event;
+      if (e.status !== 'live' && e.status !== 'prematch') continue;
+      const c = counts.get(e.sport) ?? { active: 0, live: 0 };
+      c.active++;
+      if (e.status === 'live') c.live++;
+      counts.set(e.sport, c);
+    }
+    const keys = new Set([...counts.keys(), ...this.sportsWithOutrights]);
+    return [...keys]
+      .sort((a, b) => sportOrder(a) - sportOrder(b))
+      .flatMap((key) => {
+        const info = sportByKey(key);
+        if (info === undefined) return [];
+        const c = counts.get(key) ?? { active: 0, live: 0 };
+        return [
+          {
+            key,
+            name: info.name,
+            sport_id: info.sportId,
+            active_events: c.active,
+            live_events: c.live,
+            has_outrights: this.sportsWithOutrights.has(key),
+          },
+        ];
+      });
+  }
+
+  /** Counts for the status endpoint. */
+  counts(): { live: number; prematch: number; activeSports: number } {
+    let live = 0;
+    let prematch = 0;
+    const sports = new Set<string>();
+    for (const le of this.events.values()) {
+      const s = le.event.status;
+      if (s === 'live') live++;
+      else if (s === 'prematch') prematch++;
+      else continue;
+      sports.add(le.event.sport);
+    }
+    return { live, prematch, activeSports: sports.size };
+  }
+
+  private cached(le: LiveEvent, kind: string, build: () => string): string {
+    const key = `${le.event.id}|${kind}`;
+    const hit = this.payloads.get(key, le.version);
+    if (hit !== undefined) return hit;
+    const body = build();
+    this.payloads.set(key, le.version, body);
+    return body;
+  }
+
+  private marketsJson(le: LiveEvent, format: OddsFormat): string {
+    return this.cached(le, `m|${format}`, () => marketsJson(le, format));
+  }
+
+  private orderBySport(): Map<string, LiveEvent[]> {
+    if (this.orderDirty) this.rebuildOrder();
+    return this.orderedBySport;
+  }
+
+  private rebuildOrder(): void {
+    const list = [...this.events.values()];
+    list.sort((a, b) => {
+      const la = a.event.status === 'live' ? 0 : 1;
+      const lb = b.event.status === 'live' ? 0 : 1;
+      return la - lb || a.event.startTime - b.event.startTime || (a.event.id < b.event.id ? -1 : 1);
+    });
+    this.ordered = list;
+    const bySport = new Map<string, LiveEvent[]>();
+    for (const le of list) {
+      let arr = bySport.get(le.event.sport);
+      if (arr === undefined) bySport.set(le.event.sport, (arr = []));
+      arr.push(le);
+    }
+    this.orderedBySport = bySport;
+    this.orderDirty = false;
+  }
+
+  private sportSet(sport: string): Set<LiveEvent> {
+    let s = this.bySport.get(sport);
+    if (s === undefined) this.bySport.set(sport, (s = new Set()));
+    return s;
+  }
+}

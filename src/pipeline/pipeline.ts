@@ -1,0 +1,332 @@
+// The pipeline: applies feed messages in order to the read model and the store, and emits changes.
+import { isTerminal } from '../domain/lifecycle.js';
+import type { EventResult } from '../domain/types.js';
+import type { FeedMessage, FeedMessageType } from '../feed/messages.js';
+import type { NdjsonLine } from '../feed/ndjson.js';
+import type { ChangeBus, ChangeKind } from '../live/change-bus.js';
+import type { LiveEvent } from '../live/live-event.js';
+import { OutrightBook } from '../live/outright-book.js';
+import type { ReadModel } from '../live/read-model.js';
+import type { Store } from '../store/store.js';
+import { applyFixture, applyScore, applyStatus, type EventChange } from './apply-event.js';
+import { applyOddsChanges, changedMarkets, rejectUnlessOpen } from './apply-markets.js';
+import { applyOutright } from './apply-outright.js';
+import { applyResult } from './apply-result.js';
+import { applied, rejected, type ApplyOutcome, type FeedReport } from './outcome.js';
+import { isEmptyBatch, WriteBehind } from './write-behind.js';
+
+export interface PipelineLogger {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface PipelineOptions {
+  readModel: ReadModel;
+  store: Store;
+  bus: ChangeBus;
+  now: () => number;
+  flushIntervalMs: number;
+  /** Final events older than this leave the read model (their results stay in the store). */
+  endedRetentionMs: number;
+  log: PipelineLogger;
+}
+
+export interface PipelineCounters {
+  applied: Map<FeedMessageType, number>;
+  unchanged: number;
+  rejected: number;
+  flushes: number;
+  flushFailures: number;
+}
+
+export class Pipeline {
+  readonly counters: PipelineCounters = {
+    applied: new Map(),
+    unchanged: 0,
+    rejected: 0,
+    flushes: 0,
+    flushFailures: 0,
+  };
+  /** Epoch ms of the last message that changed something; null before the first. */
+  lastChangeAt: number | null = null;
+  /** Lag of the last applied message: apply time minus its `ts`. */
+  lastLagMs = 0;
+  readonly outrights = new OutrightBook();
+  private readonly results = new Map<string, EventResult>();
+  private readonly writeBehind: WriteBehind;
+  private queue: Promise<unknown> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(private readonly opts: PipelineOptions) {
+    this.writeBehind = new WriteBehind(opts.readModel);
+  }
+
+  /** Pending write-behind items (events + markets) not yet in the store. */
+  get backlog(): number {
+    return this.writeBehind.pending;
+  }
+
+  /** Restores the read model from the store (every event, market and result as last committed). */
+  async load(): Promise<number> {
+    const { readModel, store, now, endedRetentionMs } = this.opts;
+    const stored = await store.loadEvents();
+    const cutoff = now() - endedRetentionMs;
+    let n = 0;
+    for (const { event, markets } of stored) {
+      if (isTerminal(event.status) && event.statusChangedAt < cutoff) continue;
+      const le = readModel.putEvent(event);
+      if (markets.length > 0) readModel.upsertMarkets(le, markets);
+      if (isTerminal(event.status)) {
+        const r = await store.getResult(event.id);
+        if (r !== null) this.results.set(event.id, r);
+      }
+      n++;
+    }
+    return n;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.flushTimer = setInterval(() => void this.flush(), this.opts.flushIntervalMs);
+    this.flushTimer.unref();
+    this.sweepTimer = setInterval(() => this.sweep(), 60_000);
+    this.sweepTimer.unref();
+  }
+
+  /** Stops the timers and flushes what is pending. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.queue.catch(() => undefined);
+    await this.flush();
+  }
+
+  /** Applies parsed NDJSON lines in order: bad lines are reported, good ones applied. */
+  async applyLines(lines: Iterable<NdjsonLine>): Promise<FeedReport> {
+    const report: FeedReport = { accepted: 0, rejected: 0, errors: [] };
+    const work: Array<{ line: number; message: FeedMessage }> = [];
+    for (const l of lines) {
+      if ('error' in l) {
+        report.rejected++;
+        report.errors.push({ line: l.line, error: l.error, message: l.message });
+      } else work.push(l);
+    }
+    const outcomes = await this.applyAll(work.map((w) => w.message));
+    outcomes.forEach((o, i) => {
+      if (o.ok) report.accepted++;
+      else {
+        report.rejected++;
+        report.errors.push({ line: work[i]?.line ?? 0, error: o.error, message: o.message });
+      }
+    });
+    report.errors.sort((a, b) => a.line - b.line);
+    return report;
+  }
+
+  /** Applies messages in order, one at a time across all producers. */
+  applyAll(messages: FeedMessage[]): Promise<ApplyOutcome[]> {
+    const run = async (): Promise<ApplyOutcome[]> => {
+      const out: ApplyOutcome[] = [];
+      for (const m of messages) out.push(await this.applyOne(m));
+      return out;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  apply(message: FeedMessage): Promise<ApplyOutcome> {
+    return this.applyAll([message]).then((r) => r[0] as ApplyOutcome);
+  }
+
+  /** The archived result of an event, from memory or the store. */
+  async result(eventId: string): Promise<EventResult | null> {
+    return this.results.get(eventId) ?? (await this.opts.store.getResult(eventId));
+  }
+
+  /** Writes pending live data to the store; one flush at a time. */
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    const batch = this.writeBehind.take();
+    if (isEmptyBatch(batch)) return Promise.resolve();
+    this.flushing = this.opts.store
+      .writeBatch(batch)
+      .then(
+        () => {
+          this.counters.flushes++;
+        },
+        (err: unknown) => {
+          this.counters.flushFailures++;
+          this.writeBehind.restore(batch);
+          this.opts.log.error({ err }, 'write-behind flush failed; will retry');
+        },
+      )
+      .finally(() => {
+        this.flushing = null;
+      });
+    return this.flushing;
+  }
+
+  /** Evicts final events past the retention window from the read model. */
+  sweep(): number {
+    const cutoff = this.opts.now() - this.opts.endedRetentionMs;
+    const old: string[] = [];
+    for (const le of this.opts.readModel.all()) {
+      if (isTerminal(le.event.status) && le.event.statusChangedAt < cutoff) old.push(le.event.id);
+    }
+    for (const id of old) {
+      this.opts.readModel.evict(id);
+      this.results.delete(id);
+      this.emit('evicted', id);
+    }
+    return old.length;
+  }
+
+  private async applyOne(msg: FeedMessage): Promise<ApplyOutcome> {
+    let outcome: ApplyOutcome;
+    try {
+      outcome = await this.dispatch(msg);
+    } catch (err) {
+      this.opts.log.error({ err, type: msg.type }, 'feed message failed');
+      outcome = rejected('the message could not be applied (internal error); nothing was changed', 'server_error');
+    }
+    if (!outcome.ok) this.counters.rejected++;
+    else if (!outcome.changed) this.counters.unchanged++;
+    else {
+      this.counters.applied.set(msg.type, (this.counters.applied.get(msg.type) ?? 0) + 1);
+      const now = this.opts.now();
+      this.lastChangeAt = now;
+      if (msg.ts !== undefined) this.lastLagMs = Math.max(0, now - Date.parse(msg.ts));
+    }
+    return outcome;
+  }
+
+  private at(msg: FeedMessage): number {
+    return msg.ts !== undefined ? Date.parse(msg.ts) : this.opts.now();
+  }
+
+  private event(id: string): LiveEvent | undefined {
+    return this.opts.readModel.get(id);
+  }
+
+  private emit(kind: ChangeKind, eventId: string): void {
+    this.opts.bus.publish({ kind, eventId, at: this.opts.now() });
+  }
+
+  private commitEvent(change: EventChange, kind: ChangeKind): ApplyOutcome {
+    if (!change.ok) return rejected(change.message);
+    if (change.next === null) return applied(false);
+    this.opts.readModel.putEvent(change.next);
+    this.writeBehind.markEvent(change.next.id);
+    this.emit(kind, change.next.id);
+    return applied(true);
+  }
+
+  private async dispatch(msg: FeedMessage): Promise<ApplyOutcome> {
+    const at = this.at(msg);
+    switch (msg.type) {
+      case 'fixture':
+        return this.commitEvent(applyFixture(this.event(msg.event_id)?.event, msg, at), 'fixture');
+      case 'tournament':
+      case 'outright_market':
+      case 'outright_result': {
+        const r = applyOutright(this.outrights, msg, at);
+        if (!r.ok) return rejected(r.message);
+        if (r.changed) {
+          this.opts.readModel.sportsWithOutrights.clear();
+          for (const sport of this.outrights.sports()) this.opts.readModel.sportsWithOutrights.add(sport);
+        }
+        return applied(r.changed);
+      }
+      default:
+        break;
+    }
+    const le = this.event(msg.event_id);
+    if (le === undefined) return rejected(`unknown event '${msg.event_id}' (send its fixture first)`);
+    switch (msg.type) {
+      case 'status':
+        return this.commitEvent(applyStatus(le.event, msg, at), 'status');
+      case 'score':
+        return this.commitEvent(applyScore(le.event, msg, at), 'score');
+      case 'markets': {
+        const r = changedMarkets(le, msg);
+        if (!r.ok) return rejected(r.message);
+        if (r.markets.length === 0) return applied(false);
+        this.opts.readModel.upsertMarkets(le, r.markets);
+        this.bumpUpdatedAt(le, at);
+        this.writeBehind.markMarkets(le.event.id, r.markets.map((m) => m.marketId));
+        this.emit('markets', le.event.id);
+        return applied(true);
+      }
+      case 'odds': {
+        const r = applyOddsChanges(le, msg);
+        if (!r.ok) return rejected(r.message);
+        if (r.changedMarkets.size === 0) return applied(false);
+        this.bumpUpdatedAt(le, at);
+        this.opts.readModel.touch(le);
+        this.writeBehind.markMarkets(le.event.id, r.changedMarkets);
+        this.emit('odds', le.event.id);
+        return applied(true);
+      }
+      case 'remove_markets': {
+        if ((msg.all === true) === (msg.market_ids !== undefined)) {
+          return rejected("remove_markets needs exactly one of 'market_ids' or 'all: true'");
+        }
+        const closed = rejectUnlessOpen(le);
+        if (closed !== null) return rejected(closed);
+        const removed = this.opts.readModel.removeMarkets(le, msg.all === true ? 'all' : (msg.market_ids ?? []));
+        if (removed.length === 0) return applied(false);
+        this.bumpUpdatedAt(le, at);
+        this.writeBehind.markRemoved(le.event.id, removed);
+        this.emit('markets', le.event.id);
+        return applied(true);
+      }
+      case 'stats': {
+        const players = msg.players.map((p) => ({ ...p }));
+        const next = { players, final: msg.final ?? false };
+        if (le.stats !== null && JSON.stringify(le.stats) === JSON.stringify(next)) return applied(false);
+        le.stats = next;
+        this.opts.readModel.touch(le);
+        this.writeBehind.markEvent(le.event.id);
+        this.emit('stats', le.event.id);
+        return applied(true);
+      }
+      case 'result':
+        return this.applyResultMessage(le, msg, at);
+    }
+  }
+
+  /** Results commit to the store (with the event's pending writes) before they are acknowledged. */
+  private async applyResultMessage(
+    le: LiveEvent,
+    msg: Extract<FeedMessage, { type: 'result' }>,
+    at: number,
+  ): Promise<ApplyOutcome> {
+    const previous = await this.result(le.event.id);
+    const change = applyResult(le.event, previous, msg, at);
+    if (!change.ok) return rejected(change.message);
+    if (change.noop) return applied(false);
+    const batch = this.writeBehind.take(le.event.id);
+    batch.events = [change.event];
+    try {
+      await this.opts.store.saveResult(change.result, batch);
+    } catch (err) {
+      this.writeBehind.restore({ ...batch, events: [le.event] });
+      this.opts.log.error({ err, eventId: le.event.id }, 'result could not be stored');
+      return rejected('the result could not be stored; nothing was changed, send it again', 'service_unavailable');
+    }
+    this.results.set(le.event.id, change.result);
+    this.opts.readModel.putEvent(change.event);
+    this.emit('result', le.event.id);
+    return applied(true);
+  }
+
+  private bumpUpdatedAt(le: LiveEvent, at: number): void {
+    if (at !== le.event.updatedAt) le.event = { ...le.event, updatedAt: at };
+    this.writeBehind.markEvent(le.event.id);
+  }
+}

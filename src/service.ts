@@ -1,0 +1,117 @@
+// Composes the service: store, read model, pipeline, key checks, metrics and the HTTP app.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './api/app.js';
+import { API_VERSION, type ApiContext } from './api/context.js';
+import { ensureApiKey, hashApiKey, KeyAuthenticator } from './api/keys.js';
+import { ApiMetrics } from './api/metrics.js';
+import { ConfigError, type Config } from './config.js';
+import { LocalChangeBus } from './live/change-bus.js';
+import { ReadModel } from './live/read-model.js';
+import { Pipeline } from './pipeline/pipeline.js';
+import { openSqliteStore } from './store/sqlite-store.js';
+import type { Store } from './store/store.js';
+
+export interface ServiceOptions {
+  /** Injected clock (tests); defaults to Date.now. */
+  now?: () => number;
+  /** A pino logger, or none (tests). */
+  logger?: Logger;
+}
+
+export interface Service {
+  config: Config;
+  app: FastifyInstance;
+  readModel: ReadModel;
+  pipeline: Pipeline;
+  store: Store;
+  bus: LocalChangeBus;
+  /** True when this start created the demo key (so it is worth printing). */
+  demoKeyCreated: boolean;
+  /** Stops the app (finishing in-flight requests), flushes the pipeline, closes the store. */
+  close(): Promise<void>;
+}
+
+export async function openStore(config: Config): Promise<Store> {
+  if (config.databaseUrl !== null) {
+    throw new ConfigError('DATABASE_URL (PostgreSQL) is not supported by this build yet; unset it to use the embedded store');
+  }
+  return openSqliteStore({ dataDir: config.dataDir });
+}
+
+const silentLog = { warn: () => undefined, error: () => undefined };
+
+export async function createService(config: Config, opts: ServiceOptions = {}): Promise<Service> {
+  const now = opts.now ?? Date.now;
+  const store = await openStore(config);
+  try {
+    await store.migrate();
+    const readModel = new ReadModel({ now });
+    const bus = new LocalChangeBus();
+    const pipeline = new Pipeline({
+      readModel,
+      store,
+      bus,
+      now,
+      flushIntervalMs: config.flushIntervalMs,
+      endedRetentionMs: config.endedRetentionHours * 3_600_000,
+      log: opts.logger ?? silentLog,
+    });
+    await pipeline.load();
+    pipeline.start();
+
+    let demoKeyCreated = false;
+    if (config.demoApiKey !== null) {
+      demoKeyCreated = await ensureApiKey(store, config.demoApiKey, {
+        id: `demo-${hashApiKey(config.demoApiKey).slice(0, 12)}`,
+        name: 'demo',
+        plan: config.demoPlan,
+        now: now(),
+      });
+    }
+
+    const metrics = new ApiMetrics({
+      feedLagSeconds: () => pipeline.lastLagMs / 1000,
+      settlementBacklog: () => 0,
+      writeBehindBacklog: () => pipeline.backlog,
+      readModelEvents: () => readModel.size,
+      feedMessages: () => pipeline.counters.applied,
+      feedRejected: () => pipeline.counters.rejected,
+    });
+    const ctx: ApiContext = {
+      config,
+      readModel,
+      store,
+      pipeline,
+      keys: new KeyAuthenticator(store, now),
+      metrics,
+      now,
+      startedAt: now(),
+      feedExpected: config.feed === 'simulator',
+    };
+    const app = await buildApp(ctx, opts.logger ? { loggerInstance: opts.logger } : {});
+
+    let closed = false;
+    return {
+      config,
+      app,
+      readModel,
+      pipeline,
+      store,
+      bus,
+      demoKeyCreated,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        await pipeline.stop();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+export { API_VERSION };

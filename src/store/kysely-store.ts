@@ -1,0 +1,251 @@
+// The Store over any Kysely database holding StoreDatabase: the queries every SQL dialect shares.
+import { performance } from 'node:perf_hooks';
+import { Migrator, sql } from 'kysely';
+import type { Kysely, MigrationProvider, Transaction } from 'kysely';
+import { ServiceError } from '../domain/errors.js';
+import type { EventResult, Market, SportEvent } from '../domain/types.js';
+import {
+  apiKeyToRow,
+  eventToRow,
+  marketToRow,
+  resultToRow,
+  rowToApiKey,
+  rowToEvent,
+  rowToMarket,
+  rowToResult,
+} from './rows.js';
+import type { StoreDatabase } from './schema.js';
+import type { ApiKeyRecord, Store, StoredEvent, WriteBatch } from './store.js';
+
+export interface KyselyStoreOptions {
+  kind: Store['kind'];
+  db: Kysely<StoreDatabase>;
+  migrationProvider: MigrationProvider;
+  /**
+   * Most bound parameters one statement may carry. Multi-row statements are cut into chunks that
+   * stay under it (SQLite's limit is 32766 since 3.32, PostgreSQL's 65535).
+   */
+  maxParameters: number;
+  /** Releases what the dialect holds beyond Kysely; called once, after the Kysely instance is destroyed. */
+  afterClose?: () => void | Promise<void>;
+}
+
+const EVENT_COLUMNS = 8;
+const MARKET_COLUMNS = 4;
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+// One multi-row upsert may not touch the same key twice (PostgreSQL rejects it), so a batch that
+// repeats an event or market keeps the last occurrence, as if applied in order.
+function lastById<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
+  const byKey = new Map<string, T>();
+  for (const item of items) byKey.set(keyOf(item), item);
+  return [...byKey.values()];
+}
+
+async function applyBatch(trx: Transaction<StoreDatabase>, batch: WriteBatch, maxParameters: number): Promise<void> {
+  const eventsPerStatement = Math.max(1, Math.floor(maxParameters / EVENT_COLUMNS));
+  const marketsPerStatement = Math.max(1, Math.floor(maxParameters / MARKET_COLUMNS));
+  const idsPerStatement = Math.max(1, maxParameters - 1);
+
+  // Rows are serialized chunk by chunk inside the transaction: a 100k-market batch never holds
+  // every JSON document at once, and a document that cannot be serialized rolls the batch back.
+  for (const events of chunk(
+    lastById(batch.events, (e: SportEvent) => e.id),
+    eventsPerStatement,
+  )) {
+    await trx
+      .insertInto('events')
+      .values(events.map(eventToRow))
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          sport: eb.ref('excluded.sport'),
+          league_slug: eb.ref('excluded.league_slug'),
+          status: eb.ref('excluded.status'),
+          start_time: eb.ref('excluded.start_time'),
+          updated_at: eb.ref('excluded.updated_at'),
+          ended_at: eb.ref('excluded.ended_at'),
+          doc: eb.ref('excluded.doc'),
+        })),
+      )
+      .execute();
+  }
+
+  // Removals run before upserts: a market both withdrawn and listed in `markets` ends up stored,
+  // because the upsert list is the batch's latest view of what the event offers.
+  for (const removal of batch.removedMarkets) {
+    for (const ids of chunk(removal.marketIds, idsPerStatement)) {
+      if (ids.length === 0) continue;
+      await trx.deleteFrom('markets').where('event_id', '=', removal.eventId).where('market_id', 'in', ids).execute();
+    }
+  }
+
+  const markets = lastById(batch.markets, (m) => `${m.eventId}\u0000${m.market.marketId}`);
+  for (const rows of chunk(markets, marketsPerStatement)) {
+    await trx
+      .insertInto('markets')
+      .values(rows.map((m) => marketToRow(m.eventId, m.position, m.market)))
+      .onConflict((oc) =>
+        oc.columns(['event_id', 'market_id']).doUpdateSet((eb) => ({
+          position: eb.ref('excluded.position'),
+          doc: eb.ref('excluded.doc'),
+        })),
+      )
+      .execute();
+  }
+}
+
+function isEmpty(batch: WriteBatch): boolean {
+  return batch.events.length === 0 && batch.markets.length === 0 && batch.removedMarkets.length === 0;
+}
+
+/** Builds a Store on an open Kysely instance; the store owns it from now on and destroys it on close. */
+export function createKyselyStore(options: KyselyStoreOptions): Store {
+  const { db, maxParameters } = options;
+  const inFlight = new Set<Promise<unknown>>();
+  let closing: Promise<void> | null = null;
+
+  // Every operation is tracked so close() can wait for it: destroying the connection under a
+  // running transaction would turn an acknowledged write into a failed one.
+  function run<T>(operation: () => Promise<T>): Promise<T> {
+    if (closing !== null) {
+      return Promise.reject(new ServiceError('service_unavailable', 'the store is closed', { component: 'datastore' }));
+    }
+    const pending = operation();
+    inFlight.add(pending);
+    const forget = (): void => {
+      inFlight.delete(pending);
+    };
+    pending.then(forget, forget);
+    return pending;
+  }
+
+  return {
+    kind: options.kind,
+
+    migrate: () =>
+      run(async () => {
+        const migrator = new Migrator({ db, provider: options.migrationProvider });
+        const { error } = await migrator.migrateToLatest();
+        if (error !== undefined) {
+          throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+        }
+      }),
+
+    ping: () =>
+      run(async () => {
+        const started = performance.now();
+        await sql`select 1`.execute(db);
+        return Math.max(0, Math.round(performance.now() - started));
+      }),
+
+    loadEvents: () =>
+      run(async () => {
+        // One transaction so events and markets come from the same committed state.
+        return db.transaction().execute(async (trx): Promise<StoredEvent[]> => {
+          const eventRows = await trx
+            .selectFrom('events')
+            .select(['id', 'doc'])
+            .orderBy('start_time')
+            .orderBy('id')
+            .execute();
+          const marketRows = await trx
+            .selectFrom('markets')
+            .select(['event_id', 'doc'])
+            .orderBy('event_id')
+            .orderBy('position')
+            .orderBy('market_id')
+            .execute();
+          const marketsByEvent = new Map<string, Market[]>();
+          for (const row of marketRows) {
+            let list = marketsByEvent.get(row.event_id);
+            if (list === undefined) {
+              list = [];
+              marketsByEvent.set(row.event_id, list);
+            }
+            list.push(rowToMarket(row));
+          }
+          return eventRows.map((row) => ({ event: rowToEvent(row), markets: marketsByEvent.get(row.id) ?? [] }));
+        });
+      }),
+
+    writeBatch: (batch: WriteBatch) =>
+      run(async () => {
+        if (isEmpty(batch)) return;
+        await db.transaction().execute((trx) => applyBatch(trx, batch, maxParameters));
+      }),
+
+    saveResult: (result: EventResult, batch: WriteBatch) =>
+      run(async () => {
+        await db.transaction().execute(async (trx) => {
+          await applyBatch(trx, batch, maxParameters);
+          await trx
+            .insertInto('results')
+            .values(resultToRow(result))
+            .onConflict((oc) =>
+              oc.column('event_id').doUpdateSet((eb) => ({
+                status: eb.ref('excluded.status'),
+                home: eb.ref('excluded.home'),
+                away: eb.ref('excluded.away'),
+                period_scores: eb.ref('excluded.period_scores'),
+                winner: eb.ref('excluded.winner'),
+                ended_at: eb.ref('excluded.ended_at'),
+                revision: eb.ref('excluded.revision'),
+                recorded_at: eb.ref('excluded.recorded_at'),
+              })),
+            )
+            .execute();
+        });
+      }),
+
+    getResult: (eventId: string) =>
+      run(async () => {
+        const row = await db.selectFrom('results').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+        return row === undefined ? null : rowToResult(row);
+      }),
+
+    findApiKeyByHash: (keyHash: string) =>
+      run(async () => {
+        const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+        return row === undefined ? null : rowToApiKey(row);
+      }),
+
+    // The hash and creation time identify a key for life; only its name, plan, use and revocation change.
+    saveApiKey: (key: ApiKeyRecord) =>
+      run(async () => {
+        await db
+          .insertInto('api_keys')
+          .values(apiKeyToRow(key))
+          .onConflict((oc) =>
+            oc.column('id').doUpdateSet((eb) => ({
+              name: eb.ref('excluded.name'),
+              plan: eb.ref('excluded.plan'),
+              last_used_at: eb.ref('excluded.last_used_at'),
+              revoked_at: eb.ref('excluded.revoked_at'),
+            })),
+          )
+          .execute();
+      }),
+
+    listApiKeys: () =>
+      run(async () => {
+        const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
+        return rows.map(rowToApiKey);
+      }),
+
+    close: () => {
+      if (closing === null) {
+        closing = (async () => {
+          await Promise.allSettled([...inFlight]);
+          await db.destroy();
+          await options.afterClose?.();
+        })();
+      }
+      return closing;
+    },
+  };
+}

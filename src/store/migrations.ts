@@ -1,0 +1,71 @@
+// Versioned schema migrations of the embedded (SQLite) store, provided in code to Kysely's Migrator.
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+
+// Column types are the portable subset (text, integer, bigint, real; JSON as text) so a PostgreSQL
+// set can mirror these migrations table for table and the same Kysely queries run on both.
+// Times are epoch milliseconds and market ids go up to 2^53 (feed.md): both need 64-bit `bigint`.
+// Migrations receive an untyped Kysely because they describe the schema at their own point in
+// history, not today's StoreDatabase.
+
+const initial: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('events')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('sport', 'text', (c) => c.notNull())
+      .addColumn('league_slug', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('start_time', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addColumn('ended_at', 'bigint')
+      .addColumn('doc', 'text', (c) => c.notNull())
+      .execute();
+
+    // A market belongs to a stored event: a market for an unknown event is a bug upstream and
+    // fails the whole batch rather than leaving an orphan no restart could attach anywhere.
+    await db.schema
+      .createTable('markets')
+      .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
+      .addColumn('market_id', 'bigint', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addColumn('doc', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('markets_pk', ['event_id', 'market_id'])
+      .execute();
+    // No separate index on event_id: it leads the primary key, whose index already serves every
+    // lookup by event, and a second index would slow the 10k-market flushes for nothing.
+
+    // No foreign key to events: results outlive the events they settle.
+    await db.schema
+      .createTable('results')
+      .addColumn('event_id', 'text', (c) => c.primaryKey())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('home', 'integer', (c) => c.notNull())
+      .addColumn('away', 'integer', (c) => c.notNull())
+      .addColumn('period_scores', 'text', (c) => c.notNull())
+      .addColumn('winner', 'text')
+      .addColumn('ended_at', 'bigint', (c) => c.notNull())
+      .addColumn('revision', 'integer', (c) => c.notNull())
+      .addColumn('recorded_at', 'bigint', (c) => c.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('api_keys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('plan', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_used_at', 'bigint')
+      .addColumn('revoked_at', 'bigint')
+      .execute();
+  },
+};
+
+/** Every SQLite migration, old and new; names sort in the order they must run. */
+export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_initial': initial,
+};
+
+export const sqliteMigrationProvider: MigrationProvider = {
+  getMigrations: async () => ({ ...SQLITE_MIGRATIONS }),
+};

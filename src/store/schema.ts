@@ -1,0 +1,53 @@
+// The store's tables as Kysely sees them: column names and types shared by every SQL dialect.
+/** One row per event; `doc` is the whole SportEvent as JSON, the other columns are for queries. */
+export interface EventsTable {
+  id: string;
+  sport: string;
+  league_slug: string;
+  status: string;
+  /** Epoch milliseconds (integer). */
+  start_time: number;
+  updated_at: number;
+  ended_at: number | null;
+  doc: string;
+}
+
+/** One row per market of an event; `doc` is the Market as JSON. */
+export interface MarketsTable {
+  event_id: string;
+  market_id: number;
+  /** The producer's order of the market within its event. */
+  position: number;
+  doc: string;
+}
+
+/** Official results, kept forever: nothing in the store deletes a row here. */
+export interface ResultsTable {
+  event_id: string;
+  status: string;
+  home: number;
+  away: number;
+  /** PeriodScore[] as JSON. */
+  period_scores: string;
+  winner: string | null;
+  ended_at: number;
+  revision: number;
+  recorded_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  key_hash: string;
+  name: string;
+  plan: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface StoreDatabase {
+  events: EventsTable;
+  markets: MarketsTable;
+  results: ResultsTable;
+  api_keys: ApiKeysTable;
+}
