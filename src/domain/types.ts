@@ -73,6 +73,20 @@ export interface Market {
   outcomes: Outcome[];
 }
 
+/** One player's line of statistics: counters such as goals, assists, points, cards, kills. */
+export interface PlayerLine {
+  playerId: string | number;
+  name: string;
+  team: TeamSide;
+  counters: Record<string, number>;
+}
+
+/** The latest player statistics of an event; `final` lets player-prop markets settle. */
+export interface PlayerStats {
+  players: PlayerLine[];
+  final: boolean;
+}
+
 /** An event without its markets: fixture, state and live score. Times are epoch milliseconds. */
 export interface SportEvent {
   id: string;
@@ -95,6 +109,8 @@ export interface SportEvent {
   /** When the status last changed (the 48-hour rule and the scores buffer read it). */
   statusChangedAt: number;
   endedAt: number | null;
+  /** Latest player statistics, null until a `stats` message arrives. */
+  playerStats: PlayerStats | null;
 }
 
 /** Statuses a `result` message may carry: `ended` or a final non-ended status. */

@@ -11,8 +11,6 @@ export interface LiveEvent {
   /** Insertion order is the producer's order. */
   markets: Map<number, Market>;
   selections: Map<number, SelectionRef>;
-  /** Latest player statistics (from `stats` messages) and whether they are final. */
-  stats: { players: Array<Record<string, unknown>>; final: boolean } | null;
   /** Raised on every change; cached payloads built from an older version are stale. */
   version: number;
   /** Stored position of each market: assigned once, increasing, so order survives removals and restarts. */
@@ -21,7 +19,7 @@ export interface LiveEvent {
 }
 
 export function newLiveEvent(event: SportEvent): LiveEvent {
-  return { event, markets: new Map(), selections: new Map(), stats: null, version: 1, positions: new Map(), nextPosition: 0 };
+  return { event, markets: new Map(), selections: new Map(), version: 1, positions: new Map(), nextPosition: 0 };
 }
 
 /** Rebuilds the selection index entries of one market (after an upsert). */

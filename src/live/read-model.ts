@@ -110,6 +110,18 @@ export class ReadModel {
     this.touch(le);
   }
 
+  /** Puts back markets loaded from the store with their stored positions (restart). */
+  restoreMarkets(le: LiveEvent, markets: Market[], positions: number[]): void {
+    markets.forEach((m, i) => {
+      const position = positions[i] ?? le.nextPosition;
+      le.markets.set(m.marketId, m);
+      le.positions.set(m.marketId, position);
+      le.nextPosition = Math.max(le.nextPosition, position + 1);
+      indexMarket(le, m);
+    });
+    this.touch(le);
+  }
+
   removeMarkets(le: LiveEvent, marketIds: number[] | 'all'): number[] {
     const ids = marketIds === 'all' ? [...le.markets.keys()] : marketIds.filter((id) => le.markets.has(id));
     for (const id of ids) {

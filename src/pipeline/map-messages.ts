@@ -1,7 +1,7 @@
 // Turns validated wire-format feed messages into domain values (snake_case → the domain model).
 import { canonicalMarketKey } from '../domain/market-key.js';
-import type { League, Market, PeriodScore, Scoreboard, SportEvent } from '../domain/types.js';
-import type { FixtureMessage, MarketDef } from '../feed/messages.js';
+import type { League, Market, PeriodScore, PlayerStats, Scoreboard, SportEvent } from '../domain/types.js';
+import { playerCounters, type FixtureMessage, type MarketDef, type StatsMessage } from '../feed/messages.js';
 
 export const DEFAULT_TIER = 3;
 
@@ -34,6 +34,14 @@ export function newEventFromFixture(msg: FixtureMessage, at: number): SportEvent
     updatedAt: at,
     statusChangedAt: at,
     endedAt: null,
+    playerStats: null,
+  };
+}
+
+export function playerStatsOf(msg: StatsMessage): PlayerStats {
+  return {
+    players: msg.players.map((p) => ({ playerId: p.player_id, name: p.name, team: p.team, counters: playerCounters(p) })),
+    final: msg.final ?? false,
   };
 }
 

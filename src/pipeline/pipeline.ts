@@ -1,6 +1,7 @@
 // The pipeline: applies feed messages in order to the read model and the store, and emits changes.
 import { isTerminal } from '../domain/lifecycle.js';
-import type { EventResult } from '../domain/types.js';
+import { playerStatsOf, sameJson } from './map-messages.js';
+import type { EventResult, FinalStatus, SportEvent, TeamSide } from '../domain/types.js';
 import type { FeedMessage, FeedMessageType } from '../feed/messages.js';
 import type { NdjsonLine } from '../feed/ndjson.js';
 import type { ChangeBus, ChangeKind } from '../live/change-bus.js';
@@ -39,6 +40,11 @@ export interface PipelineCounters {
   flushFailures: number;
 }
 
+/** Player statistics belong to games that are under way or have been played. */
+function acceptsStats(status: string): boolean {
+  return status === 'live' || status === 'suspended' || status === 'interrupted' || status === 'ended' || status === 'retired' || status === 'abandoned';
+}
+
 export class Pipeline {
   readonly counters: PipelineCounters = {
     applied: new Map(),
@@ -75,10 +81,10 @@ export class Pipeline {
     const stored = await store.loadEvents();
     const cutoff = now() - endedRetentionMs;
     let n = 0;
-    for (const { event, markets } of stored) {
+    for (const { event, markets, positions } of stored) {
       if (isTerminal(event.status) && event.statusChangedAt < cutoff) continue;
       const le = readModel.putEvent(event);
-      if (markets.length > 0) readModel.upsertMarkets(le, markets);
+      if (markets.length > 0) readModel.restoreMarkets(le, markets, positions);
       if (isTerminal(event.status)) {
         const r = await store.getResult(event.id);
         if (r !== null) this.results.set(event.id, r);
@@ -248,8 +254,14 @@ export class Pipeline {
     const le = this.event(msg.event_id);
     if (le === undefined) return rejected(`unknown event '${msg.event_id}' (send its fixture first)`);
     switch (msg.type) {
-      case 'status':
-        return this.commitEvent(applyStatus(le.event, msg, at), 'status');
+      case 'status': {
+        const change = applyStatus(le.event, msg, at);
+        if (change.ok && change.next !== null && isTerminal(change.next.status)) {
+          // A final status is archived like a result: the result endpoint answers it forever.
+          return this.archive(le, { ...change.next, endedAt: at }, msg.status as FinalStatus, null, at);
+        }
+        return this.commitEvent(change, 'status');
+      }
       case 'score':
         return this.commitEvent(applyScore(le.event, msg, at), 'score');
       case 'markets': {
@@ -286,14 +298,12 @@ export class Pipeline {
         return applied(true);
       }
       case 'stats': {
-        const players = msg.players.map((p) => ({ ...p }));
-        const next = { players, final: msg.final ?? false };
-        if (le.stats !== null && JSON.stringify(le.stats) === JSON.stringify(next)) return applied(false);
-        le.stats = next;
-        this.opts.readModel.touch(le);
-        this.writeBehind.markEvent(le.event.id);
-        this.emit('stats', le.event.id);
-        return applied(true);
+        if (!acceptsStats(le.event.status)) {
+          return rejected(`event '${le.event.id}' is '${le.event.status}': it has no player statistics`);
+        }
+        const stats = playerStatsOf(msg);
+        if (le.event.playerStats !== null && sameJson(le.event.playerStats, stats)) return applied(false);
+        return this.commitEvent({ ok: true, next: { ...le.event, playerStats: stats, updatedAt: at } }, 'stats');
       }
       case 'result':
         return this.applyResultMessage(le, msg, at);
@@ -310,17 +320,43 @@ export class Pipeline {
     const change = applyResult(le.event, previous, msg, at);
     if (!change.ok) return rejected(change.message);
     if (change.noop) return applied(false);
+    return this.commitResult(le, change.event, change.result);
+  }
+
+  /** A final status reached by a `status` message: archived with the score the game had. */
+  private async archive(
+    le: LiveEvent,
+    next: SportEvent,
+    status: FinalStatus,
+    winner: TeamSide | null,
+    at: number,
+  ): Promise<ApplyOutcome> {
+    const previous = await this.result(le.event.id);
+    const result: EventResult = {
+      eventId: next.id,
+      status,
+      score: next.score,
+      periodScores: next.periodScores,
+      winner,
+      endedAt: at,
+      revision: (previous?.revision ?? 0) + 1,
+      recordedAt: at,
+    };
+    return this.commitResult(le, next, result);
+  }
+
+  private async commitResult(le: LiveEvent, next: SportEvent, result: EventResult): Promise<ApplyOutcome> {
     const batch = this.writeBehind.take(le.event.id);
-    batch.events = [change.event];
+    batch.events = [next];
     try {
-      await this.opts.store.saveResult(change.result, batch);
+      await this.opts.store.saveResult(result, batch);
     } catch (err) {
       this.writeBehind.restore({ ...batch, events: [le.event] });
       this.opts.log.error({ err, eventId: le.event.id }, 'result could not be stored');
       return rejected('the result could not be stored; nothing was changed, send it again', 'service_unavailable');
     }
-    this.results.set(le.event.id, change.result);
-    this.opts.readModel.putEvent(change.event);
+    this.results.set(le.event.id, result);
+    this.opts.readModel.putEvent(next);
     this.emit('result', le.event.id);
     return applied(true);
   }

@@ -155,21 +155,25 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
             .execute();
           const marketRows = await trx
             .selectFrom('markets')
-            .select(['event_id', 'doc'])
+            .select(['event_id', 'position', 'doc'])
             .orderBy('event_id')
             .orderBy('position')
             .orderBy('market_id')
             .execute();
-          const marketsByEvent = new Map<string, Market[]>();
+          const marketsByEvent = new Map<string, { markets: Market[]; positions: number[] }>();
           for (const row of marketRows) {
             let list = marketsByEvent.get(row.event_id);
             if (list === undefined) {
-              list = [];
+              list = { markets: [], positions: [] };
               marketsByEvent.set(row.event_id, list);
             }
-            list.push(rowToMarket(row));
+            list.markets.push(rowToMarket(row));
+            list.positions.push(Number(row.position));
           }
-          return eventRows.map((row) => ({ event: rowToEvent(row), markets: marketsByEvent.get(row.id) ?? [] }));
+          return eventRows.map((row) => {
+            const m = marketsByEvent.get(row.id);
+            return { event: rowToEvent(row), markets: m?.markets ?? [], positions: m?.positions ?? [] };
+          });
         });
       }),
 

@@ -34,7 +34,10 @@ export function eventToRow(event: SportEvent): EventsTable {
 }
 
 export function rowToEvent(row: Pick<EventsTable, 'doc'>): SportEvent {
-  return fromJson<SportEvent>(row.doc);
+  const event = fromJson<SportEvent>(row.doc);
+  // Documents written before player statistics existed have no such field.
+  event.playerStats ??= null;
+  return event;
 }
 
 export function marketToRow(eventId: string, position: number, market: Market): MarketsTable {

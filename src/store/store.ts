@@ -26,6 +26,8 @@ export interface WriteBatch {
 export interface StoredEvent {
   event: SportEvent;
   markets: Market[];
+  /** Stored position of each market (parallel to `markets`), so later writes keep the order. */
+  positions: number[];
 }
 
 export interface Store {

@@ -13,6 +13,7 @@ import {
   sampleKey,
   sampleMarket,
   sampleResult,
+  contentsOf,
 } from './fixtures.js';
 
 export interface StoreHandle {
@@ -29,10 +30,10 @@ interface Ctx {
   restart: () => Promise<Store>;
 }
 
-const marketIdsOf = (stored: StoredEvent | undefined): number[] => (stored?.markets ?? []).map((m) => m.marketId);
+const marketIdsOf = (stored: Pick<StoredEvent, 'markets'> | undefined): number[] => (stored?.markets ?? []).map((m) => m.marketId);
 
-async function loadOne(store: Store, eventId: string): Promise<StoredEvent | undefined> {
-  return (await store.loadEvents()).find((s) => s.event.id === eventId);
+async function loadOne(store: Store, eventId: string): Promise<Omit<StoredEvent, 'positions'> | undefined> {
+  return contentsOf(await store.loadEvents()).find((s) => s.event.id === eventId);
 }
 
 export function runStoreContract(name: string, open: () => Promise<StoreHandle>): void {
@@ -77,7 +78,7 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
 
       it('a new store is empty', () =>
         withStore(async ({ store }) => {
-          assert.deepEqual(await store.loadEvents(), []);
+          assert.deepEqual(contentsOf(await store.loadEvents()), []);
           assert.deepEqual(await store.listApiKeys(), []);
           assert.equal(await store.getResult('e1'), null);
           assert.equal(await store.findApiKeyByHash(sampleKey('k1').keyHash), null);
@@ -97,13 +98,13 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
               ],
             }),
           );
-          assert.deepEqual(await store.loadEvents(), [{ event, markets: [sampleMarket(10), sampleMarket(11)] }]);
+          assert.deepEqual(contentsOf(await store.loadEvents()), [{ event, markets: [sampleMarket(10), sampleMarket(11)] }]);
         }));
 
       it('an event without markets loads with an empty market list', () =>
         withStore(async ({ store }) => {
           await store.writeBatch(batch({ events: [sampleEvent('e1')] }));
-          assert.deepEqual(await store.loadEvents(), [{ event: sampleEvent('e1'), markets: [] }]);
+          assert.deepEqual(contentsOf(await store.loadEvents()), [{ event: sampleEvent('e1'), markets: [] }]);
         }));
 
       it('writing an event again replaces the stored event', () =>
@@ -149,6 +150,16 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
           const stored = await loadOne(store, 'e1');
           assert.deepEqual(marketIdsOf(stored), [2, 3, 1]);
           assert.deepEqual(stored?.markets[2], sampleMarket(1, 3.25));
+        }));
+
+      it('loadEvents returns each market with its stored position', () =>
+        withStore(async ({ store }) => {
+          await store.writeBatch(eventWithMarkets(sampleEvent('e1'), [1, 2, 3]));
+          await store.writeBatch(batch({ removedMarkets: [{ eventId: 'e1', marketIds: [2] }] }));
+          await store.writeBatch(batch({ markets: [{ eventId: 'e1', position: 7, market: sampleMarket(4) }] }));
+          const [loaded] = await store.loadEvents();
+          assert.deepEqual(loaded?.markets.map((m) => m.marketId), [1, 3, 4]);
+          assert.deepEqual(loaded?.positions, [0, 2, 7]);
         }));
 
       it('a market upsert leaves the event and its other markets untouched', () =>
@@ -204,7 +215,7 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
               ],
             }),
           );
-          assert.deepEqual(await store.loadEvents(), [
+          assert.deepEqual(contentsOf(await store.loadEvents()), [
             { event: liveEvent('e1'), markets: [sampleMarket(2), sampleMarket(1, 1.75)] },
           ]);
         }));
@@ -213,7 +224,7 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
         withStore(async ({ store }) => {
           await store.writeBatch(eventWithMarkets(sampleEvent('e1'), [1]));
           await store.writeBatch(EMPTY_BATCH);
-          assert.deepEqual(await store.loadEvents(), [{ event: sampleEvent('e1'), markets: [sampleMarket(1)] }]);
+          assert.deepEqual(contentsOf(await store.loadEvents()), [{ event: sampleEvent('e1'), markets: [sampleMarket(1)] }]);
         }));
 
       it('a batch of 12,000 markets across 30 events round-trips in order', () =>
@@ -331,7 +342,7 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
           });
           await store.saveResult(result, EMPTY_BATCH);
           assert.deepEqual(await store.getResult('orphan'), result);
-          assert.deepEqual(await store.loadEvents(), []);
+          assert.deepEqual(contentsOf(await store.loadEvents()), []);
         }));
 
       it('a correction replaces the result', () =>
@@ -466,7 +477,7 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
           const reopened = await restart();
           const loaded = await reopened.loadEvents();
           assert.deepEqual(loaded, beforeRestart);
-          const byId = new Map(loaded.map((s) => [s.event.id, s]));
+          const byId = new Map(contentsOf(loaded).map((s) => [s.event.id, s]));
           assert.deepEqual(byId.get('e1'), { event: events[0], markets: [sampleMarket(7), sampleMarket(9)] });
           assert.deepEqual(byId.get('e2'), { event: events[1], markets: [sampleMarket(1)] });
           assert.deepEqual(byId.get('e3'), { event: ended, markets: [] });

@@ -1,6 +1,6 @@
 // Sample domain objects for store tests: small, deterministic, every optional field exercised.
 import type { EventResult, Market, SportEvent } from '../../src/domain/types.js';
-import type { ApiKeyRecord, WriteBatch } from '../../src/store/store.js';
+import type { ApiKeyRecord, StoredEvent, WriteBatch } from '../../src/store/store.js';
 
 export const T0 = Date.UTC(2025, 4, 17, 12, 0, 0);
 
@@ -24,6 +24,7 @@ export function sampleEvent(id: string, overrides: Partial<SportEvent> = {}): Sp
     updatedAt: T0 - 60_000,
     statusChangedAt: T0 - 60_000,
     endedAt: null,
+    playerStats: null,
     ...overrides,
   };
 }
@@ -96,4 +97,9 @@ export function eventWithMarkets(event: SportEvent, marketIds: readonly number[]
     events: [event],
     markets: marketIds.map((id, position) => ({ eventId: event.id, position, market: sampleMarket(id) })),
   });
+}
+
+/** Loaded events without their stored positions, for comparing contents (positions are tested on their own). */
+export function contentsOf(loaded: StoredEvent[]): Array<Omit<StoredEvent, 'positions'>> {
+  return loaded.map(({ event, markets }) => ({ event, markets }));
 }

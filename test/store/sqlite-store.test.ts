@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { runStoreContract } from './contract.js';
-import { T0, batch, eventWithMarkets, sampleEvent, sampleMarket, sampleResult } from './fixtures.js';
+import { T0, batch, contentsOf, eventWithMarkets, sampleEvent, sampleMarket, sampleResult } from './fixtures.js';
 
 async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'store-test-'));
@@ -142,7 +142,7 @@ describe('SQLite store', () => {
 
       await withSqlite(dataDir, async (store) => {
         assert.deepEqual(await store.getResult('k1'), result);
-        assert.deepEqual(await store.loadEvents(), [{ event: ended, markets: [sampleMarket(1), sampleMarket(2)] }]);
+        assert.deepEqual(contentsOf(await store.loadEvents()), [{ event: ended, markets: [sampleMarket(1), sampleMarket(2)] }]);
       });
     }));
 
