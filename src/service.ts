@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './api/app.js';
 import { API_VERSION, type ApiContext } from './api/context.js';
 import { ensureApiKey, hashApiKey, KeyAuthenticator } from './api/keys.js';
+import { teamLogoSource } from './api/logo-source.js';
 import { ApiMetrics } from './api/metrics.js';
 import { ConfigError, type Config } from './config.js';
 import { LocalChangeBus } from './live/change-bus.js';
@@ -89,7 +90,10 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       startedAt: now(),
       feedExpected: config.feed === 'simulator',
     };
-    const app = await buildApp(ctx, opts.logger ? { loggerInstance: opts.logger } : {});
+    const app = await buildApp(ctx, {
+      ...(opts.logger ? { loggerInstance: opts.logger } : {}),
+      logos: teamLogoSource(readModel),
+    });
 
     let closed = false;
     return {

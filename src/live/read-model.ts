@@ -48,6 +48,8 @@ export class ReadModel {
   /** Serialized list items per event, per format and base URL (small; rebuilt on the event's change). */
   private readonly items = new WeakMap<LiveEvent, { version: number; byKey: Map<string, string> }>();
   private readonly now: () => number;
+  /** Team name behind each logo id, so logos can be drawn for any producer's ids. */
+  readonly logoTeams = new Map<string, string>();
   /** Sports that have outright tournaments (filled by the outrights model later). */
   readonly sportsWithOutrights = new Set<string>();
 
@@ -76,6 +78,8 @@ export class ReadModel {
 
   /** Inserts a new event or replaces an event's fixture/state (not its markets). */
   putEvent(event: SportEvent): LiveEvent {
+    if (event.homeLogoId !== null) this.logoTeams.set(event.homeLogoId, event.homeTeam);
+    if (event.awayLogoId !== null) this.logoTeams.set(event.awayLogoId, event.awayTeam);
     const existing = this.events.get(event.id);
     if (existing === undefined) {
       const le = newLiveEvent(event);
