@@ -1,0 +1,333 @@
+// Pipeline behaviour against the real embedded store: lifecycle, idempotency, write-behind, results, restart.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { FeedMessage } from '../../src/feed/messages.js';
+import { LocalChangeBus, type Change } from '../../src/live/change-bus.js';
+import { ReadModel } from '../../src/live/read-model.js';
+import { Pipeline } from '../../src/pipeline/pipeline.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import type { Store, WriteBatch } from '../../src/store/store.js';
+
+const T0 = Date.parse('2026-03-01T12:00:00Z');
+const silent = { warn: () => undefined, error: () => undefined };
+
+interface Harness {
+  pipeline: Pipeline;
+  readModel: ReadModel;
+  store: Store;
+  changes: Change[];
+  clock: { t: number };
+}
+
+let dir: string;
+const opened: Array<{ pipeline: Pipeline; store: Store }> = [];
+
+async function harness(store?: Store): Promise<Harness> {
+  const s = store ?? (await openSqliteStore({ dataDir: dir }));
+  const clock = { t: T0 };
+  const readModel = new ReadModel({ now: () => clock.t });
+  const bus = new LocalChangeBus();
+  const changes: Change[] = [];
+  bus.subscribe((c) => changes.push(c));
+  const pipeline = new Pipeline({
+    readModel,
+    store: s,
+    bus,
+    now: () => clock.t,
+    flushIntervalMs: 60_000,
+    endedRetentionMs: 24 * 3_600_000,
+    log: silent,
+  });
+  await pipeline.load();
+  opened.push({ pipeline, store: s });
+  return { pipeline, readModel, store: s, changes, clock };
+}
+
+const fixture = (id = 'e1', extra: Record<string, unknown> = {}): FeedMessage =>
+  ({
+    type: 'fixture',
+    event_id: id,
+    sport: 'soccer',
+    league: { slug: 'england-premier-league', name: 'Premier League', country: 'England', tier: 1 },
+    home_team: 'Arsenal',
+    away_team: 'Chelsea',
+    start_time: '2026-03-01T15:00:00Z',
+    ...extra,
+  }) as FeedMessage;
+
+const markets = (id = 'e1'): FeedMessage =>
+  ({
+    type: 'markets',
+    event_id: id,
+    markets: [
+      {
+        market_id: 1,
+        key: '1x2',
+        name: 'Match Result',
+        outcomes: [
+          { selection_id: 11, code: 'home', label: 'Arsenal', odds: 2.1, team_side: 'home' },
+          { selection_id: 12, code: 'draw', label: 'Draw', odds: 3.4 },
+          { selection_id: 13, code: 'away', label: 'Chelsea', odds: 3.6, team_side: 'away' },
+        ],
+      },
+      {
+        market_id: 2,
+        key: 'totals:2.50',
+        name: 'Total Goals 2.5',
+        outcomes: [
+          { selection_id: 21, code: 'over', label: 'Over 2.5', odds: 1.9 },
+          { selection_id: 22, code: 'under', label: 'Under 2.5', odds: 1.9 },
+        ],
+      },
+    ],
+  }) as FeedMessage;
+
+const msg = (m: Record<string, unknown>): FeedMessage => m as unknown as FeedMessage;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pipeline-test-'));
+});
+
+afterEach(async () => {
+  for (const o of opened.splice(0)) {
+    await o.pipeline.stop().catch(() => undefined);
+    await o.store.close().catch(() => undefined);
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('pipeline: applying messages', () => {
+  it('a fixture creates a prematch event; the same fixture again changes nothing', async () => {
+    const h = await harness();
+    assert.deepEqual(await h.pipeline.apply(fixture()), { ok: true, changed: true });
+    const before = h.readModel.get('e1');
+    assert.equal(before?.event.status, 'prematch');
+    const version = before?.version;
+    assert.deepEqual(await h.pipeline.apply(fixture()), { ok: true, changed: false });
+    assert.equal(h.readModel.get('e1')?.version, version);
+    assert.equal(h.pipeline.counters.unchanged, 1);
+  });
+
+  it('market keys are stored in their canonical spelling', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), markets()]);
+    assert.deepEqual(
+      [...(h.readModel.get('e1')?.markets.values() ?? [])].map((m) => m.key),
+      ['1x2', 'totals:2.5'],
+    );
+  });
+
+  it('an odds message naming one unknown selection is rejected whole: known selections keep their odds', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), markets()]);
+    const r = await h.pipeline.apply(
+      msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 11, odds: 5 }, { selection_id: 99, odds: 2 }] }),
+    );
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.match(r.message, /99/);
+    assert.equal(h.readModel.get('e1')?.selections.get(11)?.outcome.odds, 2.1);
+  });
+
+  it('a selection id already used by another market of the event is rejected', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), markets()]);
+    const r = await h.pipeline.apply(
+      msg({
+        type: 'markets',
+        event_id: 'e1',
+        markets: [{ market_id: 3, key: 'btts', name: 'BTTS', outcomes: [{ selection_id: 11, code: 'yes', label: 'Yes', odds: 1.8 }] }],
+      }),
+    );
+    assert.equal(r.ok, false);
+    assert.equal(h.readModel.get('e1')?.markets.has(3), false);
+  });
+
+  it('removing unknown market ids is a harmless no-op; removed selections no longer take odds', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), markets()]);
+    assert.deepEqual(await h.pipeline.apply(msg({ type: 'remove_markets', event_id: 'e1', market_ids: [77] })), {
+      ok: true,
+      changed: false,
+    });
+    assert.deepEqual(await h.pipeline.apply(msg({ type: 'remove_markets', event_id: 'e1', market_ids: [2] })), {
+      ok: true,
+      changed: true,
+    });
+    const r = await h.pipeline.apply(msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 21, odds: 2 }] }));
+    assert.equal(r.ok, false);
+  });
+
+  it('a status move the lifecycle forbids is rejected and changes nothing', async () => {
+    const h = await harness();
+    await h.pipeline.apply(fixture());
+    const r = await h.pipeline.apply(msg({ type: 'status', event_id: 'e1', status: 'suspended' }));
+    assert.equal(r.ok, false);
+    assert.equal(h.readModel.get('e1')?.event.status, 'prematch');
+  });
+
+  it('every applied change is published on the bus with its kind', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([
+      fixture(),
+      markets(),
+      msg({ type: 'status', event_id: 'e1', status: 'live' }),
+      msg({ type: 'score', event_id: 'e1', score: { home: 1, away: 0 }, period: '1H', clock: '12:00' }),
+      msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 11, is_locked: true }] }),
+    ]);
+    assert.deepEqual(
+      h.changes.map((c) => c.kind),
+      ['fixture', 'markets', 'status', 'score', 'odds'],
+    );
+  });
+});
+
+describe('pipeline: durability', () => {
+  it('a result is in the store as soon as it is acknowledged, without waiting for a flush', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), markets(), msg({ type: 'status', event_id: 'e1', status: 'live' })]);
+    const r = await h.pipeline.apply(
+      msg({ type: 'result', event_id: 'e1', status: 'ended', score: { home: 2, away: 1 }, ended_at: '2026-03-01T16:55:00Z' }),
+    );
+    assert.deepEqual(r, { ok: true, changed: true });
+    const stored = await h.store.getResult('e1');
+    assert.equal(stored?.status, 'ended');
+    assert.deepEqual(stored?.score, { home: 2, away: 1 });
+    assert.equal(stored?.revision, 1);
+    // The event row was written in the same transaction: a restart sees it ended.
+    const [loaded] = await h.store.loadEvents();
+    assert.equal(loaded?.event.status, 'ended');
+  });
+
+  it('the same result again is a no-op; a different score is a correction with a higher revision', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), msg({ type: 'status', event_id: 'e1', status: 'live' })]);
+    const result = { type: 'result', event_id: 'e1', status: 'ended', score: { home: 2, away: 1 } };
+    await h.pipeline.apply(msg(result));
+    assert.deepEqual(await h.pipeline.apply(msg(result)), { ok: true, changed: false });
+    assert.deepEqual(await h.pipeline.apply(msg({ ...result, score: { home: 2, away: 2 } })), { ok: true, changed: true });
+    const stored = await h.store.getResult('e1');
+    assert.equal(stored?.revision, 2);
+    assert.deepEqual(stored?.score, { home: 2, away: 2 });
+  });
+
+  it('a cancelled status is archived as a result the result endpoint can answer forever', async () => {
+    const h = await harness();
+    await h.pipeline.apply(fixture());
+    await h.pipeline.apply(msg({ type: 'status', event_id: 'e1', status: 'cancelled' }));
+    const stored = await h.store.getResult('e1');
+    assert.equal(stored?.status, 'cancelled');
+    assert.equal(h.readModel.get('e1')?.event.status, 'cancelled');
+  });
+
+  it('live odds reach the store on the next flush, coalesced', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), markets()]);
+    for (const odds of [2.2, 2.3, 2.4]) {
+      await h.pipeline.apply(msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 11, odds }] }));
+    }
+    assert.ok(h.pipeline.backlog > 0);
+    await h.pipeline.flush();
+    assert.equal(h.pipeline.backlog, 0);
+    const [loaded] = await h.store.loadEvents();
+    assert.equal(loaded?.markets[0]?.outcomes[0]?.odds, 2.4);
+  });
+
+  it('a failed flush keeps its changes pending and the next flush writes them', async () => {
+    const real = await openSqliteStore({ dataDir: dir });
+    let failNext = true;
+    const flaky: Store = {
+      ...real,
+      kind: real.kind,
+      migrate: () => real.migrate(),
+      ping: () => real.ping(),
+      loadEvents: () => real.loadEvents(),
+      saveResult: (r, b) => real.saveResult(r, b),
+      getResult: (id) => real.getResult(id),
+      findApiKeyByHash: (h) => real.findApiKeyByHash(h),
+      saveApiKey: (k) => real.saveApiKey(k),
+      listApiKeys: () => real.listApiKeys(),
+      close: () => real.close(),
+      writeBatch: (b: WriteBatch) => {
+        if (failNext) {
+          failNext = false;
+          return Promise.reject(new Error('disk full'));
+        }
+        return real.writeBatch(b);
+      },
+    };
+    const h = await harness(flaky);
+    await h.pipeline.applyAll([fixture(), markets()]);
+    await h.pipeline.flush();
+    assert.equal(h.pipeline.counters.flushFailures, 1);
+    assert.ok(h.pipeline.backlog > 0);
+    await h.pipeline.flush();
+    assert.equal(h.pipeline.backlog, 0);
+    const [loaded] = await real.loadEvents();
+    assert.equal(loaded?.markets.length, 2);
+  });
+
+  it('a restart restores events, markets in order and scores; new markets are ordered after the old ones', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([
+      fixture(),
+      markets(),
+      msg({ type: 'status', event_id: 'e1', status: 'live' }),
+      msg({ type: 'score', event_id: 'e1', score: { home: 1, away: 0 }, period: '1H', clock: '20:00' }),
+      msg({ type: 'remove_markets', event_id: 'e1', market_ids: [1] }),
+    ]);
+    await h.pipeline.stop();
+    const again = await harness(await openSqliteStore({ dataDir: dir }));
+    const le = again.readModel.get('e1');
+    assert.equal(le?.event.status, 'live');
+    assert.deepEqual(le?.event.score, { home: 1, away: 0 });
+    await again.pipeline.apply(
+      msg({
+        type: 'markets',
+        event_id: 'e1',
+        markets: [{ market_id: 5, key: 'btts', name: 'Both Teams To Score', outcomes: [{ selection_id: 51, code: 'yes', label: 'Yes', odds: 1.7 }] }],
+      }),
+    );
+    await again.pipeline.stop();
+    const third = await harness(await openSqliteStore({ dataDir: dir }));
+    assert.deepEqual([...(third.readModel.get('e1')?.markets.keys() ?? [])], [2, 5]);
+  });
+
+  it('final events leave the read model after the retention window; their results stay', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([
+      fixture(),
+      msg({ type: 'status', event_id: 'e1', status: 'live' }),
+      msg({ type: 'result', event_id: 'e1', status: 'ended', score: { home: 0, away: 0 } }),
+    ]);
+    h.clock.t += 23 * 3_600_000;
+    assert.equal(h.pipeline.sweep(), 0);
+    h.clock.t += 2 * 3_600_000;
+    assert.equal(h.pipeline.sweep(), 1);
+    assert.equal(h.readModel.get('e1'), undefined);
+    assert.equal((await h.pipeline.result('e1'))?.status, 'ended');
+  });
+
+  it('final player statistics are kept on the event and survive a restart', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([
+      fixture(),
+      msg({ type: 'status', event_id: 'e1', status: 'live' }),
+      msg({ type: 'result', event_id: 'e1', status: 'ended', score: { home: 1, away: 0 } }),
+      msg({
+        type: 'stats',
+        event_id: 'e1',
+        final: true,
+        players: [{ player_id: 'p9', name: 'B. Saka', team: 'home', goals: 1, assists: 0 }],
+      }),
+    ]);
+    await h.pipeline.stop();
+    const again = await harness(await openSqliteStore({ dataDir: dir }));
+    assert.deepEqual(again.readModel.get('e1')?.event.playerStats, {
+      final: true,
+      players: [{ playerId: 'p9', name: 'B. Saka', team: 'home', counters: { goals: 1, assists: 0 } }],
+    });
+  });
+});
