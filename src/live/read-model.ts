@@ -48,6 +48,8 @@ export class ReadModel {
   /** Serialized list items per event, per format and base URL (small; rebuilt on the event's change). */
   private readonly items = new WeakMap<LiveEvent, { version: number; byKey: Map<string, string> }>();
   private readonly now: () => number;
+  /** How many payloads were serialized (pages, items, odds, detail…): stays put while nothing changes. */
+  serializations = 0;
   /** Team name behind each logo id, so logos can be drawn for any producer's ids. */
   readonly logoTeams = new Map<string, string>();
   /** Sports that have outright tournaments (filled by the outrights model later). */
@@ -184,6 +186,7 @@ export class ReadModel {
     const hit = this.pages.get(key);
     if (hit !== undefined && hit.version === this.listVersion && q.startsWithinMs === null) return hit.body;
     const { total, page } = this.query(q);
+    this.serializations++;
     const body = `{"events":[${page.map((le) => this.listItemJson(le, format, baseUrl)).join(',')}],"total":${total},"limit":${q.limit},"offset":${q.offset}}`;
     if (this.pages.size >= MAX_PAGE_ENTRIES) this.pages.clear();
     this.pages.set(key, { version: this.listVersion, body });
@@ -201,6 +204,7 @@ export class ReadModel {
     let body = cached.byKey.get(key);
     if (body === undefined) {
       body = JSON.stringify(listItem(le, format, baseUrl));
+      this.serializations++;
       if (cached.byKey.size < 8) cached.byKey.set(key, body);
     }
     return body;
@@ -343,6 +347,7 @@ export class ReadModel {
     const hit = this.payloads.get(key, le.version);
     if (hit !== undefined) return hit;
     const body = build();
+    this.serializations++;
     this.payloads.set(key, le.version, body);
     return body;
   }
