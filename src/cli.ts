@@ -63,7 +63,8 @@ async function serve(): Promise<void> {
   } else {
     lines.push(`  No DEMO_API_KEY set: create a key with 'npm run cli -- keys create --name me'`);
   }
-  if (cfg.adminKey === null) lines.push('  Admin routes (feed ingress, /metrics) are off: set ADMIN_KEY to enable them');
+  if (cfg.adminKey === null)
+    lines.push('  Admin routes (feed ingress, /metrics) are off: set ADMIN_KEY to enable them');
   console.log(lines.join('\n'));
 }
 
@@ -105,7 +106,9 @@ program
 
 program
   .command('convert-openfootball')
-  .description('convert an openfootball season JSON (e.g. ../shared/data/openfootball/en.1.2023-24.json) to feed NDJSON')
+  .description(
+    'convert an openfootball season JSON (e.g. ../shared/data/openfootball/en.1.2023-24.json) to feed NDJSON',
+  )
   .argument('<file>', 'openfootball JSON file')
   .option('-o, --out <file>', 'output file (default: standard output)')
   .action(async (file: string, o: { out?: string }) => {

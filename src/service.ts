@@ -35,7 +35,9 @@ export interface Service {
 
 export async function openStore(config: Config): Promise<Store> {
   if (config.databaseUrl !== null) {
-    throw new ConfigError('DATABASE_URL (PostgreSQL) is not supported by this build yet; unset it to use the embedded store');
+    throw new ConfigError(
+      'DATABASE_URL (PostgreSQL) is not supported by this build yet; unset it to use the embedded store',
+    );
   }
   return openSqliteStore({ dataDir: config.dataDir });
 }

@@ -1,12 +1,7 @@
 // The one error type of the service: a machine code from interface.md plus a human message.
 
 export type ErrorCode =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'not_found'
-  | 'rate_limited'
-  | 'server_error'
-  | 'service_unavailable';
+  'bad_request' | 'unauthorized' | 'not_found' | 'rate_limited' | 'server_error' | 'service_unavailable';
 
 export class ServiceError extends Error {
   readonly code: ErrorCode;

@@ -65,7 +65,11 @@ export function applyScore(current: SportEvent, msg: ScoreMessage, at: number): 
     periodScores: msg.period_scores !== undefined ? periodScoresOf(msg.period_scores) : current.periodScores,
     sportData: msg.sport_data !== undefined ? msg.sport_data : current.sportData,
     scoreboard:
-      msg.scoreboard !== undefined ? (msg.scoreboard === null ? null : scoreboardOf(msg.scoreboard)) : current.scoreboard,
+      msg.scoreboard !== undefined
+        ? msg.scoreboard === null
+          ? null
+          : scoreboardOf(msg.scoreboard)
+        : current.scoreboard,
   };
   if (
     sameJson(next.score, current.score) &&

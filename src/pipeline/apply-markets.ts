@@ -11,7 +11,10 @@ export function rejectUnlessOpen(le: LiveEvent): string | null {
 }
 
 /** The markets of the message that differ from what the event holds, or a reason to reject it. */
-export function changedMarkets(le: LiveEvent, msg: MarketsMessage): { ok: true; markets: Market[] } | { ok: false; message: string } {
+export function changedMarkets(
+  le: LiveEvent,
+  msg: MarketsMessage,
+): { ok: true; markets: Market[] } | { ok: false; message: string } {
   const closed = rejectUnlessOpen(le);
   if (closed !== null) return { ok: false, message: closed };
   const markets = msg.markets.map(marketOf);
@@ -30,7 +33,10 @@ export function changedMarkets(le: LiveEvent, msg: MarketsMessage): { ok: true; 
 }
 
 /** Applies price/lock changes in place after checking every selection exists (all or nothing). */
-export function applyOddsChanges(le: LiveEvent, msg: OddsMessage): { ok: true; changedMarkets: Set<number> } | { ok: false; message: string } {
+export function applyOddsChanges(
+  le: LiveEvent,
+  msg: OddsMessage,
+): { ok: true; changedMarkets: Set<number> } | { ok: false; message: string } {
   const closed = rejectUnlessOpen(le);
   if (closed !== null) return { ok: false, message: closed };
   const unknown = msg.changes.filter((c) => !le.selections.has(c.selection_id)).map((c) => c.selection_id);

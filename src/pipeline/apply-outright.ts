@@ -28,7 +28,10 @@ export function applyOutright(
       });
     case 'outright_result':
       return book.settle(msg.tournament_id, msg.market_id, {
-        winners: (msg.winners ?? []).map((w) => ({ selectionId: w.selection_id, deadHeatFactor: w.dead_heat_factor ?? null })),
+        winners: (msg.winners ?? []).map((w) => ({
+          selectionId: w.selection_id,
+          deadHeatFactor: w.dead_heat_factor ?? null,
+        })),
         void: msg.void === true,
         settledAt: at,
       });

@@ -40,7 +40,12 @@ export function newEventFromFixture(msg: FixtureMessage, at: number): SportEvent
 
 export function playerStatsOf(msg: StatsMessage): PlayerStats {
   return {
-    players: msg.players.map((p) => ({ playerId: p.player_id, name: p.name, team: p.team, counters: playerCounters(p) })),
+    players: msg.players.map((p) => ({
+      playerId: p.player_id,
+      name: p.name,
+      team: p.team,
+      counters: playerCounters(p),
+    })),
     final: msg.final ?? false,
   };
 }
@@ -66,7 +71,11 @@ export function periodScoresOf(list: Array<{ period: string; home: number; away:
   return list.map((p) => ({ period: p.period, home: p.home, away: p.away }));
 }
 
-export function scoreboardOf(sb: { headers: string[]; home: Array<number | string>; away: Array<number | string> }): Scoreboard {
+export function scoreboardOf(sb: {
+  headers: string[];
+  home: Array<number | string>;
+  away: Array<number | string>;
+}): Scoreboard {
   return { headers: [...sb.headers], home: [...sb.home], away: [...sb.away] };
 }
 

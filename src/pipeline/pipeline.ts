@@ -42,7 +42,14 @@ export interface PipelineCounters {
 
 /** Player statistics belong to games that are under way or have been played. */
 function acceptsStats(status: string): boolean {
-  return status === 'live' || status === 'suspended' || status === 'interrupted' || status === 'ended' || status === 'retired' || status === 'abandoned';
+  return (
+    status === 'live' ||
+    status === 'suspended' ||
+    status === 'interrupted' ||
+    status === 'ended' ||
+    status === 'retired' ||
+    status === 'abandoned'
+  );
 }
 
 export class Pipeline {
@@ -270,7 +277,10 @@ export class Pipeline {
         if (r.markets.length === 0) return applied(false);
         this.opts.readModel.upsertMarkets(le, r.markets);
         this.bumpUpdatedAt(le, at);
-        this.writeBehind.markMarkets(le.event.id, r.markets.map((m) => m.marketId));
+        this.writeBehind.markMarkets(
+          le.event.id,
+          r.markets.map((m) => m.marketId),
+        );
         this.emit('markets', le.event.id);
         return applied(true);
       }

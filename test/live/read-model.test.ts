@@ -78,7 +78,9 @@ describe('read model: serialized payloads', () => {
     const rm = new ReadModel({ now: () => T0 });
     const le = rm.putEvent(event('e1'));
     rm.upsertMarkets(le, [oneXTwo(2.5)]);
-    const american = JSON.parse(rm.oddsJson(le, 'american')) as { markets: Array<{ outcomes: Array<{ odds: unknown }> }> };
+    const american = JSON.parse(rm.oddsJson(le, 'american')) as {
+      markets: Array<{ outcomes: Array<{ odds: unknown }> }>;
+    };
     const fractional = JSON.parse(rm.oddsJson(le, 'fractional')) as typeof american;
     assert.equal(american.markets[0]?.outcomes[0]?.odds, 150);
     assert.equal(fractional.markets[0]?.outcomes[0]?.odds, '3/2');
@@ -117,7 +119,10 @@ describe('read model: serialized payloads', () => {
     const locked = oneXTwo(2);
     locked.outcomes.forEach((o) => (o.isLocked = true));
     rm.upsertMarkets(le, [locked]);
-    const item = JSON.parse(rm.listItemJson(le, 'decimal', 'http://x')) as { markets_count: number; odds: { home: number } };
+    const item = JSON.parse(rm.listItemJson(le, 'decimal', 'http://x')) as {
+      markets_count: number;
+      odds: { home: number };
+    };
     assert.equal(item.markets_count, 0);
     assert.equal(item.odds.home, 2, 'a locked selection keeps its last odds');
   });
@@ -143,14 +148,24 @@ describe('read model: order, filters and summaries', () => {
     rm.putEvent(event('a', { startTime: T0 + 1e6 }));
     const b = rm.putEvent(event('b', { startTime: T0 + 2e6 }));
     rm.putEvent({ ...b.event, status: 'live' });
-    assert.deepEqual(rm.query(query()).page.map((le) => le.event.id), ['b', 'a']);
+    assert.deepEqual(
+      rm.query(query()).page.map((le) => le.event.id),
+      ['b', 'a'],
+    );
   });
 
   it('filters by sport index, league slug or name part, country part, window and status', () => {
     const rm = new ReadModel({ now: () => T0 });
     rm.putEvent(event('s1'));
-    rm.putEvent(event('b1', { sport: 'basketball', league: { slug: 'usa-nba', name: 'NBA', country: 'USA', tier: 1 } }));
-    rm.putEvent(event('s2', { league: { slug: 'germany-bundesliga', name: 'Bundesliga', country: 'Germany', tier: 1 }, startTime: T0 + 2 * 86_400_000 }));
+    rm.putEvent(
+      event('b1', { sport: 'basketball', league: { slug: 'usa-nba', name: 'NBA', country: 'USA', tier: 1 } }),
+    );
+    rm.putEvent(
+      event('s2', {
+        league: { slug: 'germany-bundesliga', name: 'Bundesliga', country: 'Germany', tier: 1 },
+        startTime: T0 + 2 * 86_400_000,
+      }),
+    );
     rm.putEvent(event('x', { status: 'ended' }));
     const ids = (q: Partial<EventQuery>): string[] => rm.query(query(q)).page.map((le) => le.event.id);
     assert.deepEqual(ids({ sport: 'basketball' }), ['b1']);
@@ -168,7 +183,10 @@ describe('read model: order, filters and summaries', () => {
     for (let i = 0; i < 7; i++) rm.putEvent(event(`e${i}`, { startTime: T0 + i * 1000 }));
     const r = rm.query(query({ limit: 3, offset: 3 }));
     assert.equal(r.total, 7);
-    assert.deepEqual(r.page.map((le) => le.event.id), ['e3', 'e4', 'e5']);
+    assert.deepEqual(
+      r.page.map((le) => le.event.id),
+      ['e3', 'e4', 'e5'],
+    );
   });
 
   it('leagues count live plus prematch events; leagues with neither are left out', () => {
@@ -193,8 +211,14 @@ describe('read model: order, filters and summaries', () => {
     const rm = new ReadModel({ now: () => now });
     rm.putEvent(event('live', { status: 'live' }));
     rm.putEvent(event('done', { status: 'ended', endedAt: T0, statusChangedAt: T0 }));
-    assert.deepEqual(rm.scores(null).map((le) => le.event.id), ['live', 'done']);
+    assert.deepEqual(
+      rm.scores(null).map((le) => le.event.id),
+      ['live', 'done'],
+    );
     now = T0 + 5 * 60_000 + 1;
-    assert.deepEqual(rm.scores(null).map((le) => le.event.id), ['live']);
+    assert.deepEqual(
+      rm.scores(null).map((le) => le.event.id),
+      ['live'],
+    );
   });
 });

@@ -124,7 +124,14 @@ describe('pipeline: applying messages', () => {
     const h = await harness();
     await h.pipeline.applyAll([fixture(), markets()]);
     const r = await h.pipeline.apply(
-      msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 11, odds: 5 }, { selection_id: 99, odds: 2 }] }),
+      msg({
+        type: 'odds',
+        event_id: 'e1',
+        changes: [
+          { selection_id: 11, odds: 5 },
+          { selection_id: 99, odds: 2 },
+        ],
+      }),
     );
     assert.equal(r.ok, false);
     if (!r.ok) assert.match(r.message, /99/);
@@ -138,7 +145,14 @@ describe('pipeline: applying messages', () => {
       msg({
         type: 'markets',
         event_id: 'e1',
-        markets: [{ market_id: 3, key: 'btts', name: 'BTTS', outcomes: [{ selection_id: 11, code: 'yes', label: 'Yes', odds: 1.8 }] }],
+        markets: [
+          {
+            market_id: 3,
+            key: 'btts',
+            name: 'BTTS',
+            outcomes: [{ selection_id: 11, code: 'yes', label: 'Yes', odds: 1.8 }],
+          },
+        ],
       }),
     );
     assert.equal(r.ok, false);
@@ -189,7 +203,13 @@ describe('pipeline: durability', () => {
     const h = await harness();
     await h.pipeline.applyAll([fixture(), markets(), msg({ type: 'status', event_id: 'e1', status: 'live' })]);
     const r = await h.pipeline.apply(
-      msg({ type: 'result', event_id: 'e1', status: 'ended', score: { home: 2, away: 1 }, ended_at: '2026-03-01T16:55:00Z' }),
+      msg({
+        type: 'result',
+        event_id: 'e1',
+        status: 'ended',
+        score: { home: 2, away: 1 },
+        ended_at: '2026-03-01T16:55:00Z',
+      }),
     );
     assert.deepEqual(r, { ok: true, changed: true });
     const stored = await h.store.getResult('e1');
@@ -207,7 +227,10 @@ describe('pipeline: durability', () => {
     const result = { type: 'result', event_id: 'e1', status: 'ended', score: { home: 2, away: 1 } };
     await h.pipeline.apply(msg(result));
     assert.deepEqual(await h.pipeline.apply(msg(result)), { ok: true, changed: false });
-    assert.deepEqual(await h.pipeline.apply(msg({ ...result, score: { home: 2, away: 2 } })), { ok: true, changed: true });
+    assert.deepEqual(await h.pipeline.apply(msg({ ...result, score: { home: 2, away: 2 } })), {
+      ok: true,
+      changed: true,
+    });
     const stored = await h.store.getResult('e1');
     assert.equal(stored?.revision, 2);
     assert.deepEqual(stored?.score, { home: 2, away: 2 });
@@ -287,7 +310,14 @@ describe('pipeline: durability', () => {
       msg({
         type: 'markets',
         event_id: 'e1',
-        markets: [{ market_id: 5, key: 'btts', name: 'Both Teams To Score', outcomes: [{ selection_id: 51, code: 'yes', label: 'Yes', odds: 1.7 }] }],
+        markets: [
+          {
+            market_id: 5,
+            key: 'btts',
+            name: 'Both Teams To Score',
+            outcomes: [{ selection_id: 51, code: 'yes', label: 'Yes', odds: 1.7 }],
+          },
+        ],
       }),
     );
     await again.pipeline.stop();

@@ -30,7 +30,8 @@ interface Ctx {
   restart: () => Promise<Store>;
 }
 
-const marketIdsOf = (stored: Pick<StoredEvent, 'markets'> | undefined): number[] => (stored?.markets ?? []).map((m) => m.marketId);
+const marketIdsOf = (stored: Pick<StoredEvent, 'markets'> | undefined): number[] =>
+  (stored?.markets ?? []).map((m) => m.marketId);
 
 async function loadOne(store: Store, eventId: string): Promise<Omit<StoredEvent, 'positions'> | undefined> {
   return contentsOf(await store.loadEvents()).find((s) => s.event.id === eventId);
@@ -98,7 +99,9 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
               ],
             }),
           );
-          assert.deepEqual(contentsOf(await store.loadEvents()), [{ event, markets: [sampleMarket(10), sampleMarket(11)] }]);
+          assert.deepEqual(contentsOf(await store.loadEvents()), [
+            { event, markets: [sampleMarket(10), sampleMarket(11)] },
+          ]);
         }));
 
       it('an event without markets loads with an empty market list', () =>
@@ -158,7 +161,10 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
           await store.writeBatch(batch({ removedMarkets: [{ eventId: 'e1', marketIds: [2] }] }));
           await store.writeBatch(batch({ markets: [{ eventId: 'e1', position: 7, market: sampleMarket(4) }] }));
           const [loaded] = await store.loadEvents();
-          assert.deepEqual(loaded?.markets.map((m) => m.marketId), [1, 3, 4]);
+          assert.deepEqual(
+            loaded?.markets.map((m) => m.marketId),
+            [1, 3, 4],
+          );
           assert.deepEqual(loaded?.positions, [0, 2, 7]);
         }));
 
@@ -224,7 +230,9 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
         withStore(async ({ store }) => {
           await store.writeBatch(eventWithMarkets(sampleEvent('e1'), [1]));
           await store.writeBatch(EMPTY_BATCH);
-          assert.deepEqual(contentsOf(await store.loadEvents()), [{ event: sampleEvent('e1'), markets: [sampleMarket(1)] }]);
+          assert.deepEqual(contentsOf(await store.loadEvents()), [
+            { event: sampleEvent('e1'), markets: [sampleMarket(1)] },
+          ]);
         }));
 
       it('a batch of 12,000 markets across 30 events round-trips in order', () =>

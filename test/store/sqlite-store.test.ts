@@ -142,7 +142,9 @@ describe('SQLite store', () => {
 
       await withSqlite(dataDir, async (store) => {
         assert.deepEqual(await store.getResult('k1'), result);
-        assert.deepEqual(contentsOf(await store.loadEvents()), [{ event: ended, markets: [sampleMarket(1), sampleMarket(2)] }]);
+        assert.deepEqual(contentsOf(await store.loadEvents()), [
+          { event: ended, markets: [sampleMarket(1), sampleMarket(2)] },
+        ]);
       });
     }));
 
