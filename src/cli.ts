@@ -53,15 +53,16 @@ async function serve(): Promise<void> {
     `  Portal:    ${base}/portal`,
     `  Store:     ${cfg.databaseUrl === null ? `embedded (${cfg.dataDir})` : 'PostgreSQL'}   Feed: ${cfg.feed}`,
   ];
-  if (cfg.demoApiKey !== null) {
-    lines.push(
-      service.demoKeyCreated
-        ? `  Demo key created: ${cfg.demoApiKey}   (plan ${cfg.demoPlan})`
-        : `  Demo key: the DEMO_API_KEY you configured (plan ${cfg.demoPlan})`,
-    );
-    lines.push(`  Try: curl -H 'X-API-Key: ${cfg.demoApiKey}' ${base}/v1/events?limit=5`);
+  const key = service.demoKeyCreated ?? cfg.demoApiKey;
+  if (service.demoKeyCreated !== null) {
+    lines.push(`  Demo API key (created now, plan ${cfg.demoPlan}): ${service.demoKeyCreated}`);
+  } else if (cfg.demoApiKey !== null) {
+    lines.push(`  Demo API key: the DEMO_API_KEY you configured (plan ${cfg.demoPlan})`);
   } else {
-    lines.push(`  No DEMO_API_KEY set: create a key with 'npm run cli -- keys create --name me'`);
+    lines.push(`  API keys: create one with 'npm run cli -- keys create --name me' (the demo key was shown at first start)`);
+  }
+  if (key !== null) {
+    lines.push(`  Try:       curl -H 'X-API-Key: ${key}' '${base}/v1/events?limit=5'`);
   }
   if (cfg.adminKey === null)
     lines.push('  Admin routes (feed ingress, /metrics) are off: set ADMIN_KEY to enable them');

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './api/app.js';
 import { API_VERSION, type ApiContext } from './api/context.js';
-import { ensureApiKey, hashApiKey, KeyAuthenticator } from './api/keys.js';
+import { ensureApiKey, generateApiKey, hashApiKey, KeyAuthenticator } from './api/keys.js';
 import { teamLogoSource } from './api/logo-source.js';
 import { ApiMetrics } from './api/metrics.js';
 import { ConfigError, type Config } from './config.js';
@@ -27,8 +27,8 @@ export interface Service {
   pipeline: Pipeline;
   store: Store;
   bus: LocalChangeBus;
-  /** True when this start created the demo key (so it is worth printing). */
-  demoKeyCreated: boolean;
+  /** The demo key's secret when this start created it (printed once), else null. */
+  demoKeyCreated: string | null;
   /** Stops the app (finishing in-flight requests), flushes the pipeline, closes the store. */
   close(): Promise<void>;
 }
@@ -63,14 +63,25 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     await pipeline.load();
     pipeline.start();
 
-    let demoKeyCreated = false;
+    let demoKeyCreated: string | null = null;
     if (config.demoApiKey !== null) {
-      demoKeyCreated = await ensureApiKey(store, config.demoApiKey, {
+      const created = await ensureApiKey(store, config.demoApiKey, {
         id: `demo-${hashApiKey(config.demoApiKey).slice(0, 12)}`,
         name: 'demo',
         plan: config.demoPlan,
         now: now(),
       });
+      if (created) demoKeyCreated = config.demoApiKey;
+    } else if ((await store.listApiKeys()).length === 0) {
+      // A fresh install gets one key so the quick start works; its secret is printed once.
+      const secret = generateApiKey();
+      await ensureApiKey(store, secret, {
+        id: `demo-${hashApiKey(secret).slice(0, 12)}`,
+        name: 'demo',
+        plan: config.demoPlan,
+        now: now(),
+      });
+      demoKeyCreated = secret;
     }
 
     const metrics = new ApiMetrics({
