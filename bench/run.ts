@@ -1,0 +1,137 @@
+// Benchmark runner: `npm run bench [-- section…]` runs the named sections (all by default), prints a report, writes JSON.
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listSection, oddsSection } from './api-read.js';
+import { Children } from './children.js';
+import { formatChecks, formatTable } from './report.js';
+import type { BenchContext, BenchSettings, Section, SectionResult } from './section.js';
+
+/** Every section, in the order they run. New benchmarks (simulator, settlement…) are added here. */
+const SECTIONS: readonly Section[] = [oddsSection, listSection];
+
+const RESULTS_DIR = join(import.meta.dirname, '..', '..', 'bench', 'results');
+
+class UsageError extends Error {}
+
+function envNumber(name: string, fallback: number, min: number, integer: boolean): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) {
+    throw new UsageError(`${name} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got '${raw}'`);
+  }
+  return n;
+}
+
+function settingsFromEnv(): BenchSettings {
+  return {
+    durationSeconds: envNumber('BENCH_DURATION', 8, 1, false),
+    warmupSeconds: envNumber('BENCH_WARMUP', 2, 0, false),
+    runs: envNumber('BENCH_RUNS', 2, 1, true),
+    connections: envNumber('BENCH_CONNECTIONS', 50, 1, true),
+    pipelining: 1,
+    serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
+  };
+}
+
+function usage(): string {
+  const lines = SECTIONS.map((s) => `  ${s.name.padEnd(10)} ${s.description}`);
+  return [
+    'usage: npm run bench [-- section…]   (no section: all of them)',
+    '',
+    'sections:',
+    ...lines,
+    '',
+    'environment: BENCH_DURATION (s per run, default 8), BENCH_WARMUP (s before each run, default 2),',
+    '             BENCH_RUNS (runs per target, default 2), BENCH_CONNECTIONS (default 50),',
+    "             BENCH_SERVICE_NODE_ARGS (node flags for the service, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof')",
+  ].join('\n');
+}
+
+function selectSections(args: string[]): Section[] {
+  if (args.length === 0) return [...SECTIONS];
+  const unknown = args.filter((a) => !SECTIONS.some((s) => s.name === a));
+  if (unknown.length > 0) throw new UsageError(`unknown section(s): ${unknown.join(', ')}\n\n${usage()}`);
+  // Keep the registry's order, so shared set-ups are built by the first section that needs them.
+  return SECTIONS.filter((s) => args.includes(s.name));
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes('-h') || args.includes('--help')) {
+    console.log(usage());
+    return;
+  }
+  const sections = selectSections(args);
+  const settings = settingsFromEnv();
+  const children = new Children();
+  const tempDir = await mkdtemp(join(tmpdir(), 'sports-bench-'));
+  children.trackDir(tempDir);
+
+  const sharedResources = new Map<string, Promise<unknown>>();
+  const ctx: BenchContext = {
+    settings,
+    children,
+    tempDir,
+    shared<T>(name: string, build: () => Promise<T>): Promise<T> {
+      let p = sharedResources.get(name);
+      if (p === undefined) sharedResources.set(name, (p = build()));
+      return p as Promise<T>;
+    },
+    log: (line) => console.error(line),
+  };
+
+  const started = Date.now();
+  const results: Array<{ section: Section; result: SectionResult }> = [];
+  try {
+    ctx.log(
+      `bench: ${sections.map((s) => s.name).join(', ')} — ${settings.runs} run(s) per target of ${settings.durationSeconds} s ` +
+        `after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections, pipelining ${settings.pipelining}`,
+    );
+    for (const section of sections) {
+      ctx.log(`\n== ${section.name}: ${section.description}`);
+      results.push({ section, result: await section.run(ctx) });
+    }
+  } finally {
+    await children.stopAll();
+  }
+  const seconds = (Date.now() - started) / 1000;
+
+  console.log('');
+  console.log(formatTable(results.flatMap((r) => r.result.rows)));
+  console.log('');
+  for (const r of results) for (const note of r.result.notes) console.log(note);
+  const checks = results.flatMap((r) => r.result.checks);
+  if (checks.length > 0) console.log(`\n${formatChecks(checks)}`);
+  console.log(`\ntotal ${seconds.toFixed(1)} s`);
+
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, 'latest.json');
+  const cpu = cpus();
+  const json = {
+    date: new Date(started).toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpu: { model: cpu[0]?.model ?? 'unknown', count: cpu.length },
+    settings,
+    seconds,
+    sections: results.map(({ section, result }) => ({
+      name: section.name,
+      description: section.description,
+      ...result,
+    })),
+  };
+  await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
+  console.log(`results written to ${file}`);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof UsageError) {
+    console.error(err.message);
+    process.exitCode = 2;
+    return;
+  }
+  console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exitCode = 1;
+});
