@@ -44,14 +44,14 @@ export class KeyAuthenticator {
     if (Array.isArray(rawKey) || rawKey.length > 256) {
       throw new ServiceError('unauthorized', 'invalid API key');
     }
-    const hash = hashApiKey(rawKey);
     const now = this.now();
-    let entry = this.cache.get(hash);
+    // Keyed by the raw key (process memory only) so a hit costs no hashing on the hot path.
+    let entry = this.cache.get(rawKey);
     if (entry === undefined || entry.expires <= now) {
-      const record = await this.store.findApiKeyByHash(hash);
+      const record = await this.store.findApiKeyByHash(hashApiKey(rawKey));
       entry = { record, expires: now + this.ttlMs };
       if (this.cache.size > 100_000) this.cache.clear();
-      this.cache.set(hash, entry);
+      this.cache.set(rawKey, entry);
     }
     const record = entry.record;
     if (record === null) throw new ServiceError('unauthorized', 'invalid API key');

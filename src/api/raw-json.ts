@@ -1,4 +1,4 @@
-// Sends a payload the read model already serialized: Fastify passes a JSON string through untouched.
+// Sends a payload the read model already serialized: Fastify passes JSON strings and bytes through untouched.
 import type { FastifyReply } from 'fastify';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -8,6 +8,6 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
  * response schema still documents the shape (OpenAPI); the typed reply only knows object payloads,
  * hence the widening to the plain reply type.
  */
-export function sendRawJson(reply: unknown, body: string): FastifyReply {
+export function sendRawJson(reply: unknown, body: string | Buffer): FastifyReply {
   return (reply as FastifyReply).type(JSON_TYPE).send(body);
 }

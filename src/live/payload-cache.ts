@@ -1,12 +1,13 @@
-// A byte-bounded LRU for serialized payloads: hot payloads are serialized once per change, not per request.
+// A byte-bounded LRU of serialized payloads kept as UTF-8 bytes: encoded once per change, not per request.
 
 interface Entry {
   version: number;
-  body: string;
-  bytes: number;
+  body: Buffer;
 }
 
 /**
+ * Payloads are held as Buffers because sending a JS string re-encodes it to UTF-8 on every write,
+ * which for a 400 KB odds payload costs several times the rest of the request.
  * Entries carry the version of the data they were built from; a lookup with a newer version misses,
  * so a change never needs to find and delete its stale payloads — they age out of the LRU instead.
  */
@@ -16,7 +17,7 @@ export class PayloadCache {
 
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string, version: number): string | undefined {
+  get(key: string, version: number): Buffer | undefined {
     const e = this.entries.get(key);
     if (e === undefined) return undefined;
     if (e.version !== version) {
@@ -29,14 +30,12 @@ export class PayloadCache {
     return e.body;
   }
 
-  set(key: string, version: number, body: string): void {
+  set(key: string, version: number, body: Buffer): void {
     const old = this.entries.get(key);
     if (old !== undefined) this.drop(key, old);
-    // Two bytes per UTF-16 code unit is what V8 may hold; an upper bound is fine for a budget.
-    const bytes = body.length * 2;
-    if (bytes > this.maxBytes) return;
-    this.entries.set(key, { version, body, bytes });
-    this.bytes += bytes;
+    if (body.length > this.maxBytes) return;
+    this.entries.set(key, { version, body });
+    this.bytes += body.length;
     while (this.bytes > this.maxBytes) {
       const first = this.entries.keys().next();
       if (first.done) break;
@@ -55,6 +54,6 @@ export class PayloadCache {
 
   private drop(key: string, e: Entry): void {
     this.entries.delete(key);
-    this.bytes -= e.bytes;
+    this.bytes -= e.body.length;
   }
 }

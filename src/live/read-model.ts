@@ -43,8 +43,10 @@ export class ReadModel {
   private orderDirty = false;
   /** Raised by every change to any event: list pages and summaries built before it are stale. */
   private listVersion = 1;
-  private readonly pages = new Map<string, { version: number; body: string }>();
+  private readonly pages = new Map<string, { version: number; body: Buffer }>();
   private readonly payloads: PayloadCache;
+  /** The last serialized markets array per event (one format at a time: it is an intermediate). */
+  private readonly markets = new WeakMap<LiveEvent, { version: number; format: OddsFormat; json: string }>();
   /** Serialized list items per event, per format and base URL (small; rebuilt on the event's change). */
   private readonly items = new WeakMap<LiveEvent, { version: number; byKey: Map<string, string> }>();
   private readonly now: () => number;
@@ -85,10 +87,13 @@ export class ReadModel {
     const existing = this.events.get(event.id);
     if (existing === undefined) {
       const le = newLiveEvent(event);
+      // Cached payloads are keyed by event id and version. An id seen again after its event was
+      // evicted must not restart at a version the old event's payloads still sit under; the list
+      // version has passed every event version, so starting there is always new.
+      le.version = ++this.listVersion;
       this.events.set(event.id, le);
       this.sportSet(event.sport).add(le);
       this.orderDirty = true;
-      this.listVersion++;
       return le;
     }
     const before = existing.event;
@@ -181,13 +186,15 @@ export class ReadModel {
   }
 
   /** The serialized `{events, total, limit, offset}` page; rebuilt only after a change. */
-  listPage(q: EventQuery, format: OddsFormat, baseUrl: string): string {
+  listPage(q: EventQuery, format: OddsFormat, baseUrl: string): Buffer {
     const key = `${queryKey(q)}|${format}|${baseUrl}`;
     const hit = this.pages.get(key);
     if (hit !== undefined && hit.version === this.listVersion && q.startsWithinMs === null) return hit.body;
     const { total, page } = this.query(q);
     this.serializations++;
-    const body = `{"events":[${page.map((le) => this.listItemJson(le, format, baseUrl)).join(',')}],"total":${total},"limit":${q.limit},"offset":${q.offset}}`;
+    const body = Buffer.from(
+      `{"events":[${page.map((le) => this.listItemJson(le, format, baseUrl)).join(',')}],"total":${total},"limit":${q.limit},"offset":${q.offset}}`,
+    );
     if (this.pages.size >= MAX_PAGE_ENTRIES) this.pages.clear();
     this.pages.set(key, { version: this.listVersion, body });
     return body;
@@ -210,17 +217,17 @@ export class ReadModel {
     return body;
   }
 
-  oddsJson(le: LiveEvent, format: OddsFormat): string {
+  oddsJson(le: LiveEvent, format: OddsFormat): Buffer {
     return this.cached(le, `o|${format}`, () => oddsPayload(le, format, this.marketsJson(le, format)));
   }
 
-  detailJson(le: LiveEvent, format: OddsFormat, baseUrl: string): string {
+  detailJson(le: LiveEvent, format: OddsFormat, baseUrl: string): Buffer {
     return this.cached(le, `d|${format}|${baseUrl}`, () =>
       detailPayload(le, format, baseUrl, this.marketsJson(le, format)),
     );
   }
 
-  batchItemJson(le: LiveEvent, format: OddsFormat, baseUrl: string): string {
+  batchItemJson(le: LiveEvent, format: OddsFormat, baseUrl: string): Buffer {
     return this.cached(le, `b|${format}|${baseUrl}`, () =>
       batchItemPayload(le, format, baseUrl, this.marketsJson(le, format)),
     );
@@ -342,18 +349,24 @@ export class ReadModel {
     return { live, prematch, activeSports: sports.size };
   }
 
-  private cached(le: LiveEvent, kind: string, build: () => string): string {
+  private cached(le: LiveEvent, kind: string, build: () => string): Buffer {
     const key = `${le.event.id}|${kind}`;
     const hit = this.payloads.get(key, le.version);
     if (hit !== undefined) return hit;
-    const body = build();
+    const body = Buffer.from(build());
     this.serializations++;
     this.payloads.set(key, le.version, body);
     return body;
   }
 
+  /** The markets array, shared by the odds, detail and batch payloads (kept as a string to splice in). */
   private marketsJson(le: LiveEvent, format: OddsFormat): string {
-    return this.cached(le, `m|${format}`, () => marketsJson(le, format));
+    const cached = this.markets.get(le);
+    if (cached !== undefined && cached.version === le.version && cached.format === format) return cached.json;
+    const json = marketsJson(le, format);
+    this.serializations++;
+    this.markets.set(le, { version: le.version, format, json });
+    return json;
   }
 
   private orderBySport(): Map<string, LiveEvent[]> {

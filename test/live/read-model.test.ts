@@ -70,7 +70,7 @@ describe('read model: serialized payloads', () => {
     rm.touch(le);
     const second = rm.oddsJson(le, 'decimal');
     assert.notEqual(second, first);
-    assert.match(second, /"odds":2\.5/);
+    assert.match(second.toString(), /"odds":2\.5/);
     assert.ok(rm.serializations > built);
   });
 
@@ -78,10 +78,10 @@ describe('read model: serialized payloads', () => {
     const rm = new ReadModel({ now: () => T0 });
     const le = rm.putEvent(event('e1'));
     rm.upsertMarkets(le, [oneXTwo(2.5)]);
-    const american = JSON.parse(rm.oddsJson(le, 'american')) as {
+    const american = JSON.parse(rm.oddsJson(le, 'american').toString()) as {
       markets: Array<{ outcomes: Array<{ odds: unknown }> }>;
     };
-    const fractional = JSON.parse(rm.oddsJson(le, 'fractional')) as typeof american;
+    const fractional = JSON.parse(rm.oddsJson(le, 'fractional').toString()) as typeof american;
     assert.equal(american.markets[0]?.outcomes[0]?.odds, 150);
     assert.equal(fractional.markets[0]?.outcomes[0]?.odds, '3/2');
   });
@@ -106,7 +106,7 @@ describe('read model: serialized payloads', () => {
     const le = rm.putEvent(event('e1'));
     rm.upsertMarkets(le, [oneXTwo(2)]);
     rm.putEvent({ ...le.event, status: 'ended', endedAt: T0 });
-    const odds = JSON.parse(rm.oddsJson(le, 'decimal')) as { markets: unknown[] };
+    const odds = JSON.parse(rm.oddsJson(le, 'decimal').toString()) as { markets: unknown[] };
     assert.deepEqual(odds.markets, []);
     const item = JSON.parse(rm.listItemJson(le, 'decimal', 'http://x')) as { markets_count: number; odds: unknown };
     assert.equal(item.markets_count, 0);

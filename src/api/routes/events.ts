@@ -175,12 +175,16 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const ids = [...new Set(request.body.ids)];
         const base = baseUrlOf(request, ctx.config);
         const f = fmt(request.query.odds_format);
-        const parts: string[] = [];
+        const parts: Buffer[] = [];
         for (const id of ids) {
           const le = readModel.get(id);
-          if (le !== undefined) parts.push(`${JSON.stringify(id)}:${readModel.batchItemJson(le, f, base)}`);
+          if (le === undefined) continue;
+          parts.push(Buffer.from(`${parts.length === 0 ? '' : ','}${JSON.stringify(id)}:`), readModel.batchItemJson(le, f, base));
         }
-        return sendRawJson(reply, `{"events":{${parts.join(',')}},"found":${parts.length},"requested":${ids.length}}`);
+        const found = parts.length / 2;
+        parts.unshift(Buffer.from('{"events":{'));
+        parts.push(Buffer.from(`},"found":${found},"requested":${ids.length}}`));
+        return sendRawJson(reply, Buffer.concat(parts));
       },
     );
   };
