@@ -37,7 +37,6 @@ export interface SportSummary {
 
 export class ReadModel {
   private readonly events = new Map<string, LiveEvent>();
-  private readonly bySport = new Map<string, Set<LiveEvent>>();
   private ordered: LiveEvent[] = [];
   private orderedBySport = new Map<string, LiveEvent[]>();
   private orderDirty = false;
@@ -92,15 +91,10 @@ export class ReadModel {
       // version has passed every event version, so starting there is always new.
       le.version = ++this.listVersion;
       this.events.set(event.id, le);
-      this.sportSet(event.sport).add(le);
       this.orderDirty = true;
       return le;
     }
     const before = existing.event;
-    if (before.sport !== event.sport) {
-      this.bySport.get(before.sport)?.delete(existing);
-      this.sportSet(event.sport).add(existing);
-    }
     if (before.status !== event.status || before.startTime !== event.startTime || before.sport !== event.sport) {
       this.orderDirty = true;
     }
@@ -155,7 +149,6 @@ export class ReadModel {
     const le = this.events.get(id);
     if (le === undefined) return false;
     this.events.delete(id);
-    this.bySport.get(le.event.sport)?.delete(le);
     this.orderDirty = true;
     this.listVersion++;
     return true;
@@ -390,11 +383,5 @@ export class ReadModel {
     }
     this.orderedBySport = bySport;
     this.orderDirty = false;
-  }
-
-  private sportSet(sport: string): Set<LiveEvent> {
-    let s = this.bySport.get(sport);
-    if (s === undefined) this.bySport.set(sport, (s = new Set()));
-    return s;
   }
 }
