@@ -101,7 +101,6 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       metrics,
       now,
       startedAt: now(),
-      feedExpected: config.feed === 'simulator',
     };
     const app = await buildApp(ctx, {
       ...(opts.logger ? { loggerInstance: opts.logger } : {}),

@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ServiceError } from '../domain/errors.js';
 import { API_VERSION, type ApiContext, type RouteAccess } from './context.js';
-import { installErrorHandling } from './errors.js';
+import { frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { secretsEqual } from './keys.js';
 import { adminFeedRoutes } from './routes/admin-feed.js';
 import { discoveryRoutes } from './routes/discovery.js';
@@ -41,13 +41,25 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     // Per-request log lines would cost more than serving a cached payload; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimitBytes,
-    return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
+    // Our own onRequest check answers during shutdown, with the {error, message, component} body.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   app.addHook('onRequest', async (request) => {
+    if (closing) {
+      throw new ServiceError('service_unavailable', 'the service is shutting down; retry on another node or shortly', {
+        component: 'api',
+      });
+    }
     const url = request.routeOptions.url;
     if (url === undefined) return; // unknown route: the not-found handler answers
     const access = accessOf(url, request.routeOptions.config.access);

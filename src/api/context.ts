@@ -17,8 +17,6 @@ export interface ApiContext {
   metrics: ApiMetrics;
   now: () => number;
   startedAt: number;
-  /** Whether a feed producer (the simulator) is expected to keep live data fresh. */
-  feedExpected: boolean;
 }
 
 /** Who may call a route: anyone, a client key (X-API-Key) or the operator (X-Admin-Key). */

@@ -81,6 +81,8 @@ function fromFastifyError(err: FastifyError): ServiceError | null {
       return new ServiceError('bad_request', 'invalid Content-Type header');
     case 'FST_ERR_BAD_URL':
       return new ServiceError('bad_request', 'malformed URL');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ServiceError('bad_request', 'a path parameter of this URL is too long');
     default:
       break;
   }
@@ -90,6 +92,15 @@ function fromFastifyError(err: FastifyError): ServiceError | null {
     return new ServiceError(status === 404 ? 'not_found' : 'bad_request', err.message || 'bad request');
   }
   return null;
+}
+
+/**
+ * Errors the router raises before any route or hook runs (an undecodable URL, an overlong path
+ * parameter). Fastify answers them with its own body unless the `frameworkErrors` server option
+ * is set, so app.ts passes this function there to keep the `{error, message}` contract.
+ */
+export function frameworkErrorHandler(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void sendError(reply, fromFastifyError(err) ?? new ServiceError('bad_request', 'malformed request'));
 }
 
 /** Turns a route pattern (`/v1/events/:eventId`) into a matcher for concrete paths. */
@@ -132,7 +143,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       void reply.header('allow', allowed.join(', '));
       return sendError(
         reply,
-        new ServiceError('bad_request', `method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`),
+        new ServiceError(
+          'bad_request',
+          `method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`,
+        ),
       );
     }
     return sendError(reply, new ServiceError('not_found', `no endpoint ${request.method} ${path}; see /docs`));

@@ -30,7 +30,9 @@ export function parseWindow(value: string, param: string): number {
 export function parseSport(value: string | undefined): string | null {
   if (value === undefined || value === 'all') return null;
   if (sportByKey(value) === undefined) {
-    throw badRequest(`query parameter 'sport' is not a known sport key: '${value}' (use all, ${SPORT_KEYS.join(', ')})`);
+    throw badRequest(
+      `query parameter 'sport' is not a known sport key: '${value}' (use all, ${SPORT_KEYS.join(', ')})`,
+    );
   }
   return value;
 }
@@ -75,7 +77,9 @@ export function toEventQuery(q: EventListParams, fixedStatus?: StatusFilter): Ev
   if (fixedStatus === undefined && q.status !== undefined) {
     const s = STATUS[q.status];
     if (s === undefined) {
-      throw badRequest(`query parameter 'status' must be one of: live, prematch, upcoming, ended, all (got '${q.status}')`);
+      throw badRequest(
+        `query parameter 'status' must be one of: live, prematch, upcoming, ended, all (got '${q.status}')`,
+      );
     }
     status = s;
   }

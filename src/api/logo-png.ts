@@ -44,7 +44,23 @@ export function renderPlaceholderLogo(): PngImage {
 
 /** Up to three initials: first letters of the significant words ("Manchester City FC" → "MC"). */
 export function initialsOf(teamName: string): string {
-  const filler = new Set(['FC', 'CF', 'SC', 'AFC', 'CD', 'AC', 'SV', 'FK', 'THE', 'DE', 'OF', 'VFB', 'VFL', 'TSG', 'BC']);
+  const filler = new Set([
+    'FC',
+    'CF',
+    'SC',
+    'AFC',
+    'CD',
+    'AC',
+    'SV',
+    'FK',
+    'THE',
+    'DE',
+    'OF',
+    'VFB',
+    'VFL',
+    'TSG',
+    'BC',
+  ]);
   const words = teamName
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -229,7 +229,12 @@ export function status(eventId: string, s: string): Record<string, unknown> {
   return { type: 'status', event_id: eventId, status: s };
 }
 
-export function score(eventId: string, home: number, away: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function score(
+  eventId: string,
+  home: number,
+  away: number,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { type: 'score', event_id: eventId, score: { home, away }, ...extra };
 }
 
@@ -243,12 +248,21 @@ export function result(
 }
 
 /** fixture + markets: a prematch event with a 1x2 and a totals market. */
-export function prematchEvent(eventId: string, o: FixtureOptions = {}, p: MarketPrices = {}): Array<Record<string, unknown>> {
+export function prematchEvent(
+  eventId: string,
+  o: FixtureOptions = {},
+  p: MarketPrices = {},
+): Array<Record<string, unknown>> {
   return [fixture(eventId, o), markets(eventId, p)];
 }
 
 /** fixture + markets + live + a score. */
-export function liveEventMessages(eventId: string, o: FixtureOptions = {}, home = 1, away = 0): Array<Record<string, unknown>> {
+export function liveEventMessages(
+  eventId: string,
+  o: FixtureOptions = {},
+  home = 1,
+  away = 0,
+): Array<Record<string, unknown>> {
   return [
     fixture(eventId, { start_time: at(-30 * MINUTE), ...o }),
     markets(eventId),

@@ -8,7 +8,14 @@ import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
 import { sendRawJson } from '../raw-json.js';
 import { parseSport, toEventQuery } from '../event-filters.js';
-import { EventIdParams, errorResponses, LimitParam, OddsFormatParam, OddsFormatQuery, OffsetParam } from '../schemas/common.js';
+import {
+  EventIdParams,
+  errorResponses,
+  LimitParam,
+  OddsFormatParam,
+  OddsFormatQuery,
+  OffsetParam,
+} from '../schemas/common.js';
 import {
   BatchBodySchema,
   BatchResponseSchema,
@@ -24,7 +31,9 @@ export const EventListQuery = Type.Object({
     Type.String({ description: 'live, prematch (or upcoming), ended, all; default: everything not finished' }),
   ),
   league: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'exact slug or part of the name' })),
-  country: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'exact or partial, case-insensitive' })),
+  country: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'exact or partial, case-insensitive' }),
+  ),
   date: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC); not with from/to' })),
   from: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC), inclusive' })),
   to: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC), inclusive' })),
@@ -69,7 +78,10 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             limit: LimitParam(10, '1 to 200, default 10'),
             odds_format: OddsFormatParam,
           }),
-          response: { 200: Type.Object({ events: EventListSchema.properties.events, total: Type.Integer() }), ...errorResponses },
+          response: {
+            200: Type.Object({ events: EventListSchema.properties.events, total: Type.Integer() }),
+            ...errorResponses,
+          },
         },
       },
       async (request, reply) => {
@@ -96,7 +108,10 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const le = readModel.get(request.params.eventId);
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
-        return sendRawJson(reply, readModel.detailJson(le, fmt(request.query.odds_format), baseUrlOf(request, ctx.config)));
+        return sendRawJson(
+          reply,
+          readModel.detailJson(le, fmt(request.query.odds_format), baseUrlOf(request, ctx.config)),
+        );
       },
     );
 
@@ -179,7 +194,10 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         for (const id of ids) {
           const le = readModel.get(id);
           if (le === undefined) continue;
-          parts.push(Buffer.from(`${parts.length === 0 ? '' : ','}${JSON.stringify(id)}:`), readModel.batchItemJson(le, f, base));
+          parts.push(
+            Buffer.from(`${parts.length === 0 ? '' : ','}${JSON.stringify(id)}:`),
+            readModel.batchItemJson(le, f, base),
+          );
         }
         const found = parts.length / 2;
         parts.unshift(Buffer.from('{"events":{'));

@@ -18,14 +18,13 @@ async function pingStore(ctx: ApiContext, timeoutMs: number): Promise<number | n
   }
 }
 
-export function pipelineState(ctx: ApiContext): { status: 'active' | 'idle' | 'stale'; secondsAgo: number } {
+export function pipelineState(ctx: ApiContext): { status: 'active' | 'stale'; secondsAgo: number } {
   const now = ctx.now();
   const last = ctx.pipeline.lastChangeAt ?? ctx.startedAt;
   const secondsAgo = Math.max(0, Math.floor((now - last) / 1000));
   const { live } = ctx.readModel.counts();
   // Live games are expected to change constantly: silence while games are live means a stuck feed.
   if (live > 0 && secondsAgo > ctx.config.pipelineStaleSeconds) return { status: 'stale', secondsAgo };
-  if (ctx.pipeline.lastChangeAt === null && !ctx.feedExpected) return { status: 'idle', secondsAgo };
   return { status: 'active', secondsAgo };
 }
 
@@ -89,7 +88,10 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     const Probe = Type.Object({ status: Type.String() });
     app.get(
       '/livez',
-      { config: { access: 'public' }, schema: { tags: ['operator'], summary: 'Liveness probe', response: { 200: Probe } } },
+      {
+        config: { access: 'public' },
+        schema: { tags: ['operator'], summary: 'Liveness probe', response: { 200: Probe } },
+      },
       async () => ({ status: 'ok' }),
     );
 

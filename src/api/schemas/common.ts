@@ -4,7 +4,10 @@ import { ODDS_FORMATS } from '../../domain/types.js';
 
 export const ErrorSchema = Type.Object(
   {
-    error: Type.String({ description: 'machine code: bad_request, unauthorized, not_found, rate_limited, server_error, service_unavailable' }),
+    error: Type.String({
+      description:
+        'machine code: bad_request, unauthorized, not_found, rate_limited, server_error, service_unavailable',
+    }),
     message: Type.String({ description: 'human text, not contractual' }),
     component: Type.Optional(Type.String({ description: 'failing part, on service_unavailable' })),
   },
@@ -38,7 +41,11 @@ export const EventIdParams = Type.Object({
 
 export const LimitParam = (def: number | undefined, description = '1 to 200') =>
   Type.Optional(
-    Type.Integer(def === undefined ? { minimum: 1, maximum: 200, description } : { minimum: 1, maximum: 200, default: def, description }),
+    Type.Integer(
+      def === undefined
+        ? { minimum: 1, maximum: 200, description }
+        : { minimum: 1, maximum: 200, default: def, description },
+    ),
   );
 
 export const OffsetParam = Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '>= 0' }));

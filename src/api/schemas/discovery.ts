@@ -57,7 +57,7 @@ export const HealthSchema = Type.Object({
       latency_ms: Type.Integer(),
     }),
     data_pipeline: Type.Object({
-      status: Type.String({ description: 'active, idle (no feed configured and nothing live) or stale' }),
+      status: Type.String({ description: 'active, or stale when live events stopped changing' }),
       last_update_seconds_ago: Type.Integer(),
       total_events: Type.Integer(),
     }),

@@ -27,7 +27,8 @@ const eventItemFields = {
   home_logo: Type.String({ format: 'uri' }),
   away_logo: Type.String({ format: 'uri' }),
   status: Type.String({
-    description: 'prematch, live, ended, cancelled, postponed, suspended, delayed, interrupted, abandoned, retired, walkover',
+    description:
+      'prematch, live, ended, cancelled, postponed, suspended, delayed, interrupted, abandoned, retired, walkover',
   }),
   start_time: Type.String({ format: 'date-time' }),
   score: ScoreSchema,
@@ -54,7 +55,11 @@ export const EventDetailSchema = Type.Object({
   markets: Type.Array(MarketSchema),
   sport_data: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   scoreboard: Type.Union([
-    Type.Object({ headers: Type.Array(Type.String()), home: Type.Array(Type.Unknown()), away: Type.Array(Type.Unknown()) }),
+    Type.Object({
+      headers: Type.Array(Type.String()),
+      home: Type.Array(Type.Unknown()),
+      away: Type.Array(Type.Unknown()),
+    }),
     Type.Null(),
   ]),
   period_scores: Type.Array(Type.Object({ period: Type.String(), home: Type.Integer(), away: Type.Integer() })),
@@ -71,7 +76,8 @@ export const OddsPayloadSchema = Type.Object({
 export const EventResultSchema = Type.Object({
   id: Type.String(),
   status: Type.String({
-    description: 'ended, not_ended, postponed, delayed, cancelled, abandoned, retired, suspended, interrupted, walkover',
+    description:
+      'ended, not_ended, postponed, delayed, cancelled, abandoned, retired, suspended, interrupted, walkover',
   }),
   score: ScoreSchema,
   ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -80,7 +86,11 @@ export const EventResultSchema = Type.Object({
 });
 
 export const BatchBodySchema = Type.Object({
-  ids: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: 20, description: '1 to 20 event ids' }),
+  ids: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), {
+    minItems: 1,
+    maxItems: 20,
+    description: '1 to 20 event ids',
+  }),
 });
 
 export const BatchResponseSchema = Type.Object({
