@@ -108,7 +108,7 @@ export function loadConfig(env?: Env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     flushIntervalMs: num(env, 'FLUSH_INTERVAL_MS', 10, 1000),
     pipelineStaleSeconds: num(env, 'PIPELINE_STALE_SECONDS', 1, 86400),
-    endedRetentionHours: num(env, 'ENDED_RETENTION_HOURS', 0, 24 * 365),
+    endedRetentionHours: num(env, 'ENDED_RETENTION_HOURS', 0, 24 * 365 * 100),
     bodyLimitBytes: num(env, 'BODY_LIMIT_BYTES', 1024, 1024 ** 3),
     feedBodyLimitBytes: num(env, 'FEED_BODY_LIMIT_BYTES', 1024, 1024 ** 3),
   };

@@ -1,0 +1,71 @@
+// Configuration: defaults of decisions.md, validation with messages naming the variable.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it('defaults are those of decisions.md', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 3000);
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.dataDir, './data');
+    assert.equal(c.databaseUrl, null);
+    assert.equal(c.redisUrl, null);
+    assert.equal(c.role, 'all');
+    assert.equal(c.feed, 'simulator');
+    assert.equal(c.simSpeed, 1);
+    assert.equal(c.adminKey, null);
+    assert.equal(c.demoApiKey, null);
+    assert.equal(c.demoPlan, 'free');
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/sports',
+      FEED: 'none',
+      ROLE: 'api',
+      SIM_SEED: '7',
+      SIM_SPEED: '60',
+      ADMIN_KEY: 'adm',
+      DEMO_API_KEY: 'demo',
+      DEMO_PLAN: 'unlimited',
+      PUBLIC_URL: 'https://api.example.com/',
+    });
+    assert.deepEqual(
+      [
+        c.port,
+        c.host,
+        c.dataDir,
+        c.feed,
+        c.role,
+        c.simSeed,
+        c.simSpeed,
+        c.adminKey,
+        c.demoApiKey,
+        c.demoPlan,
+        c.publicUrl,
+      ],
+      [8080, '0.0.0.0', '/var/lib/sports', 'none', 'api', 7, 60, 'adm', 'demo', 'unlimited', 'https://api.example.com'],
+    );
+  });
+
+  for (const [name, value] of [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['FEED', 'kafka'],
+    ['ROLE', 'worker'],
+    ['SIM_SPEED', '0'],
+    ['LOG_LEVEL', 'loud'],
+    ['PUBLIC_URL', 'ftp://x'],
+    ['DATABASE_URL', 'mysql://x'],
+  ] as const) {
+    it(`rejects ${name}=${value} with a message naming ${name}`, () => {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (err: unknown) => err instanceof ConfigError && err.message.includes(name),
+      );
+    });
+  }
+});
