@@ -50,7 +50,6 @@ async function serve(): Promise<void> {
   const lines = [
     `Sports data service ${'1.0.0'} listening on ${address}`,
     `  API docs:  ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
-    `  Portal:    ${base}/portal`,
     `  Store:     ${cfg.databaseUrl === null ? `embedded (${cfg.dataDir})` : 'PostgreSQL'}   Feed: ${cfg.feed}`,
   ];
   const key = service.demoKeyCreated ?? cfg.demoApiKey;
