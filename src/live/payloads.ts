@@ -1,7 +1,7 @@
 // Serializes read-model events into the exact JSON payloads of interface.md and decisions.md.
 import { formatOdds } from '../domain/odds.js';
 import { sportByKey } from '../domain/sports.js';
-import type { EventStatus, Market, OddsFormat } from '../domain/types.js';
+import type { EventStatus, OddsFormat } from '../domain/types.js';
 import type { LiveEvent } from './live-event.js';
 
 /** Statuses whose markets are not returned at all (interface.md: after `ended`, no markets). */
@@ -26,30 +26,24 @@ function forcedLock(le: LiveEvent): boolean {
 /** Markets a client can bet on now: at least one unlocked selection (0 near the end, when all are locked). */
 export function openMarketsCount(le: LiveEvent): number {
   if (!marketsVisible(le) || forcedLock(le)) return 0;
-  let n = 0;
-  for (const m of le.markets.values()) {
-    if (m.outcomes.some((o) => !o.isLocked)) n++;
-  }
-  return n;
+  return le.book.openMarketCount();
 }
 
-/** The main market: 1x2 where the sport has a draw, else the two-way moneyline. */
-export function mainMarket(le: LiveEvent): Market | undefined {
-  let moneyline: Market | undefined;
-  for (const m of le.markets.values()) {
-    if (m.key === '1x2') return m;
-    if (m.key === 'moneyline' && moneyline === undefined) moneyline = m;
-  }
-  return moneyline;
+/** Index of the main market: 1x2 where the sport has a draw, else the two-way moneyline; -1 if none. */
+export function mainMarketIndex(le: LiveEvent): number {
+  const i = le.book.indexOfKey('1x2');
+  return i >= 0 ? i : le.book.indexOfKey('moneyline');
 }
 
 function mainOdds(le: LiveEvent, format: OddsFormat): { home: unknown; draw: unknown; away: unknown } {
   const odds = { home: null as unknown, draw: null as unknown, away: null as unknown };
   if (!marketsVisible(le)) return odds;
-  const m = mainMarket(le);
-  if (m === undefined) return odds;
-  for (const o of m.outcomes) {
-    if (o.code === 'home' || o.code === 'draw' || o.code === 'away') odds[o.code] = formatOdds(o.odds, format);
+  const i = mainMarketIndex(le);
+  if (i < 0) return odds;
+  const [a, b] = le.book.outcomeRange(i);
+  for (let o = a; o < b; o++) {
+    const code = le.book.code(o);
+    if (code === 'home' || code === 'draw' || code === 'away') odds[code] = formatOdds(le.book.odds(o), format);
   }
   return odds;
 }
@@ -82,23 +76,22 @@ export function listItem(le: LiveEvent, format: OddsFormat, baseUrl: string): Re
 export function marketsJson(le: LiveEvent, format: OddsFormat): string {
   if (!marketsVisible(le)) return '[]';
   const locked = forcedLock(le);
-  const out: unknown[] = [];
-  for (const m of le.markets.values()) {
-    out.push({
-      market_id: m.marketId,
-      key: m.key,
-      name: m.name,
-      outcomes: m.outcomes.map((o) => ({
-        selection_id: o.selectionId,
-        code: o.code,
-        label: o.label,
-        odds: formatOdds(o.odds, format),
-        is_locked: locked || o.isLocked,
-        team_side: o.teamSide,
-      })),
-    });
+  const book = le.book;
+  const parts: string[] = [];
+  for (let i = 0; i < book.marketCount; i++) {
+    const [a, b] = book.outcomeRange(i);
+    const outcomes: string[] = [];
+    for (let o = a; o < b; o++) {
+      const side = book.teamSide(o);
+      outcomes.push(
+        `{"selection_id":${book.selectionId(o)},"code":${JSON.stringify(book.code(o))},"label":${JSON.stringify(book.label(o))},"odds":${JSON.stringify(formatOdds(book.odds(o), format))},"is_locked":${locked || book.isLocked(o)},"team_side":${side === null ? 'null' : `"${side}"`}}`,
+      );
+    }
+    parts.push(
+      `{"market_id":${book.marketId(i)},"key":${JSON.stringify(book.key(i))},"name":${JSON.stringify(book.name(i))},"outcomes":[${outcomes.join(',')}]}`,
+    );
   }
-  return JSON.stringify(out);
+  return `[${parts.join(',')}]`;
 }
 
 /** Appends `"name":<raw json>` members to a serialized object. */

@@ -2,7 +2,7 @@
 import { sportByKey, sportOrder } from '../domain/sports.js';
 import type { Market, OddsFormat, SportEvent } from '../domain/types.js';
 import { queryKey, statusMatches, type EventQuery } from './event-query.js';
-import { indexMarket, newLiveEvent, unindexMarket, type LiveEvent } from './live-event.js';
+import { newLiveEvent, type LiveEvent } from './live-event.js';
 import { PayloadCache } from './payload-cache.js';
 import { batchItemPayload, detailPayload, listItem, marketsJson, oddsPayload, openMarketsCount } from './payloads.js';
 
@@ -103,40 +103,23 @@ export class ReadModel {
     return existing;
   }
 
-  /** Upserts markets in place (a known market keeps its position), then re-indexes their selections. */
+  /** Upserts markets: a known market keeps its place, new ones are appended. */
   upsertMarkets(le: LiveEvent, markets: Market[]): void {
-    for (const m of markets) {
-      const old = le.markets.get(m.marketId);
-      if (old !== undefined) unindexMarket(le, old);
-      le.markets.set(m.marketId, m);
-      if (!le.positions.has(m.marketId)) le.positions.set(m.marketId, le.nextPosition++);
-      indexMarket(le, m);
-    }
+    le.book.upsert(markets);
     this.touch(le);
   }
 
   /** Puts back markets loaded from the store with their stored positions (restart). */
   restoreMarkets(le: LiveEvent, markets: Market[], positions: number[]): void {
-    markets.forEach((m, i) => {
-      const position = positions[i] ?? le.nextPosition;
-      le.markets.set(m.marketId, m);
-      le.positions.set(m.marketId, position);
-      le.nextPosition = Math.max(le.nextPosition, position + 1);
-      indexMarket(le, m);
-    });
+    le.book.upsert(markets, positions);
     this.touch(le);
   }
 
+  /** Withdraws markets (unknown ids are ignored); returns the ids removed. */
   removeMarkets(le: LiveEvent, marketIds: number[] | 'all'): number[] {
-    const ids = marketIds === 'all' ? [...le.markets.keys()] : marketIds.filter((id) => le.markets.has(id));
-    for (const id of ids) {
-      const m = le.markets.get(id);
-      if (m !== undefined) unindexMarket(le, m);
-      le.markets.delete(id);
-      le.positions.delete(id);
-    }
-    if (ids.length > 0) this.touch(le);
-    return ids;
+    const removed = le.book.remove(marketIds);
+    if (removed.length > 0) this.touch(le);
+    return removed;
   }
 
   /** Records that an event changed in place (odds, locks, stats): its payloads and list pages are stale. */

@@ -3,7 +3,7 @@ import { acceptsLiveData } from '../domain/lifecycle.js';
 import type { Market } from '../domain/types.js';
 import type { MarketsMessage, OddsMessage } from '../feed/messages.js';
 import type { LiveEvent } from '../live/live-event.js';
-import { marketOf, sameJson } from './map-messages.js';
+import { marketOf } from './map-messages.js';
 
 export function rejectUnlessOpen(le: LiveEvent): string | null {
   if (acceptsLiveData(le.event.status)) return null;
@@ -17,19 +17,28 @@ export function changedMarkets(
 ): { ok: true; markets: Market[] } | { ok: false; message: string } {
   const closed = rejectUnlessOpen(le);
   if (closed !== null) return { ok: false, message: closed };
+  const book = le.book;
   const markets = msg.markets.map(marketOf);
   for (const m of markets) {
     for (const o of m.outcomes) {
-      const owner = le.selections.get(o.selectionId);
-      if (owner !== undefined && owner.market.marketId !== m.marketId) {
+      const at = book.indexOfSelection(o.selectionId);
+      if (at < 0) continue;
+      const owner = book.marketId(book.marketOfOutcome(at));
+      if (owner !== m.marketId) {
         return {
           ok: false,
-          message: `selection_id ${o.selectionId} already belongs to market ${owner.market.marketId} of event '${le.event.id}'`,
+          message: `selection_id ${o.selectionId} already belongs to market ${owner} of event '${le.event.id}'`,
         };
       }
     }
   }
-  return { ok: true, markets: markets.filter((m) => !sameJson(m, le.markets.get(m.marketId))) };
+  return {
+    ok: true,
+    markets: markets.filter((m) => {
+      const i = book.indexOfMarket(m.marketId);
+      return i < 0 || !book.sameAs(i, m);
+    }),
+  };
 }
 
 /** Applies price/lock changes in place after checking every selection exists (all or nothing). */
@@ -39,7 +48,9 @@ export function applyOddsChanges(
 ): { ok: true; changedMarkets: Set<number> } | { ok: false; message: string } {
   const closed = rejectUnlessOpen(le);
   if (closed !== null) return { ok: false, message: closed };
-  const unknown = msg.changes.filter((c) => !le.selections.has(c.selection_id)).map((c) => c.selection_id);
+  const book = le.book;
+  const at = msg.changes.map((c) => book.indexOfSelection(c.selection_id));
+  const unknown = msg.changes.filter((_c, k) => (at[k] as number) < 0).map((c) => c.selection_id);
   if (unknown.length > 0) {
     const shown = unknown.slice(0, 10).join(', ');
     return {
@@ -48,18 +59,12 @@ export function applyOddsChanges(
     };
   }
   const changed = new Set<number>();
-  for (const c of msg.changes) {
-    const ref = le.selections.get(c.selection_id);
-    if (ref === undefined) continue;
-    const o = ref.outcome;
-    if (c.odds !== undefined && c.odds !== o.odds) {
-      o.odds = c.odds;
-      changed.add(ref.market.marketId);
-    }
-    if (c.is_locked !== undefined && c.is_locked !== o.isLocked) {
-      o.isLocked = c.is_locked;
-      changed.add(ref.market.marketId);
-    }
-  }
+  msg.changes.forEach((c, k) => {
+    const o = at[k] as number;
+    let moved = false;
+    if (c.odds !== undefined) moved = book.setOdds(o, c.odds) || moved;
+    if (c.is_locked !== undefined) moved = book.setLocked(o, c.is_locked) || moved;
+    if (moved) changed.add(book.marketId(book.marketOfOutcome(o)));
+  });
   return { ok: true, changedMarkets: changed };
 }

@@ -65,10 +65,8 @@ export class WriteBehind {
       const le = this.readModel.get(eventId);
       if (le === undefined) continue;
       for (const marketId of ids) {
-        const market = le.markets.get(marketId);
-        if (market !== undefined) {
-          batch.markets.push({ eventId, position: le.positions.get(marketId) ?? 0, market });
-        }
+        const i = le.book.indexOfMarket(marketId);
+        if (i >= 0) batch.markets.push({ eventId, position: le.book.position(i), market: le.book.toMarket(i) });
       }
     }
     const removedEntries =

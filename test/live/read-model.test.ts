@@ -65,8 +65,7 @@ describe('read model: serialized payloads', () => {
     const built = rm.serializations;
     for (let i = 0; i < 100; i++) assert.equal(rm.oddsJson(le, 'decimal'), first);
     assert.equal(rm.serializations, built);
-    const ref = le.selections.get(11);
-    if (ref) ref.outcome.odds = 2.5;
+    le.book.setOdds(le.book.indexOfSelection(11), 2.5);
     rm.touch(le);
     const second = rm.oddsJson(le, 'decimal');
     assert.notEqual(second, first);

@@ -115,7 +115,7 @@ describe('pipeline: applying messages', () => {
     const h = await harness();
     await h.pipeline.applyAll([fixture(), markets()]);
     assert.deepEqual(
-      [...(h.readModel.get('e1')?.markets.values() ?? [])].map((m) => m.key),
+      h.readModel.get('e1')?.book.markets().map((m) => m.key),
       ['1x2', 'totals:2.5'],
     );
   });
@@ -135,7 +135,8 @@ describe('pipeline: applying messages', () => {
     );
     assert.equal(r.ok, false);
     if (!r.ok) assert.match(r.message, /99/);
-    assert.equal(h.readModel.get('e1')?.selections.get(11)?.outcome.odds, 2.1);
+    const book = h.readModel.get('e1')?.book;
+    assert.equal(book?.odds(book.indexOfSelection(11)), 2.1);
   });
 
   it('a selection id already used by another market of the event is rejected', async () => {
@@ -156,7 +157,7 @@ describe('pipeline: applying messages', () => {
       }),
     );
     assert.equal(r.ok, false);
-    assert.equal(h.readModel.get('e1')?.markets.has(3), false);
+    assert.equal(h.readModel.get('e1')?.book.indexOfMarket(3), -1);
   });
 
   it('removing unknown market ids is a harmless no-op; removed selections no longer take odds', async () => {
@@ -322,7 +323,10 @@ describe('pipeline: durability', () => {
     );
     await again.pipeline.stop();
     const third = await harness(await openSqliteStore({ dataDir: dir }));
-    assert.deepEqual([...(third.readModel.get('e1')?.markets.keys() ?? [])], [2, 5]);
+    assert.deepEqual(
+      third.readModel.get('e1')?.book.markets().map((m) => m.marketId),
+      [2, 5],
+    );
   });
 
   it('final events leave the read model after the retention window; their results stay', async () => {

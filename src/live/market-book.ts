@@ -1,0 +1,330 @@
+// An event's markets held column-wise (typed arrays, interned strings): ~35 bytes a selection, not ~300.
+import type { Market, Outcome, TeamSide } from '../domain/types.js';
+
+/**
+ * Why columns: the service must hold 11,000 events with ~1,000 markets each (33M selections) in
+ * well under 2 GB. One object per outcome plus a Map entry per selection costs ~300 bytes; here a
+ * selection is a slot in a few typed arrays plus two pointers to shared strings. Price and lock
+ * changes (the hot path) write a slot in place; adding or removing markets rebuilds the columns,
+ * which producers do rarely.
+ */
+
+const LOCKED = 1;
+const HOME = 2;
+const AWAY = 4;
+
+/** Canonical instances of repeated strings ("Over 2.5", "draw", "Total Goals"…) shared by all events. */
+const pool = new Map<string, string>();
+const POOL_LIMIT = 500_000;
+
+export function intern(s: string): string {
+  const hit = pool.get(s);
+  if (hit !== undefined) return hit;
+  // Dropping the pool never breaks anything (events keep their strings); it only bounds its growth.
+  if (pool.size >= POOL_LIMIT) pool.clear();
+  pool.set(s, s);
+  return s;
+}
+
+function sideBits(side: TeamSide | null): number {
+  return side === 'home' ? HOME : side === 'away' ? AWAY : 0;
+}
+
+/** One market as the book receives it, plus its stored position. */
+interface Row {
+  market: Market | null;
+  /** Index of an existing market to copy when `market` is null. */
+  from: number;
+  position: number;
+}
+
+export class MarketBook {
+  private marketIds = new Float64Array(0);
+  private keys: string[] = [];
+  private names: string[] = [];
+  /** Outcome range of market i: [starts[i], starts[i + 1]). */
+  private starts = new Uint32Array(1);
+  private positions = new Float64Array(0);
+  private selIds = new Float64Array(0);
+  private oddsCol = new Float64Array(0);
+  private flags = new Uint8Array(0);
+  private codes: string[] = [];
+  private labels: string[] = [];
+  /** Outcome indexes sorted by selection id, for lookups by id (built lazily). */
+  private bySelection: Uint32Array | null = null;
+  /** Market indexes sorted by market id (built lazily; a Map per event would cost ~50 bytes a market). */
+  private byMarket: Uint32Array | null = null;
+  private nextPosition = 0;
+
+  get marketCount(): number {
+    return this.marketIds.length;
+  }
+
+  get outcomeCount(): number {
+    return this.selIds.length;
+  }
+
+  // ---- reading ----
+
+  marketId(i: number): number {
+    return this.marketIds[i] as number;
+  }
+  key(i: number): string {
+    return this.keys[i] as string;
+  }
+  name(i: number): string {
+    return this.names[i] as string;
+  }
+  position(i: number): number {
+    return this.positions[i] as number;
+  }
+  /** First outcome index of market i and one past its last. */
+  outcomeRange(i: number): [number, number] {
+    return [this.starts[i] as number, this.starts[i + 1] as number];
+  }
+  selectionId(o: number): number {
+    return this.selIds[o] as number;
+  }
+  odds(o: number): number {
+    return this.oddsCol[o] as number;
+  }
+  isLocked(o: number): boolean {
+    return ((this.flags[o] as number) & LOCKED) !== 0;
+  }
+  teamSide(o: number): TeamSide | null {
+    const f = this.flags[o] as number;
+    return f & HOME ? 'home' : f & AWAY ? 'away' : null;
+  }
+  code(o: number): string {
+    return this.codes[o] as string;
+  }
+  label(o: number): string {
+    return this.labels[o] as string;
+  }
+
+  /** Index of a market by id, or -1. */
+  indexOfMarket(marketId: number): number {
+    if (this.byMarket === null) this.byMarket = sortedOrder(this.marketIds);
+    return search(this.byMarket, this.marketIds, marketId);
+  }
+
+  /** Index of the first market with this key, or -1. */
+  indexOfKey(key: string): number {
+    return this.keys.indexOf(key);
+  }
+
+  /** Outcome index of a selection id, or -1 (binary search over the sorted index). */
+  indexOfSelection(selectionId: number): number {
+    if (this.bySelection === null) this.bySelection = sortedOrder(this.selIds);
+    return search(this.bySelection, this.selIds, selectionId);
+  }
+
+  /** Market index that holds outcome o. */
+  marketOfOutcome(o: number): number {
+    let lo = 0;
+    let hi = this.marketIds.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.starts[mid] as number) <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Market i as a plain object (for the store and settlement; not on the hot path). */
+  toMarket(i: number): Market {
+    const [a, b] = this.outcomeRange(i);
+    const outcomes: Outcome[] = [];
+    for (let o = a; o < b; o++) {
+      outcomes.push({
+        selectionId: this.selectionId(o),
+        code: this.code(o),
+        label: this.label(o),
+        odds: this.odds(o),
+        teamSide: this.teamSide(o),
+        isLocked: this.isLocked(o),
+      });
+    }
+    return { marketId: this.marketId(i), key: this.key(i), name: this.name(i), outcomes };
+  }
+
+  markets(): Market[] {
+    const out: Market[] = [];
+    for (let i = 0; i < this.marketCount; i++) out.push(this.toMarket(i));
+    return out;
+  }
+
+  /** Whether market i holds exactly this content. */
+  sameAs(i: number, m: Market): boolean {
+    const [a, b] = this.outcomeRange(i);
+    if (this.key(i) !== m.key || this.name(i) !== m.name || b - a !== m.outcomes.length) return false;
+    return m.outcomes.every((x, k) => {
+      const o = a + k;
+      return (
+        this.selectionId(o) === x.selectionId &&
+        this.code(o) === x.code &&
+        this.label(o) === x.label &&
+        this.odds(o) === x.odds &&
+        this.teamSide(o) === x.teamSide &&
+        this.isLocked(o) === x.isLocked
+      );
+    });
+  }
+
+  /** Markets with at least one unlocked selection. */
+  openMarketCount(): number {
+    let n = 0;
+    for (let i = 0; i < this.marketCount; i++) {
+      const [a, b] = this.outcomeRange(i);
+      for (let o = a; o < b; o++) {
+        if (!this.isLocked(o)) {
+          n++;
+          break;
+        }
+      }
+    }
+    return n;
+  }
+
+  // ---- writing ----
+
+  /** Sets a price; returns whether it changed. */
+  setOdds(o: number, odds: number): boolean {
+    if (this.oddsCol[o] === odds) return false;
+    this.oddsCol[o] = odds;
+    return true;
+  }
+
+  /** Sets a lock; returns whether it changed. */
+  setLocked(o: number, locked: boolean): boolean {
+    const f = this.flags[o] as number;
+    const next = locked ? f | LOCKED : f & ~LOCKED;
+    if (next === f) return false;
+    this.flags[o] = next;
+    return true;
+  }
+
+  /**
+   * Inserts or replaces markets. A known market keeps its place (and stored position); new ones
+   * are appended in the given order. `positions` (restart) gives the stored position of each.
+   */
+  upsert(markets: readonly Market[], positions?: readonly number[]): void {
+    const rows: Row[] = [];
+    for (let i = 0; i < this.marketCount; i++) rows.push({ market: null, from: i, position: this.position(i) });
+    const at = new Map<number, number>();
+    rows.forEach((r, idx) => at.set(this.marketId(r.from), idx));
+    markets.forEach((m, k) => {
+      const existing = at.get(m.marketId);
+      const stored = positions?.[k];
+      if (existing !== undefined) {
+        const row = rows[existing] as Row;
+        row.market = m;
+        if (stored !== undefined) row.position = stored;
+      } else {
+        const position = stored ?? this.nextPosition;
+        at.set(m.marketId, rows.length);
+        rows.push({ market: m, from: -1, position });
+      }
+      this.nextPosition = Math.max(this.nextPosition, (stored ?? this.nextPosition) + 1);
+    });
+    this.rebuild(rows);
+  }
+
+  /** Removes markets by id (unknown ids are ignored); returns the ids removed. */
+  remove(marketIds: readonly number[] | 'all'): number[] {
+    const drop = marketIds === 'all' ? null : new Set(marketIds);
+    const removed: number[] = [];
+    const rows: Row[] = [];
+    for (let i = 0; i < this.marketCount; i++) {
+      const id = this.marketId(i);
+      if (drop === null || drop.has(id)) removed.push(id);
+      else rows.push({ market: null, from: i, position: this.position(i) });
+    }
+    if (removed.length > 0) this.rebuild(rows);
+    return removed;
+  }
+
+  private rebuild(rows: Row[]): void {
+    let total = 0;
+    for (const r of rows)
+      total +=
+        r.market !== null ? r.market.outcomes.length : this.outcomeRange(r.from)[1] - this.outcomeRange(r.from)[0];
+    const marketIds = new Float64Array(rows.length);
+    const keys: string[] = new Array<string>(rows.length);
+    const names: string[] = new Array<string>(rows.length);
+    const starts = new Uint32Array(rows.length + 1);
+    const positions = new Float64Array(rows.length);
+    const selIds = new Float64Array(total);
+    const odds = new Float64Array(total);
+    const flags = new Uint8Array(total);
+    const codes: string[] = new Array<string>(total);
+    const labels: string[] = new Array<string>(total);
+    let o = 0;
+    rows.forEach((r, i) => {
+      starts[i] = o;
+      positions[i] = r.position;
+      if (r.market !== null) {
+        const m = r.market;
+        marketIds[i] = m.marketId;
+        keys[i] = intern(m.key);
+        names[i] = intern(m.name);
+        for (const x of m.outcomes) {
+          selIds[o] = x.selectionId;
+          odds[o] = x.odds;
+          flags[o] = (x.isLocked ? LOCKED : 0) | sideBits(x.teamSide);
+          codes[o] = intern(x.code);
+          labels[o] = intern(x.label);
+          o++;
+        }
+      } else {
+        marketIds[i] = this.marketId(r.from);
+        keys[i] = this.key(r.from);
+        names[i] = this.name(r.from);
+        const [a, b] = this.outcomeRange(r.from);
+        selIds.set(this.selIds.subarray(a, b), o);
+        odds.set(this.oddsCol.subarray(a, b), o);
+        flags.set(this.flags.subarray(a, b), o);
+        for (let s = a; s < b; s++) {
+          codes[o] = this.codes[s] as string;
+          labels[o] = this.labels[s] as string;
+          o++;
+        }
+      }
+    });
+    starts[rows.length] = o;
+    this.marketIds = marketIds;
+    this.keys = keys;
+    this.names = names;
+    this.starts = starts;
+    this.positions = positions;
+    this.selIds = selIds;
+    this.oddsCol = odds;
+    this.flags = flags;
+    this.codes = codes;
+    this.labels = labels;
+    this.bySelection = null;
+    this.byMarket = null;
+  }
+}
+
+/** Indexes of `values` sorted by value. */
+function sortedOrder(values: Float64Array): Uint32Array {
+  const order = new Uint32Array(values.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return order.sort((a, b) => (values[a] as number) - (values[b] as number));
+}
+
+/** Binary search of `value` through a sorted order; the index into `values`, or -1. */
+function search(order: Uint32Array, values: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = order.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const i = order[mid] as number;
+    const v = values[i] as number;
+    if (v === value) return i;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

@@ -1,0 +1,121 @@
+// The column-wise market book: order, replacement, removal, lookups by id, positions and in-place prices.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Market } from '../../src/domain/types.js';
+import { intern, MarketBook } from '../../src/live/market-book.js';
+
+function market(id: number, selections: number[], odds = 2): Market {
+  return {
+    marketId: id,
+    key: `totals:${id}.5`,
+    name: `Total ${id}.5`,
+    outcomes: selections.map((s, k) => ({
+      selectionId: s,
+      code: k === 0 ? 'over' : 'under',
+      label: `${k === 0 ? 'Over' : 'Under'} ${id}.5`,
+      odds: odds + k / 10,
+      teamSide: k === 0 ? 'home' : null,
+      isLocked: k === 1,
+    })),
+  };
+}
+
+const ids = (b: MarketBook): number[] => b.markets().map((m) => m.marketId);
+
+describe('market book', () => {
+  it('keeps markets in the order given and round-trips every field', () => {
+    const b = new MarketBook();
+    const input = [market(5, [51, 52]), market(2, [21, 22]), market(9, [91, 92, 93])];
+    b.upsert(input);
+    assert.deepEqual(b.markets(), input);
+    assert.equal(b.marketCount, 3);
+    assert.equal(b.outcomeCount, 7);
+  });
+
+  it('a replaced market keeps its place; new markets are appended', () => {
+    const b = new MarketBook();
+    b.upsert([market(1, [11, 12]), market(2, [21, 22])]);
+    b.upsert([market(3, [31, 32]), market(1, [11, 12, 13], 3)]);
+    assert.deepEqual(ids(b), [1, 2, 3]);
+    assert.deepEqual(b.toMarket(0), market(1, [11, 12, 13], 3));
+  });
+
+  it('removes by id, ignores unknown ids and reports what it removed', () => {
+    const b = new MarketBook();
+    b.upsert([market(1, [11]), market(2, [21]), market(3, [31])]);
+    assert.deepEqual(b.remove([2, 99]), [2]);
+    assert.deepEqual(ids(b), [1, 3]);
+    assert.equal(b.indexOfSelection(21), -1);
+    assert.deepEqual(b.remove('all'), [1, 3]);
+    assert.equal(b.marketCount, 0);
+  });
+
+  it('finds selections and markets by id, and the market of an outcome', () => {
+    const b = new MarketBook();
+    b.upsert([market(7, [700, 3]), market(4, [40, 41, 42])]);
+    for (const [sel, marketId] of [
+      [700, 7],
+      [3, 7],
+      [40, 4],
+      [42, 4],
+    ] as const) {
+      const o = b.indexOfSelection(sel);
+      assert.equal(b.selectionId(o), sel);
+      assert.equal(b.marketId(b.marketOfOutcome(o)), marketId);
+    }
+    assert.equal(b.indexOfSelection(5), -1);
+    assert.equal(b.indexOfMarket(4), 1);
+    assert.equal(b.indexOfMarket(8), -1);
+  });
+
+  it('price and lock changes are in place and say whether anything changed', () => {
+    const b = new MarketBook();
+    b.upsert([market(1, [11, 12])]);
+    const o = b.indexOfSelection(11);
+    assert.equal(b.setOdds(o, 2), false);
+    assert.equal(b.setOdds(o, 2.35), true);
+    assert.equal(b.odds(o), 2.35);
+    assert.equal(b.setLocked(o, false), false);
+    assert.equal(b.setLocked(o, true), true);
+    assert.equal(b.isLocked(o), true);
+    assert.equal(b.teamSide(o), 'home', 'locking keeps the team side');
+  });
+
+  it('sameAs detects any difference in a market', () => {
+    const b = new MarketBook();
+    b.upsert([market(1, [11, 12])]);
+    assert.equal(b.sameAs(0, market(1, [11, 12])), true);
+    assert.equal(b.sameAs(0, market(1, [11, 12], 2.5)), false);
+    assert.equal(b.sameAs(0, market(1, [11, 13])), false);
+    assert.equal(b.sameAs(0, { ...market(1, [11, 12]), name: 'Other' }), false);
+  });
+
+  it('restored positions are kept and new markets are placed after the highest', () => {
+    const b = new MarketBook();
+    b.upsert([market(1, [11]), market(3, [31])], [0, 7]);
+    b.upsert([market(4, [41])]);
+    assert.deepEqual(
+      [0, 1, 2].map((i) => b.position(i)),
+      [0, 7, 8],
+    );
+  });
+
+  it('counts markets with at least one unlocked selection', () => {
+    const b = new MarketBook();
+    b.upsert([market(1, [11, 12]), market(2, [21, 22])]);
+    assert.equal(b.openMarketCount(), 2);
+    b.setLocked(b.indexOfSelection(21), true);
+    assert.equal(b.openMarketCount(), 1);
+  });
+
+  it('interns repeated strings into one shared instance', () => {
+    const a = ['Over', '2.5'].join(' ');
+    const c = ['Over 2', '.5'].join('');
+    assert.equal(intern(a), intern(c));
+    const b1 = new MarketBook();
+    const b2 = new MarketBook();
+    b1.upsert([market(1, [11])]);
+    b2.upsert([market(1, [11])]);
+    assert.equal(b1.label(0), b2.label(0));
+  });
+});
