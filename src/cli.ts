@@ -58,7 +58,9 @@ async function serve(): Promise<void> {
   } else if (cfg.demoApiKey !== null) {
     lines.push(`  Demo API key: the DEMO_API_KEY you configured (plan ${cfg.demoPlan})`);
   } else {
-    lines.push(`  API keys: create one with 'npm run cli -- keys create --name me' (the demo key was shown at first start)`);
+    lines.push(
+      `  API keys: create one with 'npm run cli -- keys create --name me' (the demo key was shown at first start)`,
+    );
   }
   if (key !== null) {
     lines.push(`  Try:       curl -H 'X-API-Key: ${key}' '${base}/v1/events?limit=5'`);

@@ -7,6 +7,9 @@ import { ensureApiKey, generateApiKey, hashApiKey, KeyAuthenticator } from './ap
 import { teamLogoSource } from './api/logo-source.js';
 import { ApiMetrics } from './api/metrics.js';
 import { ConfigError, type Config } from './config.js';
+import { acceleratedClock } from './domain/clock.js';
+import { isTerminal } from './domain/lifecycle.js';
+import { startSimulatorWorker } from './feed/simulator/index.js';
 import { LocalChangeBus } from './live/change-bus.js';
 import { ReadModel } from './live/read-model.js';
 import { Pipeline } from './pipeline/pipeline.js';
@@ -14,7 +17,7 @@ import { openSqliteStore } from './store/sqlite-store.js';
 import type { Store } from './store/store.js';
 
 export interface ServiceOptions {
-  /** Injected clock (tests); defaults to Date.now. */
+  /** Injected wall clock (tests); defaults to Date.now. */
   now?: () => number;
   /** A pino logger, or none (tests). */
   logger?: Logger;
@@ -42,25 +45,50 @@ export async function openStore(config: Config): Promise<Store> {
   return openSqliteStore({ dataDir: config.dataDir });
 }
 
+function latestUpdate(readModel: ReadModel): number {
+  let latest = 0;
+  for (const le of readModel.all()) latest = Math.max(latest, le.event.updatedAt);
+  return latest;
+}
+
+/** Simulator events left open by an earlier run: the simulator closes those that are over. */
+function openSimulatorEvents(readModel: ReadModel): Map<string, string> {
+  const open = new Map<string, string>();
+  for (const le of readModel.all()) {
+    if (le.event.id.startsWith('sim-') && !isTerminal(le.event.status)) open.set(le.event.id, le.event.status);
+  }
+  return open;
+}
+
 const silentLog = { warn: () => undefined, error: () => undefined };
 
 export async function createService(config: Config, opts: ServiceOptions = {}): Promise<Service> {
   const now = opts.now ?? Date.now;
+  const startedAt = now();
+  // With the simulator at SIM_SPEED > 1, event times are world times running ahead of the wall;
+  // `worldNow` is set once the store tells where the world's clock stopped last time.
+  const simulated = config.feed === 'simulator' && config.role !== 'api';
+  let worldNow: () => number = now;
+  const world = (): number => worldNow();
   const store = await openStore(config);
   try {
     await store.migrate();
-    const readModel = new ReadModel({ now });
+    const readModel = new ReadModel({ now: world });
     const bus = new LocalChangeBus();
     const pipeline = new Pipeline({
       readModel,
       store,
       bus,
-      now,
+      now: world,
+      wallNow: now,
       flushIntervalMs: config.flushIntervalMs,
       endedRetentionMs: config.endedRetentionHours * 3_600_000,
       log: opts.logger ?? silentLog,
     });
     await pipeline.load();
+    // An accelerated world resumes where it stopped: its clock never goes back across restarts.
+    const worldStartAt = simulated ? Math.max(startedAt, latestUpdate(readModel)) : startedAt;
+    if (simulated) worldNow = acceleratedClock(worldStartAt, startedAt, config.simSpeed, now);
     pipeline.start();
 
     let demoKeyCreated: string | null = null;
@@ -100,12 +128,24 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       keys: new KeyAuthenticator(store, now),
       metrics,
       now,
-      startedAt: now(),
+      startedAt,
     };
     const app = await buildApp(ctx, {
       ...(opts.logger ? { loggerInstance: opts.logger } : {}),
       logos: teamLogoSource(readModel),
     });
+
+    const simulator = simulated
+      ? startSimulatorWorker({
+          seed: config.simSeed,
+          speed: config.simSpeed,
+          startAt: worldStartAt,
+          wallStartAt: startedAt,
+          openEvents: openSimulatorEvents(readModel),
+          onBatch: (messages) => pipeline.applyAll(messages),
+          onError: (err) => opts.logger?.error({ err }, 'simulator error'),
+        })
+      : null;
 
     let closed = false;
     return {
@@ -120,6 +160,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
         if (closed) return;
         closed = true;
         await app.close();
+        await simulator?.stop();
         await pipeline.stop();
         await store.close();
       },

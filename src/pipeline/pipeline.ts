@@ -25,7 +25,10 @@ export interface PipelineOptions {
   readModel: ReadModel;
   store: Store;
   bus: ChangeBus;
+  /** World time: message defaults, retention. */
   now: () => number;
+  /** Wall time for freshness (defaults to `now`; differs when the world runs accelerated). */
+  wallNow?: () => number;
   flushIntervalMs: number;
   /** Final events older than this leave the read model (their results stay in the store). */
   endedRetentionMs: number;
@@ -60,7 +63,7 @@ export class Pipeline {
     flushes: 0,
     flushFailures: 0,
   };
-  /** Epoch ms of the last message that changed something; null before the first. */
+  /** Wall-clock epoch ms of the last message that changed something; null before the first. */
   lastChangeAt: number | null = null;
   /** Lag of the last applied message: apply time minus its `ts`. */
   lastLagMs = 0;
@@ -211,9 +214,8 @@ export class Pipeline {
     else if (!outcome.changed) this.counters.unchanged++;
     else {
       this.counters.applied.set(msg.type, (this.counters.applied.get(msg.type) ?? 0) + 1);
-      const now = this.opts.now();
-      this.lastChangeAt = now;
-      if (msg.ts !== undefined) this.lastLagMs = Math.max(0, now - Date.parse(msg.ts));
+      this.lastChangeAt = (this.opts.wallNow ?? this.opts.now)();
+      if (msg.ts !== undefined) this.lastLagMs = Math.max(0, this.opts.now() - Date.parse(msg.ts));
     }
     return outcome;
   }

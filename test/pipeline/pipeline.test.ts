@@ -115,7 +115,10 @@ describe('pipeline: applying messages', () => {
     const h = await harness();
     await h.pipeline.applyAll([fixture(), markets()]);
     assert.deepEqual(
-      h.readModel.get('e1')?.book.markets().map((m) => m.key),
+      h.readModel
+        .get('e1')
+        ?.book.markets()
+        .map((m) => m.key),
       ['1x2', 'totals:2.5'],
     );
   });
@@ -324,7 +327,10 @@ describe('pipeline: durability', () => {
     await again.pipeline.stop();
     const third = await harness(await openSqliteStore({ dataDir: dir }));
     assert.deepEqual(
-      third.readModel.get('e1')?.book.markets().map((m) => m.marketId),
+      third.readModel
+        .get('e1')
+        ?.book.markets()
+        .map((m) => m.marketId),
       [2, 5],
     );
   });

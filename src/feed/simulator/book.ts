@@ -1,0 +1,174 @@
+// One event's book: stable market/selection ids, last published odds and locks, and the diffs to publish.
+import type { MarketDef, OddsChange } from '../messages.js';
+import { marketIdOf, selectionIdOf } from './ids.js';
+import type { FairMarket } from './pricing/fair.js';
+import { oddsWithMargin, type MarginOptions } from './pricing/margin.js';
+import type { TeamSide } from '../../domain/types.js';
+
+interface BookOutcome {
+  selectionId: number;
+  code: string;
+  odds: number;
+  locked: boolean;
+}
+
+interface BookMarket {
+  marketId: number;
+  /** In the order of the fair market's outcomes (fixed per key). */
+  outcomes: BookOutcome[];
+}
+
+export interface BookOptions extends MarginOptions {
+  minProbability: number;
+}
+
+export interface BookSync {
+  /** Markets the event did not have yet (a `markets` message). */
+  added: MarketDef[];
+  /** Price and lock changes of known selections (an `odds` message). */
+  changes: OddsChange[];
+}
+
+interface Priced {
+  odds: number[];
+  /** Not offered now: decided market, or an outcome too unlikely to price. */
+  closed: boolean[];
+}
+
+/** Where each market key sits in the event's canonical (full) market list: its market and first selection index. */
+export type BookLayout = ReadonlyMap<string, { market: number; selection: number }>;
+
+/** The canonical layout of a full market list: ids do not depend on the order markets are published in. */
+export function layoutOf(markets: readonly FairMarket[]): BookLayout {
+  const layout = new Map<string, { market: number; selection: number }>();
+  let selection = 0;
+  markets.forEach((m, market) => {
+    layout.set(m.key, { market, selection });
+    selection += m.outcomes.length;
+  });
+  return layout;
+}
+
+export class Book {
+  private readonly markets = new Map<string, BookMarket>();
+  /** All markets were withdrawn (remove_markets all): nothing more is published. */
+  removed = false;
+
+  constructor(
+    private readonly eventNum: number,
+    private readonly opts: BookOptions,
+  ) {}
+
+  get size(): number {
+    return this.markets.size;
+  }
+
+  private price(m: FairMarket): Priced {
+    const n = m.outcomes.length;
+    const closed: boolean[] = new Array<boolean>(n);
+    const open: number[] = new Array<number>(n);
+    let anyClosed = false;
+    for (let i = 0; i < n; i++) {
+      const p = m.outcomes[i]!.p;
+      closed[i] = m.decided === true || p < this.opts.minProbability;
+      open[i] = closed[i] ? 0 : p;
+      if (closed[i]) anyClosed = true;
+    }
+    const odds = oddsWithMargin(open, this.opts);
+    if (anyClosed) {
+      // A closed outcome that is new still needs a valid price: its fair price, within the limits.
+      for (let i = 0; i < n; i++) {
+        if (closed[i]) odds[i] = oddsWithMargin([Math.min(1, Math.max(0, m.outcomes[i]!.p))], this.opts)[0]!;
+      }
+    }
+    return { odds, closed };
+  }
+
+  /**
+   * Brings the book in line with the fair markets. `locked` locks every selection (goal, break,
+   * end of game) and leaves prices as they are: a locked selection keeps its last odds.
+   */
+  sync(fairMarkets: readonly FairMarket[], locked: boolean, layout?: BookLayout): BookSync {
+    const added: MarketDef[] = [];
+    const changes: OddsChange[] = [];
+    if (this.removed) return { added, changes };
+    const seen = new Set<string>();
+    for (const m of fairMarkets) {
+      seen.add(m.key);
+      const existing = this.markets.get(m.key);
+      const priced = this.price(m);
+      if (existing === undefined) {
+        const at = layout?.get(m.key);
+        // Without a layout entry the market cannot get a stable id: it is not published.
+        if (at !== undefined) added.push(this.add(m, priced, locked, at));
+        continue;
+      }
+      const outs = m.outcomes;
+      for (let i = 0; i < outs.length; i++) {
+        const bo = existing.outcomes[i];
+        if (bo === undefined || bo.code !== outs[i]!.code) continue;
+        if (locked || priced.closed[i]) {
+          if (!bo.locked) {
+            bo.locked = true;
+            changes.push({ selection_id: bo.selectionId, is_locked: true });
+          }
+          continue;
+        }
+        const odds = priced.odds[i]!;
+        if (odds !== bo.odds || bo.locked) {
+          const change: OddsChange = { selection_id: bo.selectionId };
+          if (odds !== bo.odds) change.odds = odds;
+          if (bo.locked) change.is_locked = false;
+          bo.odds = odds;
+          bo.locked = false;
+          changes.push(change);
+        }
+      }
+    }
+    for (const [key, market] of this.markets) {
+      if (!seen.has(key)) changes.push(...this.lockMarket(market));
+    }
+    return { added, changes };
+  }
+
+  private add(m: FairMarket, priced: Priced, locked: boolean, at: { market: number; selection: number }): MarketDef {
+    const marketId = marketIdOf(this.eventNum, at.market);
+    const outcomes: BookOutcome[] = [];
+    const def: MarketDef = { market_id: marketId, key: m.key, name: m.name, outcomes: [] };
+    m.outcomes.forEach((o, i) => {
+      const selectionId = selectionIdOf(this.eventNum, at.selection + i);
+      const lock = locked || priced.closed[i]!;
+      outcomes.push({ selectionId, code: o.code, odds: priced.odds[i]!, locked: lock });
+      const side: TeamSide | null = o.side;
+      def.outcomes.push({
+        selection_id: selectionId,
+        code: o.code,
+        label: o.label,
+        odds: priced.odds[i]!,
+        team_side: side,
+        is_locked: lock,
+      });
+    });
+    this.markets.set(m.key, { marketId, outcomes });
+    return def;
+  }
+
+  private lockMarket(market: BookMarket): OddsChange[] {
+    const out: OddsChange[] = [];
+    for (const o of market.outcomes) {
+      if (!o.locked) {
+        o.locked = true;
+        out.push({ selection_id: o.selectionId, is_locked: true });
+      }
+    }
+    return out;
+  }
+
+  /** Locks every selection (keeping its odds). */
+  lockAll(): OddsChange[] {
+    if (this.removed) return [];
+    const out: OddsChange[] = [];
+    for (const m of this.markets.values()) out.push(...this.lockMarket(m));
+    return out;
+  }
+}

@@ -1,0 +1,95 @@
+// Simulator settings: margin, price limits, update pacing, fixture horizons and the rates of disruptions.
+
+export interface DisruptionRates {
+  /** Share of fixtures postponed at kick-off. */
+  postponed: number;
+  /** Share of postponed fixtures that are played within 48 hours; the rest stay postponed and are cancelled later. */
+  postponedResumeShare: number;
+  /** Share of fixtures cancelled before kick-off. */
+  cancelled: number;
+  /** Share of fixtures whose kick-off is delayed by a few minutes. */
+  delayed: number;
+  /** Share of individual-sport fixtures (tennis, darts, snooker, table tennis, MMA, boxing) decided by walkover. */
+  walkover: number;
+  /** Share of tennis matches ending by retirement. */
+  retired: number;
+  /** Share of games abandoned while live. */
+  abandoned: number;
+  /** Share of games interrupted for a while (weather, floodlights) and then resumed. */
+  interrupted: number;
+}
+
+export interface SimConfig {
+  /** Bookmaker margin: implied probabilities of a complete market sum to 1 + margin. */
+  margin: number;
+  /** Longest price offered; fair prices beyond it are shown at this value. */
+  maxOdds: number;
+  /** An outcome less likely than this is locked (not offered) rather than priced. */
+  minProbability: number;
+  /** Shortest simulated interval between two price updates of one live event. */
+  repriceMs: number;
+  /** Shortest wall-clock interval between price updates of one event (scaled by the speed). */
+  repriceWallMs: number;
+  /** Clock-only score updates (no score change) at most this often, simulated ms. */
+  clockUpdateMs: number;
+  /** Fixture horizon by league tier, hours ahead of now. */
+  horizonHours: Readonly<Record<1 | 2 | 3, number>>;
+  /** Full market depth (all lines, player props) is published this long before kick-off. */
+  fullMarketsLeadMs: number;
+  /** Final player stats follow the result after this long. */
+  finalStatsDelayMs: number;
+  /** Postponed fixtures not resumed are cancelled after this long. */
+  postponedCancelAfterMs: number;
+  disruptions: DisruptionRates;
+  /** Only these sports (tests); all when absent. */
+  sports?: readonly string[];
+  /** Only leagues of these tiers (tests); all when absent. */
+  tiers?: ReadonlyArray<1 | 2 | 3>;
+}
+
+export const DEFAULT_DISRUPTIONS: DisruptionRates = {
+  postponed: 0.006,
+  postponedResumeShare: 0.5,
+  cancelled: 0.003,
+  delayed: 0.02,
+  walkover: 0.01,
+  retired: 0.03,
+  abandoned: 0.002,
+  interrupted: 0.01,
+};
+
+export const NO_DISRUPTIONS: DisruptionRates = {
+  postponed: 0,
+  postponedResumeShare: 0,
+  cancelled: 0,
+  delayed: 0,
+  walkover: 0,
+  retired: 0,
+  abandoned: 0,
+  interrupted: 0,
+};
+
+export const DEFAULT_SIM_CONFIG: SimConfig = {
+  margin: 0.05,
+  maxOdds: 1000,
+  minProbability: 0.0002,
+  repriceMs: 5_000,
+  repriceWallMs: 300,
+  clockUpdateMs: 30_000,
+  horizonHours: { 1: 14 * 24, 2: 4 * 24, 3: 36 },
+  fullMarketsLeadMs: 48 * 3_600_000,
+  finalStatsDelayMs: 3 * 60_000,
+  postponedCancelAfterMs: 72 * 3_600_000,
+  disruptions: DEFAULT_DISRUPTIONS,
+};
+
+export type SimConfigInput = Partial<Omit<SimConfig, 'disruptions'>> & { disruptions?: Partial<DisruptionRates> };
+
+/** Defaults overlaid with the given settings (disruption rates merged one by one). */
+export function resolveConfig(partial: SimConfigInput = {}): SimConfig {
+  return {
+    ...DEFAULT_SIM_CONFIG,
+    ...partial,
+    disruptions: { ...DEFAULT_DISRUPTIONS, ...(partial.disruptions ?? {}) },
+  };
+}

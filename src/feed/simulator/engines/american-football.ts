@@ -1,0 +1,296 @@
+// American football: play by play with downs, distance and field position; touchdowns, field goals, punts and turnovers.
+import type { PlayerStats } from '../../messages.js';
+import { normalCdf, poissonAbove } from '../pricing/dist.js';
+import { playerProp } from '../pricing/families.js';
+import type { FairMarket } from '../pricing/fair.js';
+import { halfLines, pointsMarkets, spreadLines, type PeriodOutlook, type TeamOutlook } from '../pricing/points.js';
+import { TeamPlayers, type TrackedPlayer } from './team-players.js';
+import { TimedEngine, type Tick } from './timed.js';
+import type { EngineContext, MarketDepth } from './types.js';
+
+const SECONDS_PER_PLAY = 23.5;
+const POINTS_PER_DRIVE = 2.0;
+const DRIVE_SECONDS = 165;
+/** Variance of a drive's points over its mean (0, 3, 6 or 7). */
+const DISPERSION = 3.9;
+const STATS = ['passing_yards', 'rushing_yards', 'receiving_yards', 'touchdowns', 'field_goals'];
+
+function ordinal(n: number): string {
+  return n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`;
+}
+
+/** Expected points of the drive in progress from field position (0 = own goal line). */
+function drivePoints(ballOn: number): number {
+  return Math.max(-0.5, -0.6 + 6.5 * Math.pow(Math.max(0, ballOn) / 100, 1.4));
+}
+
+export class AmericanFootballEngine extends TimedEngine {
+  private readonly gain: [number, number];
+  private offense: 0 | 1;
+  private readonly receivedFirst: 0 | 1;
+  private ballOn = 25;
+  private down = 1;
+  private toGo = 10;
+  private readonly squads: [TeamPlayers, TeamPlayers];
+  private readonly lines: {
+    spread: number[];
+    total: number[];
+    teamTotal: [number[], number[]];
+    halfTotal: number[];
+    halfSpread: number[];
+    props: Map<string, number>;
+  };
+
+  constructor(ctx: EngineContext) {
+    super(ctx, {
+      periods: ['Q1', 'Q2', 'Q3', 'Q4'],
+      periodSeconds: 15 * 60,
+      overtime: { names: ['OT'], seconds: 600, suddenDeath: true },
+      breakMs: (i, ot) => (ot ? 3 * 60_000 : i === 1 ? 13 * 60_000 : 2 * 60_000),
+      wallPerGameSecond: 2.6 * 1000,
+      countdown: true,
+    });
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.045;
+    this.gain = [Math.exp(diff + 0.02), Math.exp(-diff - 0.02)];
+    this.offense = ctx.rng.chance(0.5) ? 0 : 1;
+    this.receivedFirst = this.offense;
+    this.squads = [new TeamPlayers(ctx.home, 'home', STATS), new TeamPlayers(ctx.away, 'away', STATS)];
+    const drives = 3600 / DRIVE_SECONDS / 2;
+    const expH = drives * POINTS_PER_DRIVE * Math.pow(this.gain[0] / this.gain[1], 2.2);
+    const expA = drives * POINTS_PER_DRIVE * Math.pow(this.gain[1] / this.gain[0], 2.2);
+    const tier = ctx.league.tier;
+    const props = new Map<string, number>();
+    for (const side of [0, 1] as const) {
+      const plays = 3600 / SECONDS_PER_PLAY / 2;
+      for (const [p, stat, perPlay] of this.propPlayers(side))
+        props.set(`${p.player.id}:${stat}`, Math.floor(plays * perPlay) + 0.5);
+    }
+    this.lines = {
+      spread: spreadLines(expH - expA, 1.5, tier === 1 ? 5 : 3),
+      total: halfLines(expH + expA, 2, tier === 1 ? 5 : 3),
+      teamTotal: [halfLines(expH, 3, 2), halfLines(expA, 3, 2)],
+      halfTotal: halfLines((expH + expA) / 2, 3, 2),
+      halfSpread: spreadLines((expH - expA) / 2, 1.5, 1),
+      props,
+    };
+  }
+
+  private first(side: 0 | 1, position: string): TrackedPlayer | null {
+    return this.squads[side].players.find((p) => p.player.position === position) ?? null;
+  }
+
+  /** The prop players of a side with their stat and expected yards per team play. */
+  private propPlayers(side: 0 | 1): Array<[TrackedPlayer, string, number]> {
+    const out: Array<[TrackedPlayer, string, number]> = [];
+    const g = this.gain[side];
+    const qb = this.first(side, 'QB');
+    const rb = this.first(side, 'RB');
+    const wr = this.first(side, 'WR');
+    if (qb) out.push([qb, 'passing_yards', 0.55 * 0.63 * 11 * g]);
+    if (rb) out.push([rb, 'rushing_yards', 0.45 * 0.7 * 4.3 * g]);
+    if (wr) out.push([wr, 'receiving_yards', 0.55 * 0.63 * 11 * g * 0.32]);
+    return out;
+  }
+
+  protected override peekSeconds(): number {
+    return SECONDS_PER_PLAY;
+  }
+
+  private turnover(spot: number): void {
+    this.offense = this.offense === 0 ? 1 : 0;
+    this.ballOn = Math.min(99, Math.max(1, 100 - spot));
+    this.down = 1;
+    this.toGo = Math.min(10, 100 - this.ballOn);
+  }
+
+  private kickoff(): void {
+    this.offense = this.offense === 0 ? 1 : 0;
+    this.ballOn = 25;
+    this.down = 1;
+    this.toGo = 10;
+  }
+
+  protected tick(): Tick {
+    const { rng } = this.ctx;
+    const side = this.offense;
+    const team = side === 0 ? 'home' : 'away';
+    const squad = this.squads[side];
+    const seconds = Math.min(rng.uniform(5, 42), this.periodLength() - this.elapsed);
+    if (this.elapsed === 0 && this.periodIndex === 2) {
+      // Second half: the team that kicked off first receives.
+      this.offense = this.receivedFirst === 0 ? 1 : 0;
+      this.ballOn = 25;
+      this.down = 1;
+      this.toGo = 10;
+    }
+    if (this.down === 4) {
+      const distance = 100 - this.ballOn + 17;
+      if (distance <= 55) {
+        if (rng.chance(Math.min(0.98, 0.98 - Math.max(0, distance - 30) * 0.017))) {
+          this.score(team, 3);
+          squad.add(this.first(side, 'K'), 'field_goals');
+          this.kickoff();
+          return { seconds, lockMs: rng.int(25, 40) * 1000 };
+        }
+        this.turnover(this.ballOn);
+        return { seconds };
+      }
+      if (!(this.toGo <= 2 && this.ballOn >= 45)) {
+        const landing = this.ballOn + 40;
+        this.turnover(landing >= 100 ? 80 : landing);
+        return { seconds };
+      }
+    }
+    const wasRedZone = this.ballOn >= 80;
+    let gained: number;
+    const g = this.gain[side];
+    if (rng.chance(0.55)) {
+      if (rng.chance(0.025)) {
+        this.turnover(this.ballOn + rng.int(0, 15));
+        return { seconds, lockMs: rng.int(5, 12) * 1000 };
+      }
+      if (rng.chance(0.63)) {
+        gained = Math.max(0, Math.round(rng.normal(11, 8) * g));
+        squad.add(this.first(side, 'QB'), 'passing_yards', Math.min(gained, 100 - this.ballOn));
+        const target = squad.pick(rng, (pos) => (pos === 'WR' ? 1.2 : pos === 'TE' ? 0.7 : pos === 'RB' ? 0.4 : 0));
+        squad.add(target, 'receiving_yards', Math.min(gained, 100 - this.ballOn));
+        if (this.ballOn + gained >= 100) squad.add(target, 'touchdowns');
+      } else gained = 0;
+    } else {
+      if (rng.chance(0.01)) {
+        this.turnover(this.ballOn);
+        return { seconds, lockMs: rng.int(5, 12) * 1000 };
+      }
+      gained = Math.round(rng.normal(4.3, 4) * g);
+      const runner = rng.chance(0.7)
+        ? this.first(side, 'RB')
+        : squad.pick(rng, (pos) => (pos === 'RB' ? 1 : pos === 'QB' ? 0.3 : 0));
+      squad.add(runner, 'rushing_yards', Math.min(gained, 100 - this.ballOn));
+      if (this.ballOn + gained >= 100) squad.add(runner, 'touchdowns');
+    }
+    this.ballOn += gained;
+    if (this.ballOn >= 100) {
+      this.score(team, rng.chance(0.94) ? 7 : 6);
+      this.kickoff();
+      return { seconds, lockMs: rng.int(30, 60) * 1000 };
+    }
+    if (this.ballOn <= 0) {
+      this.score(side === 0 ? 'away' : 'home', 2);
+      this.kickoff();
+      return { seconds, lockMs: rng.int(30, 45) * 1000 };
+    }
+    if (gained >= this.toGo) {
+      this.down = 1;
+      this.toGo = Math.min(10, 100 - this.ballOn);
+    } else {
+      this.down++;
+      this.toGo -= gained;
+      if (this.down > 4) this.turnover(this.ballOn);
+    }
+    if (!wasRedZone && this.ballOn >= 80) return { seconds, lockMs: rng.int(5, 15) * 1000 };
+    return { seconds };
+  }
+
+  protected sportData(): Record<string, unknown> {
+    const mid = this.ballOn === 50;
+    const own = this.offense === 0 ? 'HOME' : 'AWAY';
+    const opp = this.offense === 0 ? 'AWAY' : 'HOME';
+    return {
+      period: this.currentPeriod(),
+      down_and_distance: `${ordinal(this.down)} & ${this.ballOn + this.toGo >= 100 ? 'Goal' : this.toGo}`,
+      possession: this.offense === 0 ? 'home' : 'away',
+      ball_on: mid ? '50' : this.ballOn < 50 ? `${own} ${this.ballOn}` : `${opp} ${100 - this.ballOn}`,
+      red_zone: this.ballOn >= 80,
+    };
+  }
+
+  private outlook(side: 0 | 1, seconds: number, current: number, drive: boolean): TeamOutlook {
+    const perDrive = POINTS_PER_DRIVE * Math.pow(this.gain[side] / this.gain[side === 0 ? 1 : 0], 2.2);
+    let mean = (seconds / DRIVE_SECONDS / 2) * perDrive;
+    if (drive && this.offense === side && seconds > 0) mean += drivePoints(this.ballOn) - perDrive / 2;
+    mean = Math.max(0, mean);
+    return { current, mean, variance: mean * DISPERSION + 1 };
+  }
+
+  markets(depth: MarketDepth): FairMarket[] {
+    const tier = this.ctx.league.tier;
+    const full = depth === 'full';
+    const left = this.remainingRegulationSeconds() + (this.inOvertime ? this.periodLength() - this.elapsed : 0);
+    const [h, a] = this.total();
+    const periods: PeriodOutlook[] = [];
+    if (full) {
+      const halves: Array<[string, string, number]> = [
+        ['1h', '1st Half', 0],
+        ['2h', '2nd Half', 2],
+      ];
+      for (const [code, name, first] of halves) {
+        const q1 = this.periodPoints(first);
+        const q2 = this.periodPoints(first + 1);
+        const rem = this.remainingInPeriod(first) + this.remainingInPeriod(first + 1);
+        const inHalf = this.periodIndex === first || this.periodIndex === first + 1;
+        periods.push({
+          code,
+          name,
+          home: this.outlook(0, rem, q1[0] + q2[0], inHalf),
+          away: this.outlook(1, rem, q1[1] + q2[1], inHalf),
+          spreadLines: this.lines.halfSpread,
+          totalLines: this.lines.halfTotal,
+          threeWay: true,
+        });
+      }
+    }
+    const out = pointsMarkets({
+      names: this.ctx.names,
+      home: this.outlook(0, left, h, true),
+      away: this.outlook(1, left, a, true),
+      hasDraw: false,
+      tieHome: 0.5,
+      spreadLines: full ? this.lines.spread : this.lines.spread.slice(1, -1),
+      totalLines: full ? this.lines.total : this.lines.total.slice(1, -1),
+      teamTotalLines: full ? this.lines.teamTotal : [[], []],
+      oddEven: false,
+      periods,
+      totalTitle: 'Total Points',
+    });
+    if (full && tier === 1) out.push(...this.props(left));
+    return out;
+  }
+
+  private props(secondsLeft: number): FairMarket[] {
+    const out: FairMarket[] = [];
+    const plays = secondsLeft / SECONDS_PER_PLAY / 2;
+    for (const side of [0, 1] as const) {
+      for (const [p, stat, perPlay] of this.propPlayers(side)) {
+        const line = this.lines.props.get(`${p.player.id}:${stat}`)!;
+        const cur = p.counters[stat] ?? 0;
+        const mean = plays * perPlay;
+        const sd = Math.sqrt(plays * 60) + 1;
+        const label =
+          stat === 'passing_yards' ? 'Passing Yards' : stat === 'rushing_yards' ? 'Rushing Yards' : 'Receiving Yards';
+        out.push(
+          playerProp(stat, label, p.player.id, p.player.name, line, 1 - normalCdf((line - cur - mean) / sd), cur),
+        );
+        if (stat !== 'passing_yards') {
+          const tdCur = p.counters.touchdowns ?? 0;
+          const tdMean = (secondsLeft / DRIVE_SECONDS / 2) * 0.25 * (stat === 'rushing_yards' ? 0.45 : 0.3);
+          out.push(
+            playerProp(
+              'touchdowns',
+              'Touchdowns',
+              p.player.id,
+              p.player.name,
+              0.5,
+              poissonAbove(tdMean, 0.5 - tdCur),
+              tdCur,
+            ),
+          );
+        }
+      }
+    }
+    return out;
+  }
+
+  stats(): PlayerStats[] {
+    return [...this.squads[0].lines(), ...this.squads[1].lines()];
+  }
+}

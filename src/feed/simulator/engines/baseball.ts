@@ -1,0 +1,311 @@
+// Baseball: plate appearances with bases and outs, nine innings (extra innings with a runner on second), walk-offs.
+import type { PeriodScore } from '../../../domain/types.js';
+import type { PlayerStats } from '../../messages.js';
+import { Grid, poissonAbove, poissonDist } from '../pricing/dist.js';
+import { asianHandicap, matchResult, moneyline, oddEven, playerProp, teamTotals, totals } from '../pricing/families.js';
+import type { FairMarket } from '../pricing/fair.js';
+import { TeamPlayers, type TrackedPlayer } from './team-players.js';
+import type { EngineContext, FinalResult, MarketDepth, MatchEngine, Snapshot, StepResult } from './types.js';
+
+const PA_MS = 110_000;
+const HALF_BREAK_MS = 90_000;
+const RUNS_PER_HALF = 0.5;
+/** Expected runs to the end of the half-inning by outs and bases (RE24, bases as bits 1st=1, 2nd=2, 3rd=4). */
+const RUN_EXPECTANCY = [
+  [0.48, 0.85, 1.1, 1.44, 1.35, 1.75, 1.96, 2.29],
+  [0.25, 0.5, 0.66, 0.88, 0.95, 1.13, 1.36, 1.54],
+  [0.1, 0.22, 0.32, 0.43, 0.35, 0.48, 0.57, 0.75],
+];
+
+export class BaseballEngine implements MatchEngine {
+  private readonly innings: number;
+  private readonly batting: [number, number];
+  private inning = 1;
+  private top = true;
+  private outs = 0;
+  private bases: [boolean, boolean, boolean] = [false, false, false];
+  private readonly runs: Array<[number, number]> = [[0, 0]];
+  private readonly hits: [number, number] = [0, 0];
+  private readonly order: [number, number] = [0, 0];
+  private between = false;
+  private over = false;
+  private readonly squads: [TeamPlayers, TeamPlayers];
+
+  constructor(private readonly ctx: EngineContext) {
+    this.innings = ctx.league.plan.format?.innings ?? 9;
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.1;
+    this.batting = [Math.exp(diff + 0.02), Math.exp(-diff - 0.02)];
+    const stats = ['hits', 'home_runs', 'runs', 'rbi', 'walks'];
+    this.squads = [new TeamPlayers(ctx.home, 'home', stats), new TeamPlayers(ctx.away, 'away', stats)];
+  }
+
+  expectedDurationMs(): number {
+    return this.innings * 2 * (4.3 * PA_MS + HALF_BREAK_MS);
+  }
+
+  private batters(side: 0 | 1): TrackedPlayer[] {
+    return this.squads[side].players.filter((p) => p.player.position === 'B');
+  }
+
+  private total(): [number, number] {
+    return this.runs.reduce<[number, number]>((s, r) => [s[0] + r[0], s[1] + r[1]], [0, 0]);
+  }
+
+  begin(): number {
+    return PA_MS;
+  }
+
+  step(): StepResult {
+    if (this.over) return { next: 60_000 };
+    if (this.between) {
+      this.between = false;
+      return { next: PA_MS };
+    }
+    return this.plateAppearance();
+  }
+
+  private plateAppearance(): StepResult {
+    const { rng } = this.ctx;
+    const side: 0 | 1 = this.top ? 1 : 0;
+    const k = this.batting[side] / this.batting[side === 0 ? 1 : 0];
+    const lineup = this.batters(side);
+    const batter = lineup[this.order[side] % lineup.length]!;
+    this.order[side]++;
+    const squad = this.squads[side];
+    const probs = [0.085 * k, 0.145 * k, 0.045 * k, 0.004 * k, 0.031 * k];
+    const x = rng.next();
+    let outcome = -1;
+    let acc = 0;
+    for (let i = 0; i < probs.length; i++) {
+      acc += probs[i]!;
+      if (x < acc) {
+        outcome = i;
+        break;
+      }
+    }
+    let scored = 0;
+    const b = this.bases;
+    const score = (n: number): void => {
+      scored += n;
+    };
+    switch (outcome) {
+      case 0: // walk: forced runners only
+        squad.add(batter, 'walks');
+        if (b[0] && b[1] && b[2]) score(1);
+        this.bases = [true, b[0] || b[1] ? true : b[1], b[0] && b[1] ? true : b[2]];
+        break;
+      case 1: {
+        // single
+        squad.add(batter, 'hits');
+        this.hits[side]++;
+        if (b[2]) score(1);
+        const secondScores = b[1] && rng.chance(0.6);
+        if (secondScores) score(1);
+        this.bases = [true, b[0], b[1] && !secondScores];
+        break;
+      }
+      case 2: {
+        // double
+        squad.add(batter, 'hits');
+        this.hits[side]++;
+        score((b[1] ? 1 : 0) + (b[2] ? 1 : 0));
+        const firstScores = b[0] && rng.chance(0.4);
+        if (firstScores) score(1);
+        this.bases = [false, true, b[0] && !firstScores];
+        break;
+      }
+      case 3: // triple
+        squad.add(batter, 'hits');
+        this.hits[side]++;
+        score((b[0] ? 1 : 0) + (b[1] ? 1 : 0) + (b[2] ? 1 : 0));
+        this.bases = [false, false, true];
+        break;
+      case 4: // home run
+        squad.add(batter, 'hits');
+        squad.add(batter, 'home_runs');
+        this.hits[side]++;
+        score(1 + (b[0] ? 1 : 0) + (b[1] ? 1 : 0) + (b[2] ? 1 : 0));
+        this.bases = [false, false, false];
+        break;
+      default:
+        if (b[2] && this.outs < 2 && rng.chance(0.15)) {
+          score(1);
+          this.bases = [b[0], b[1], false];
+        }
+        this.outs++;
+    }
+    if (scored > 0) {
+      this.runs[this.inning - 1]![side] += scored;
+      squad.add(batter, 'rbi', scored);
+      for (let r = 0; r < scored; r++) squad.add(rng.pick(lineup), 'runs');
+    }
+    const lockMs = scored > 0 ? rng.int(30, 45) * 1000 : undefined;
+    // Walk-off: the home side leads in the bottom of the last inning or later.
+    const [h, a] = this.total();
+    if (!this.top && this.inning >= this.innings && h > a) {
+      this.over = true;
+      return { next: 60_000 };
+    }
+    if (this.outs >= 3) return this.endHalf();
+    return lockMs === undefined ? { next: PA_MS } : { next: PA_MS, lockMs };
+  }
+
+  private endHalf(): StepResult {
+    this.outs = 0;
+    this.bases = [false, false, false];
+    const [h, a] = this.total();
+    if (this.top) {
+      if (this.inning >= this.innings && h > a) {
+        this.over = true;
+        return { next: 60_000 };
+      }
+      this.top = false;
+    } else {
+      if (this.inning >= this.innings && h !== a) {
+        this.over = true;
+        return { next: 60_000 };
+      }
+      this.inning++;
+      this.top = true;
+      this.runs.push([0, 0]);
+    }
+    // Extra innings start with a runner on second.
+    if (this.inning > this.innings) this.bases = [false, true, false];
+    this.between = true;
+    return { next: HALF_BREAK_MS };
+  }
+
+  private periodScores(): PeriodScore[] {
+    return this.runs.map(([h, a], i) => ({ period: `I${i + 1}`, home: h, away: a }));
+  }
+
+  snapshot(): Snapshot {
+    const [h, a] = this.total();
+    const cols = Array.from({ length: Math.max(this.innings, this.runs.length) }, (_, i) => String(i + 1));
+    const row = (side: 0 | 1): number[] => [
+      ...cols.map((_, i) => this.runs[i]?.[side] ?? 0),
+      side === 0 ? h : a,
+      this.hits[side],
+    ];
+    return {
+      score: { home: h, away: a },
+      period: `I${this.inning}`,
+      clock: null,
+      periodScores: this.periodScores(),
+      sportData: {
+        period: `I${this.inning}`,
+        half: this.top ? 'top' : 'bottom',
+        bases: [...this.bases],
+        outs: this.outs,
+      },
+      scoreboard: { headers: [...cols, 'R', 'H'], home: row(0), away: row(1) },
+    };
+  }
+
+  inBreak(): boolean {
+    return this.between;
+  }
+
+  nearEnd(): boolean {
+    if (this.over || this.between) return false;
+    const [h, a] = this.total();
+    return this.inning >= this.innings && this.outs === 2 && (this.top ? h > a : a > h);
+  }
+
+  finished(): boolean {
+    return this.over;
+  }
+
+  result(): FinalResult {
+    const [h, a] = this.total();
+    return { score: { home: h, away: a }, periodScores: this.periodScores(), winner: null };
+  }
+
+  stats(): PlayerStats[] {
+    return [...this.squads[0].lines(), ...this.squads[1].lines()];
+  }
+
+  /** Expected runs still to come for each side in regulation. */
+  private remaining(): [number, number] {
+    const rem: [number, number] = [0, 0];
+    const k = [this.batting[0] / this.batting[1], this.batting[1] / this.batting[0]];
+    const bits = (this.bases[0] ? 1 : 0) + (this.bases[1] ? 2 : 0) + (this.bases[2] ? 4 : 0);
+    const lastInning = Math.max(this.innings, this.inning);
+    for (const side of [0, 1] as const) {
+      const battingNow = !this.between && (side === 1) === this.top;
+      let halves = 0;
+      for (let i = this.inning; i <= lastInning; i++) {
+        const thisHalfIsTop = side === 1;
+        const current = i === this.inning && thisHalfIsTop === this.top;
+        const past = i === this.inning && !this.top && thisHalfIsTop;
+        if (current || past) continue;
+        halves++;
+      }
+      rem[side] = halves * RUNS_PER_HALF * k[side]!;
+      if (battingNow) rem[side] += RUN_EXPECTANCY[Math.min(2, this.outs)]![bits]! * k[side]!;
+      else if (this.between && (side === 1) === this.top) rem[side] += RUNS_PER_HALF * k[side]!;
+    }
+    return rem;
+  }
+
+  markets(depth: MarketDepth): FairMarket[] {
+    const names = this.ctx.names;
+    const [h, a] = this.total();
+    const [rh, ra] = this.remaining();
+    const g = new Grid(poissonDist(rh, 30).shift(h), poissonDist(ra, 30).shift(a));
+    const margin = g.margin();
+    const total = g.total();
+    const tieHome = 0.5 + (this.batting[0] - this.batting[1]) * 0.5;
+    const full = depth === 'full';
+    const tier = this.ctx.league.tier;
+    const out: FairMarket[] = [moneyline(names, margin.above(0) + margin.at(0) * tieHome)];
+    for (const line of full ? [-2.5, -1.5, 1.5, 2.5] : [-1.5, 1.5])
+      out.push(asianHandicap(names, margin, line, null, null, 'asian_handicap', 'Run Line'));
+    for (const line of full ? [6.5, 7.5, 8.5, 9.5, 10.5] : [8.5])
+      out.push(totals(total, line, null, null, 'totals', 'Total Runs'));
+    if (!full) return out;
+    for (const line of [3.5, 4.5]) {
+      out.push(teamTotals('home', names, g.home, line));
+      out.push(teamTotals('away', names, g.away, line));
+    }
+    out.push(oddEven(total));
+    // The first inning (graded on period I1).
+    const first = this.runs[0]!;
+    const inFirst = this.inning === 1;
+    const k0 = this.batting[0] / this.batting[1];
+    const k1 = this.batting[1] / this.batting[0];
+    const bits = (this.bases[0] ? 1 : 0) + (this.bases[1] ? 2 : 0) + (this.bases[2] ? 4 : 0);
+    const re = RUN_EXPECTANCY[Math.min(2, this.outs)]![bits]!;
+    const firstH = inFirst ? (this.top ? RUNS_PER_HALF * k0 : this.between ? RUNS_PER_HALF * k0 : re * k0) : 0;
+    const firstA = inFirst && this.top ? (this.between ? RUNS_PER_HALF * k1 : re * k1) : 0;
+    const g1 = new Grid(poissonDist(firstH, 12).shift(first[0]), poissonDist(firstA, 12).shift(first[1]));
+    out.push(matchResult(names, g1.margin(), 'i1', '1st Inning'));
+    out.push(totals(g1.total(), 0.5, 'i1', '1st Inning', 'totals', 'Total Runs'));
+    if (tier === 1) {
+      for (const side of [0, 1] as const) {
+        const lineup = this.batters(side);
+        const perPa = 0.225 * (side === 0 ? k0 : k1);
+        const paLeft = (((side === 0 ? rh : ra) / RUNS_PER_HALF / (side === 0 ? k0 : k1)) * 4.3) / 9;
+        for (const p of [...lineup].sort((x, y) => y.player.skill - x.player.skill).slice(0, 4)) {
+          const hits = p.counters.hits ?? 0;
+          const hr = p.counters.home_runs ?? 0;
+          out.push(
+            playerProp('hits', 'Hits', p.player.id, p.player.name, 0.5, poissonAbove(perPa * paLeft, 0.5 - hits), hits),
+          );
+          out.push(
+            playerProp(
+              'home_runs',
+              'Home Runs',
+              p.player.id,
+              p.player.name,
+              0.5,
+              poissonAbove(0.031 * (side === 0 ? k0 : k1) * paLeft, 0.5 - hr),
+              hr,
+            ),
+          );
+        }
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,230 @@
+// Basketball: possessions of 6-22 s with 0-3 points, four quarters and overtimes; priced by normal approximations.
+import { poissonAbove } from '../pricing/dist.js';
+import { playerProp } from '../pricing/families.js';
+import type { FairMarket } from '../pricing/fair.js';
+import { halfLines, pointsMarkets, spreadLines, type PeriodOutlook, type TeamOutlook } from '../pricing/points.js';
+import { TeamPlayers } from './team-players.js';
+import { TimedEngine, type Tick } from './timed.js';
+import type { EngineContext, MarketDepth } from './types.js';
+import type { PlayerStats } from '../../messages.js';
+
+const MEAN_POSSESSION = 14;
+const BASE_PPP = 1.08;
+/** Variance of points per possession over its mean (a 0/1/2/3 outcome). */
+const DISPERSION = 1.3;
+const USAGE = (pos: string): number => (pos === 'G' ? 1.2 : pos === 'F' ? 1 : 0.9);
+const REBOUND = (pos: string): number => (pos === 'C' ? 2.2 : pos === 'F' ? 1.4 : 0.6);
+const ASSIST = (pos: string): number => (pos === 'G' ? 2.2 : pos === 'F' ? 0.8 : 0.4);
+
+export class BasketballEngine extends TimedEngine {
+  private readonly ppp: [number, number];
+  private possession: 0 | 1 = 0;
+  private readonly squads: [TeamPlayers, TeamPlayers];
+  private readonly lines: {
+    spread: number[];
+    total: number[];
+    teamTotal: [number[], number[]];
+    q: { spread: number; total: number[] };
+    half: { spread: number[]; total: number[] };
+  };
+
+  constructor(ctx: EngineContext) {
+    const q = ctx.league.plan.format?.quarterMinutes ?? 10;
+    super(ctx, {
+      periods: ['Q1', 'Q2', 'Q3', 'Q4'],
+      periodSeconds: q * 60,
+      overtime: { names: ['OT1', 'OT2', 'OT3'], seconds: 300, suddenDeath: false },
+      breakMs: (i, ot) => (ot ? 120_000 : i === 1 ? 15 * 60_000 : 130_000),
+      wallPerGameSecond: 2.2 * 1000,
+      countdown: true,
+    });
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.035;
+    this.ppp = [BASE_PPP * Math.exp(diff + 0.012), BASE_PPP * Math.exp(-diff - 0.012)];
+    this.squads = [
+      new TeamPlayers(ctx.home, 'home', ['points', 'rebounds', 'assists']),
+      new TeamPlayers(ctx.away, 'away', ['points', 'rebounds', 'assists']),
+    ];
+    this.possession = ctx.rng.chance(0.5) ? 0 : 1;
+    const poss = (4 * q * 60) / MEAN_POSSESSION / 2;
+    const margin = (this.ppp[0] - this.ppp[1]) * poss;
+    const total = (this.ppp[0] + this.ppp[1]) * poss;
+    const tier = ctx.league.tier;
+    this.lines = {
+      spread: spreadLines(margin, 1, tier === 1 ? 6 : 4),
+      total: halfLines(total, 2, tier === 1 ? 6 : 4),
+      teamTotal: [halfLines(this.ppp[0] * poss, 3, 2), halfLines(this.ppp[1] * poss, 3, 2)],
+      q: { spread: spreadLines(margin / 4, 1, 1)[0]!, total: halfLines(total / 4, 2, 2) },
+      half: { spread: spreadLines(margin / 2, 1.5, 2), total: halfLines(total / 2, 3, 2) },
+    };
+  }
+
+  protected override peekSeconds(): number {
+    return MEAN_POSSESSION;
+  }
+
+  protected tick(): Tick {
+    const { rng } = this.ctx;
+    const seconds = Math.min(rng.uniform(6, 22), this.periodLength() - this.elapsed);
+    const side = this.possession;
+    const k = this.ppp[side] / BASE_PPP;
+    const pts = [0.03 * k, 0.36 * k, 0.11 * k];
+    const x = rng.next();
+    const squad = this.squads[side];
+    let scored = 0;
+    if (x < pts[0]!) scored = 1;
+    else if (x < pts[0]! + pts[1]!) scored = 2;
+    else if (x < pts[0]! + pts[1]! + pts[2]!) scored = 3;
+    if (scored > 0) {
+      const shooter = squad.pick(rng, USAGE);
+      squad.add(shooter, 'points', scored);
+      if (scored > 1 && rng.chance(0.6)) squad.add(squad.pick(rng, ASSIST), 'assists');
+      this.score(side === 0 ? 'home' : 'away', scored);
+    } else {
+      const offensive = rng.chance(0.25);
+      const reb = this.squads[offensive ? side : side === 0 ? 1 : 0];
+      reb.add(reb.pick(rng, REBOUND), 'rebounds');
+    }
+    this.possession = side === 0 ? 1 : 0;
+    return { seconds };
+  }
+
+  protected sportData(): Record<string, unknown> {
+    return { period: this.currentPeriod(), possession: this.possession === 0 ? 'home' : 'away' };
+  }
+
+  private outlook(side: 0 | 1, seconds: number, current: number): TeamOutlook {
+    const mean = (seconds / MEAN_POSSESSION / 2) * this.ppp[side];
+    return { current, mean, variance: mean * DISPERSION + 4 };
+  }
+
+  markets(depth: MarketDepth): FairMarket[] {
+    const tier = this.ctx.league.tier;
+    const left = this.remainingRegulationSeconds();
+    const [h, a] = this.total();
+    const full = depth === 'full';
+    const periods: PeriodOutlook[] = [];
+    if (full) {
+      for (let i = 0; i < 4; i++) {
+        const [ph, pa] = this.periodPoints(i);
+        const rem = this.remainingInPeriod(i);
+        periods.push({
+          code: `q${i + 1}`,
+          name: `Quarter ${i + 1}`,
+          home: this.outlook(0, rem, ph),
+          away: this.outlook(1, rem, pa),
+          spreadLines: [this.lines.q.spread],
+          totalLines: this.lines.q.total,
+          threeWay: true,
+        });
+      }
+      const halves: Array<[string, string, number]> = [
+        ['1h', '1st Half', 0],
+        ['2h', '2nd Half', 2],
+      ];
+      for (const [code, name, first] of halves) {
+        const q1 = this.periodPoints(first);
+        const q2 = this.periodPoints(first + 1);
+        const rem = this.remainingInPeriod(first) + this.remainingInPeriod(first + 1);
+        periods.push({
+          code,
+          name,
+          home: this.outlook(0, rem, q1[0] + q2[0]),
+          away: this.outlook(1, rem, q1[1] + q2[1]),
+          spreadLines: this.lines.half.spread,
+          totalLines: this.lines.half.total,
+          threeWay: true,
+        });
+      }
+    }
+    // In overtime, what is left is the overtime itself: about 5 minutes of play.
+    const otLeft = this.inOvertime ? Math.max(0, this.periodLength() - this.elapsed) : 0;
+    const narrow = !full || tier >= 3;
+    const markets = pointsMarkets({
+      names: this.ctx.names,
+      home: this.outlook(0, left + otLeft, h),
+      away: this.outlook(1, left + otLeft, a),
+      hasDraw: false,
+      tieHome: 0.5 + (this.ppp[0] - this.ppp[1]) * 2,
+      spreadLines: narrow
+        ? this.lines.spread.slice(
+            Math.floor(this.lines.spread.length / 2) - 1,
+            Math.floor(this.lines.spread.length / 2) + 2,
+          )
+        : this.lines.spread,
+      totalLines: narrow
+        ? this.lines.total.slice(
+            Math.floor(this.lines.total.length / 2) - 1,
+            Math.floor(this.lines.total.length / 2) + 2,
+          )
+        : this.lines.total,
+      teamTotalLines: full ? this.lines.teamTotal : [[], []],
+      oddEven: full,
+      periods: tier >= 3 ? periods.filter((p) => p.code === 'q1' || p.code === '1h') : periods,
+      totalTitle: 'Total Points',
+    });
+    if (full && tier === 1) markets.push(...this.props(left + otLeft));
+    return markets;
+  }
+
+  private props(secondsLeft: number): FairMarket[] {
+    const out: FairMarket[] = [];
+    const perPossession = secondsLeft / MEAN_POSSESSION / 2;
+    for (const side of [0, 1] as const) {
+      const squad = this.squads[side];
+      for (const p of squad.top(4, USAGE)) {
+        const pts = perPossession * this.ppp[side] * squad.share(p, USAGE);
+        const reb = perPossession * 0.55 * 2 * squad.share(p, REBOUND) * 0.75;
+        const ast = perPossession * this.ppp[side] * 0.28 * squad.share(p, ASSIST);
+        const pLine =
+          Math.floor(((4 * this.format.periodSeconds) / MEAN_POSSESSION / 2) * this.ppp[side] * squad.share(p, USAGE)) +
+          0.5;
+        const rLine =
+          Math.floor(((4 * this.format.periodSeconds) / MEAN_POSSESSION) * 0.41 * squad.share(p, REBOUND)) + 0.5;
+        const aLine =
+          Math.floor(
+            ((4 * this.format.periodSeconds) / MEAN_POSSESSION / 2) * this.ppp[side] * 0.28 * squad.share(p, ASSIST),
+          ) + 0.5;
+        const c = p.counters;
+        // Points come in 2s and 3s: a Poisson on baskets (mean/2.2) keeps the spread right.
+        out.push(
+          playerProp(
+            'points',
+            'Points',
+            p.player.id,
+            p.player.name,
+            pLine,
+            poissonAbove(pts / 2.2, (pLine - (c.points ?? 0)) / 2.2),
+            c.points ?? 0,
+          ),
+        );
+        out.push(
+          playerProp(
+            'rebounds',
+            'Rebounds',
+            p.player.id,
+            p.player.name,
+            rLine,
+            poissonAbove(reb, rLine - (c.rebounds ?? 0)),
+            c.rebounds ?? 0,
+          ),
+        );
+        out.push(
+          playerProp(
+            'assists',
+            'Assists',
+            p.player.id,
+            p.player.name,
+            aLine,
+            poissonAbove(ast, aLine - (c.assists ?? 0)),
+            c.assists ?? 0,
+          ),
+        );
+      }
+    }
+    return out;
+  }
+
+  stats(): PlayerStats[] {
+    return [...this.squads[0].lines(), ...this.squads[1].lines()];
+  }
+}

@@ -1,0 +1,242 @@
+// Ice hockey: three 20-minute periods, goals as a Poisson process raised on the power play, sudden-death overtime and a shoot-out.
+import type { PeriodScore, TeamSide } from '../../../domain/types.js';
+import type { PlayerStats } from '../../messages.js';
+import { Grid, poissonDist } from '../pricing/dist.js';
+import {
+  asianHandicap,
+  btts,
+  correctScore,
+  doubleChance,
+  matchResult,
+  moneyline,
+  oddEven,
+  teamTotals,
+  totals,
+} from '../pricing/families.js';
+import type { FairMarket } from '../pricing/fair.js';
+import { TeamPlayers } from './team-players.js';
+import { TimedEngine, type Tick } from './timed.js';
+import type { EngineContext, MarketDepth, Snapshot, StepResult } from './types.js';
+
+const TICK = 30;
+const PENALTY_SECONDS = 120;
+const PENALTIES_PER_GAME = 3.4;
+const SHOOTOUT_CONVERSION = 0.32;
+const GOAL_WEIGHT = (pos: string): number => (pos === 'F' ? 1.6 : pos === 'D' ? 0.5 : 0);
+
+export class IceHockeyEngine extends TimedEngine {
+  private readonly lambda: [number, number];
+  /** Seconds left on each running minor penalty, per side. */
+  private readonly penalties: [number[], number[]] = [[], []];
+  private readonly pim: [number, number] = [0, 0];
+  private shootout: { active: boolean; kicks: number; goals: [number, number] } = {
+    active: false,
+    kicks: 0,
+    goals: [0, 0],
+  };
+  private readonly squads: [TeamPlayers, TeamPlayers];
+
+  constructor(ctx: EngineContext) {
+    super(ctx, {
+      periods: ['P1', 'P2', 'P3'],
+      periodSeconds: 20 * 60,
+      overtime: { names: ['OT'], seconds: 300, suddenDeath: true },
+      breakMs: (_i, ot) => (ot ? 2 * 60_000 : 18 * 60_000),
+      wallPerGameSecond: 1.9 * 1000,
+      countdown: true,
+    });
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.15;
+    this.lambda = [3.0 * Math.exp(diff + 0.04), 3.0 * Math.exp(-diff - 0.04)];
+    this.squads = [
+      new TeamPlayers(ctx.home, 'home', ['goals', 'assists']),
+      new TeamPlayers(ctx.away, 'away', ['goals', 'assists']),
+    ];
+  }
+
+  protected override peekSeconds(): number {
+    return TICK;
+  }
+
+  private strengthFactor(side: 0 | 1): number {
+    const own = this.penalties[side].length;
+    const opp = this.penalties[side === 0 ? 1 : 0].length;
+    if (opp > own) return 1 + 1.6 * (opp - own);
+    if (own > opp) return 0.3;
+    return this.inOvertime ? 1.5 : 1;
+  }
+
+  protected tick(): Tick {
+    const { rng } = this.ctx;
+    const seconds = Math.min(TICK, this.periodLength() - this.elapsed);
+    let lockMs: number | undefined;
+    const factors = [this.strengthFactor(0), this.strengthFactor(1)] as const;
+    for (const side of [0, 1] as const) {
+      if (rng.chance(((this.lambda[side] * factors[side]) / 3600) * seconds)) {
+        this.score(side === 0 ? 'home' : 'away', 1);
+        const squad = this.squads[side];
+        squad.add(squad.pick(rng, GOAL_WEIGHT), 'goals');
+        if (rng.chance(0.85)) squad.add(squad.pick(rng, GOAL_WEIGHT), 'assists');
+        // A power-play goal ends the oldest minor of the other side.
+        const opp = this.penalties[side === 0 ? 1 : 0];
+        if (opp.length > this.penalties[side].length) opp.shift();
+        lockMs = rng.int(30, 60) * 1000;
+        break;
+      }
+    }
+    for (const side of [0, 1] as const) {
+      const running = this.penalties[side];
+      for (let i = 0; i < running.length; i++) running[i]! -= seconds;
+      this.penalties[side] = running.filter((s) => s > 0);
+      if (!this.inOvertime && this.penalties[side].length < 2 && rng.chance((PENALTIES_PER_GAME / 3600) * seconds)) {
+        this.penalties[side].push(PENALTY_SECONDS);
+        this.pim[side] += 2;
+        lockMs = Math.max(lockMs ?? 0, rng.int(5, 15) * 1000);
+      }
+    }
+    if (lockMs === undefined && rng.chance(0.03)) lockMs = rng.int(5, 12) * 1000;
+    return lockMs === undefined ? { seconds } : { seconds, lockMs };
+  }
+
+  override step(): StepResult {
+    if (this.shootout.active) return this.shootoutAttempt();
+    const r = super.step();
+    if (this.over) {
+      const [h, a] = this.total();
+      if (h === a) {
+        this.over = false;
+        this.shootout.active = true;
+        return { next: 3 * 60_000 };
+      }
+    }
+    return r;
+  }
+
+  private shootoutAttempt(): StepResult {
+    const { rng } = this.ctx;
+    const so = this.shootout;
+    const side = so.kicks % 2 === 0 ? 0 : 1;
+    if (rng.chance(SHOOTOUT_CONVERSION)) so.goals[side]++;
+    so.kicks++;
+    const [h, a] = so.goals;
+    const takenH = Math.ceil(so.kicks / 2);
+    const takenA = Math.floor(so.kicks / 2);
+    if (so.kicks <= 6) {
+      if (h > a + (3 - takenA) || a > h + (3 - takenH)) this.endShootout();
+    } else if (so.kicks % 2 === 0 && h !== a) this.endShootout();
+    return { next: 45_000, lockMs: 20_000 };
+  }
+
+  private endShootout(): void {
+    this.shootout.active = false;
+    this.over = true;
+  }
+
+  protected override tieWinner(): TeamSide | null {
+    const [h, a] = this.shootout.goals;
+    if (this.shootout.kicks === 0 || h === a) return null;
+    return h > a ? 'home' : 'away';
+  }
+
+  override periodScores(): PeriodScore[] {
+    const out = super.periodScores();
+    if (this.shootout.kicks > 0 || this.shootout.active)
+      out.push({ period: 'SO', home: this.shootout.goals[0], away: this.shootout.goals[1] });
+    return out;
+  }
+
+  override currentPeriod(): string {
+    return this.shootout.active || (this.over && this.shootout.kicks > 0) ? 'SO' : super.currentPeriod();
+  }
+
+  override inBreak(): boolean {
+    return super.inBreak() || (this.shootout.active && this.shootout.kicks === 0);
+  }
+
+  override nearEnd(): boolean {
+    return this.shootout.active || super.nearEnd();
+  }
+
+  override snapshot(): Snapshot {
+    const s = super.snapshot();
+    return this.shootout.active ? { ...s, clock: '00:00' } : s;
+  }
+
+  protected sportData(): Record<string, unknown> {
+    const data: Record<string, unknown> = {
+      period: this.currentPeriod(),
+      home_suspend: this.penalties[0].length,
+      away_suspend: this.penalties[1].length,
+    };
+    if (this.shootout.kicks > 0 || this.shootout.active) {
+      data.home_shootout = this.shootout.goals[0];
+      data.away_shootout = this.shootout.goals[1];
+    }
+    return data;
+  }
+
+  protected override boardExtras(): { headers: string[]; home: number[]; away: number[] } {
+    return { headers: ['PIM'], home: [this.pim[0]], away: [this.pim[1]] };
+  }
+
+  /** Regulation goals so far plus a Poisson for the seconds left of regulation. */
+  private grid(from: [number, number], seconds: number): Grid {
+    return new Grid(
+      poissonDist((this.lambda[0] * seconds) / 3600, 12).shift(from[0]),
+      poissonDist((this.lambda[1] * seconds) / 3600, 12).shift(from[1]),
+    );
+  }
+
+  /** P(home wins) once regulation ended level: overtime goal first, else the shoot-out. */
+  private afterRegulationHome(): number {
+    const so = this.shootout;
+    if (so.active || so.kicks > 0) {
+      const diff =
+        so.goals[0] -
+        so.goals[1] +
+        SHOOTOUT_CONVERSION * (Math.max(0, 3 - Math.floor(so.kicks / 2)) - Math.max(0, 3 - Math.ceil(so.kicks / 2)));
+      return Math.min(0.97, Math.max(0.03, 0.5 + diff * 0.3));
+    }
+    const otLeft = this.inOvertime ? this.periodLength() - this.elapsed : 300;
+    const rh = (this.lambda[0] * 1.5 * otLeft) / 3600;
+    const ra = (this.lambda[1] * 1.5 * otLeft) / 3600;
+    const anyGoal = 1 - Math.exp(-(rh + ra));
+    return anyGoal * (rh / (rh + ra)) + (1 - anyGoal) * 0.5;
+  }
+
+  markets(depth: MarketDepth): FairMarket[] {
+    const tier = this.ctx.league.tier;
+    const full = depth === 'full';
+    const names = this.ctx.names;
+    const reg = this.grid(this.regulationTotal(), this.remainingRegulationSeconds());
+    const margin = reg.margin();
+    const total = reg.total();
+    const out: FairMarket[] = [];
+    out.push(matchResult(names, margin));
+    out.push(moneyline(names, margin.above(0) + margin.at(0) * this.afterRegulationHome()));
+    const ah = full && tier === 1 ? [-2.5, -2, -1.5, -1, -0.5, 0.5, 1, 1.5, 2, 2.5] : [-1.5, 1.5];
+    const tot = full && tier === 1 ? [3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7, 7.5] : [4.5, 5.5, 6.5];
+    for (const line of ah) out.push(asianHandicap(names, margin, line, null, null, 'asian_handicap', 'Puck Line'));
+    for (const line of tot) out.push(totals(total, line, null, null, 'totals', 'Total Goals'));
+    if (!full) return out;
+    out.push(doubleChance(names, margin));
+    out.push(btts(reg));
+    out.push(oddEven(total));
+    for (const line of [1.5, 2.5, 3.5]) {
+      out.push(teamTotals('home', names, reg.home, line));
+      out.push(teamTotals('away', names, reg.away, line));
+    }
+    if (tier <= 2) out.push(correctScore(reg, 5));
+    for (let i = 0; i < 3; i++) {
+      const g = this.grid(this.periodPoints(i), this.remainingInPeriod(i));
+      const code = `p${i + 1}`;
+      const name = `Period ${i + 1}`;
+      out.push(matchResult(names, g.margin(), code, name));
+      for (const line of [0.5, 1.5, 2.5]) out.push(totals(g.total(), line, code, name, 'totals', 'Total Goals'));
+    }
+    return out;
+  }
+
+  stats(): PlayerStats[] {
+    return [...this.squads[0].lines(), ...this.squads[1].lines()];
+  }
+}

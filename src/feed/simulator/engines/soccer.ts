@@ -1,0 +1,492 @@
+// Soccer match engine: minute by minute, goals as a time-varying Poisson process, cards, subs, extra time and penalties.
+import type { PeriodScore, TeamSide } from '../../../domain/types.js';
+import type { PlayerStats } from '../../messages.js';
+import { soccerMarkets, type SoccerPricingState, type PropPlayer } from '../pricing/soccer.js';
+import type { FairMarket } from '../pricing/fair.js';
+import {
+  SOCCER_STATS,
+  assistWeight,
+  goalWeight,
+  matchDaySquad,
+  onPitch,
+  pickWeighted,
+  ratePer90,
+  substitute,
+  type Squad,
+  type SquadPlayer,
+} from './soccer-squad.js';
+import {
+  mmss,
+  playerLine,
+  type EngineContext,
+  type FinalResult,
+  type MarketDepth,
+  type MatchEngine,
+  type Snapshot,
+  type StepResult,
+} from './types.js';
+
+const MINUTE = 60_000;
+type Phase = '1H' | 'HT' | '2H' | 'ET_BREAK' | 'ET1' | 'ET_HT' | 'ET2' | 'PEN_BREAK' | 'PEN' | 'END';
+type Half = 'h1' | 'h2' | 'et';
+
+/** Goal intensity within a half: rises from 0.8 to 1.2 of the average; stoppage time is busier. */
+export function minuteFactor(minuteOfHalf: number, halfLength: number): number {
+  if (minuteOfHalf > halfLength) return 1.25;
+  return 0.8 + (0.4 * (minuteOfHalf - 0.5)) / halfLength;
+}
+
+const EXPECTED_STOPPAGE = { h1: 2.5, h2: 4.5, et: 1 } as const;
+
+export class SoccerEngine implements MatchEngine {
+  private phase: Phase = '1H';
+  /** Minutes played in the current half (stoppage included). */
+  private halfMinute = 0;
+  private stoppage = 0;
+  private readonly goals: Record<Half, [number, number]> = { h1: [0, 0], h2: [0, 0], et: [0, 0] };
+  private readonly pens: [number, number] = [0, 0];
+  private penKicks = 0;
+  private etStarted = false;
+  private readonly corners: [number, number] = [0, 0];
+  private readonly squads: [Squad, Squad];
+  private readonly lambda: [number, number];
+  private readonly knockout: boolean;
+
+  constructor(private readonly ctx: EngineContext) {
+    const { rng, home, away } = ctx;
+    this.knockout = ctx.league.plan.format?.knockout === true;
+    const diff = (home.rating - away.rating) * 0.28;
+    this.lambda = [Math.exp(Math.log(1.45) + diff), Math.exp(Math.log(1.12) - diff)];
+    this.squads = [matchDaySquad(rng, home, 'home'), matchDaySquad(rng, away, 'away')];
+  }
+
+  expectedDurationMs(): number {
+    return (90 + 7 + 15) * MINUTE;
+  }
+
+  begin(): number {
+    return MINUTE;
+  }
+
+  private half(): Half {
+    return this.phase === '1H' ? 'h1' : this.phase === '2H' ? 'h2' : 'et';
+  }
+
+  private halfLength(): number {
+    return this.phase === 'ET1' || this.phase === 'ET2' ? 15 : 45;
+  }
+
+  private inPlay(): boolean {
+    return this.phase === '1H' || this.phase === '2H' || this.phase === 'ET1' || this.phase === 'ET2';
+  }
+
+  /** Goal rate per minute of one side now (red cards weaken a side and help the other). */
+  private ratePerMinute(side: 0 | 1, factor: number): number {
+    const own = this.squads[side].reds;
+    const opp = this.squads[side === 0 ? 1 : 0].reds;
+    return (this.lambda[side] / 90) * factor * Math.pow(0.72, own) * Math.pow(1.18, opp);
+  }
+
+  step(): StepResult {
+    const { rng } = this.ctx;
+    switch (this.phase) {
+      case 'HT':
+        this.phase = '2H';
+        this.halfMinute = 0;
+        this.stoppage = 0;
+        return { next: MINUTE };
+      case 'ET_BREAK':
+        this.phase = 'ET1';
+        this.halfMinute = 0;
+        this.stoppage = 0;
+        return { next: MINUTE };
+      case 'ET_HT':
+        this.phase = 'ET2';
+        this.halfMinute = 0;
+        this.stoppage = 0;
+        return { next: MINUTE };
+      case 'PEN_BREAK':
+        this.phase = 'PEN';
+        return { next: MINUTE };
+      case 'PEN':
+        return this.penaltyKick();
+      case 'END':
+        return { next: MINUTE };
+      default:
+        break;
+    }
+    this.halfMinute++;
+    const len = this.halfLength();
+    const factor = minuteFactor(this.halfMinute, len);
+    let lockMs: number | undefined;
+    for (const side of [0, 1] as const) {
+      const goals = rng.poisson(this.ratePerMinute(side, factor));
+      for (let g = 0; g < goals; g++) {
+        this.goal(side);
+        lockMs = rng.int(30, 60) * 1000;
+      }
+      this.corners[side] += rng.poisson((5 / 90) * factor);
+    }
+    this.playerMinute();
+    if (lockMs === undefined && rng.chance(0.05)) lockMs = rng.int(5, 15) * 1000;
+    if (this.halfMinute === len)
+      this.stoppage = this.phase === '1H' ? rng.int(1, 4) : this.phase === '2H' ? rng.int(2, 7) : rng.int(0, 2);
+    if (this.halfMinute >= len + this.stoppage && this.halfMinute >= len) this.endHalf();
+    const next = this.untilNextStep();
+    return lockMs === undefined ? { next } : { next, lockMs };
+  }
+
+  /** A minute of play, or the length of the break that just began. */
+  private untilNextStep(): number {
+    switch (this.phase) {
+      case 'HT':
+        return 15 * MINUTE;
+      case 'ET_BREAK':
+        return 5 * MINUTE;
+      case 'PEN_BREAK':
+        return 3 * MINUTE;
+      default:
+        return MINUTE;
+    }
+  }
+
+  private goal(side: 0 | 1): void {
+    const { rng } = this.ctx;
+    this.goals[this.half()][side]++;
+    const squad = this.squads[side];
+    const field = onPitch(squad);
+    const scorer = pickWeighted(rng, field, goalWeight);
+    if (scorer) {
+      scorer.counters.goals++;
+      scorer.counters.shots++;
+      scorer.counters.shots_on_target++;
+      if (rng.chance(0.72)) {
+        const assister = pickWeighted(
+          rng,
+          field.filter((p) => p !== scorer),
+          assistWeight,
+        );
+        if (assister) assister.counters.assists++;
+      }
+    }
+  }
+
+  private playerMinute(): void {
+    const { rng } = this.ctx;
+    for (const squad of this.squads) {
+      for (const p of squad.players) {
+        if (!p.onPitch) continue;
+        p.counters.minutes++;
+        const shots = rng.poisson(ratePer90(p, 'shots') / 90);
+        p.counters.shots += shots;
+        for (let i = 0; i < shots; i++) if (rng.chance(0.33)) p.counters.shots_on_target++;
+        p.counters.passes += rng.poisson(ratePer90(p, 'passes') / 90);
+        p.counters.tackles += rng.poisson(ratePer90(p, 'tackles') / 90);
+        p.counters.fouls += rng.poisson(ratePer90(p, 'fouls') / 90);
+        if (rng.chance(ratePer90(p, 'cards') / 90)) this.book(squad, p);
+        else if (rng.chance(0.003 / 90)) this.sendOff(squad, p);
+      }
+      const late = this.phase === '2H' ? this.halfMinute > 10 : this.phase === 'ET1' || this.phase === 'ET2';
+      if (late && rng.chance(this.phase === '2H' ? 0.09 : 0.15)) substitute(rng, squad);
+    }
+  }
+
+  private book(squad: Squad, p: SquadPlayer): void {
+    p.counters.cards++;
+    if (p.counters.cards >= 2) this.sendOff(squad, p);
+  }
+
+  private sendOff(squad: Squad, p: SquadPlayer): void {
+    p.counters.red_cards++;
+    p.onPitch = false;
+    p.done = true;
+    squad.reds++;
+  }
+
+  private level(): boolean {
+    const [h, a] = this.total();
+    return h === a;
+  }
+
+  private endHalf(): void {
+    switch (this.phase) {
+      case '1H':
+        this.phase = 'HT';
+        break;
+      case '2H':
+        this.phase = this.knockout && this.level() ? 'ET_BREAK' : 'END';
+        if (this.phase === 'ET_BREAK') this.etStarted = true;
+        break;
+      case 'ET1':
+        this.phase = 'ET_HT';
+        break;
+      case 'ET2':
+        this.phase = this.level() ? 'PEN_BREAK' : 'END';
+        break;
+      default:
+        break;
+    }
+  }
+
+  private penaltyKick(): StepResult {
+    const { rng } = this.ctx;
+    const side = this.penKicks % 2 === 0 ? 0 : 1;
+    if (rng.chance(0.76)) this.pens[side]++;
+    this.penKicks++;
+    const round = Math.ceil(this.penKicks / 2);
+    const [h, a] = this.pens;
+    const kicksH = Math.ceil(this.penKicks / 2);
+    const kicksA = Math.floor(this.penKicks / 2);
+    if (round <= 5) {
+      // Decided when one side cannot catch up with its remaining regulation kicks.
+      if (h > a + (5 - kicksA) || a > h + (5 - kicksH)) this.phase = 'END';
+    } else if (this.penKicks % 2 === 0 && h !== a) this.phase = 'END';
+    return { next: MINUTE, lockMs: 20_000 };
+  }
+
+  private total(): [number, number] {
+    const g = this.goals;
+    return [g.h1[0] + g.h2[0] + g.et[0], g.h1[1] + g.h2[1] + g.et[1]];
+  }
+
+  private periodName(): string {
+    switch (this.phase) {
+      case '1H':
+      case 'HT':
+      case '2H':
+        return this.phase;
+      case 'PEN_BREAK':
+      case 'PEN':
+        return 'PEN';
+      case 'END':
+        return this.penKicks > 0 ? 'PEN' : this.etStarted ? 'ET' : '2H';
+      default:
+        return 'ET';
+    }
+  }
+
+  private periodScores(): PeriodScore[] {
+    const out: PeriodScore[] = [{ period: '1H', home: this.goals.h1[0], away: this.goals.h1[1] }];
+    if (this.phase !== '1H' && this.phase !== 'HT')
+      out.push({ period: '2H', home: this.goals.h2[0], away: this.goals.h2[1] });
+    if (this.etStarted) out.push({ period: 'ET', home: this.goals.et[0], away: this.goals.et[1] });
+    if (this.phase === 'PEN' || this.penKicks > 0) out.push({ period: 'PEN', home: this.pens[0], away: this.pens[1] });
+    return out;
+  }
+
+  private clockSeconds(): number {
+    switch (this.phase) {
+      case '1H':
+        return this.halfMinute * 60;
+      case 'HT':
+        return 45 * 60;
+      case '2H':
+        return (45 + this.halfMinute) * 60;
+      case 'ET_BREAK':
+        return 90 * 60;
+      case 'ET1':
+        return (90 + this.halfMinute) * 60;
+      case 'ET_HT':
+        return 105 * 60;
+      case 'ET2':
+        return (105 + this.halfMinute) * 60;
+      default:
+        return (this.etStarted ? 120 : 90) * 60;
+    }
+  }
+
+  snapshot(): Snapshot {
+    const [h, a] = this.total();
+    const team = (side: 0 | 1, stat: 'cards' | 'red_cards' | 'shots' | 'shots_on_target'): number =>
+      this.squads[side].players.reduce((s, p) => s + p.counters[stat], 0);
+    const period = this.periodName();
+    const sportData: Record<string, unknown> = {
+      period,
+      added_time: this.halfMinute >= this.halfLength() ? this.stoppage : 0,
+      home_red_cards: this.squads[0].reds,
+      away_red_cards: this.squads[1].reds,
+      home_corners: this.corners[0],
+      away_corners: this.corners[1],
+    };
+    if (this.penKicks > 0 || this.phase === 'PEN') {
+      sportData.home_penalties = this.pens[0];
+      sportData.away_penalties = this.pens[1];
+    }
+    const periods = this.knockout ? ['1H', '2H', 'ET', 'PEN'] : ['1H', '2H'];
+    const ps = this.periodScores();
+    const cell = (p: string, side: 'home' | 'away'): number => ps.find((x) => x.period === p)?.[side] ?? 0;
+    const row = (side: 0 | 1): number[] => {
+      const s = side === 0 ? 'home' : 'away';
+      return [
+        ...periods.map((p) => cell(p, s)),
+        side === 0 ? h : a,
+        this.corners[side],
+        team(side, 'cards'),
+        team(side, 'red_cards'),
+        team(side, 'shots'),
+        team(side, 'shots_on_target'),
+      ];
+    };
+    return {
+      score: { home: h, away: a },
+      period,
+      clock: mmss(this.clockSeconds()),
+      periodScores: ps,
+      sportData,
+      scoreboard: {
+        headers: [...periods, 'T', 'Corners', 'Yellow', 'Red', 'Shots', 'On target'],
+        home: row(0),
+        away: row(1),
+      },
+    };
+  }
+
+  inBreak(): boolean {
+    return this.phase === 'HT' || this.phase === 'ET_BREAK' || this.phase === 'ET_HT' || this.phase === 'PEN_BREAK';
+  }
+
+  nearEnd(): boolean {
+    if (this.phase === 'PEN') return true;
+    if (this.phase === '2H') return this.halfMinute >= 43 && !(this.knockout && this.level());
+    if (this.phase === 'ET2') return this.halfMinute >= 13 && !this.level();
+    return false;
+  }
+
+  finished(): boolean {
+    return this.phase === 'END';
+  }
+
+  result(): FinalResult {
+    const [h, a] = this.total();
+    let winner: TeamSide | null = null;
+    if (this.penKicks > 0) winner = this.pens[0] > this.pens[1] ? 'home' : 'away';
+    return { score: { home: h, away: a }, periodScores: this.periodScores(), winner };
+  }
+
+  stats(): PlayerStats[] {
+    const out: PlayerStats[] = [];
+    for (const squad of this.squads) {
+      for (const p of squad.players) {
+        if (!p.played) continue;
+        const counters: Record<string, number> = {};
+        for (const s of SOCCER_STATS) counters[s] = p.counters[s];
+        out.push(playerLine(p.player.id, p.player.name, squad.side, counters));
+      }
+    }
+    return out;
+  }
+
+  /** Sum of minute factors still to come in a half of `len` minutes at `minute` (0 = not started). */
+  private factorLeft(len: number, minute: number, expectedStoppage: number, stoppageKnown: boolean): number {
+    let sum = 0;
+    for (let m = minute + 1; m <= len; m++) sum += minuteFactor(m, len);
+    const stoppageLeft = stoppageKnown ? Math.max(0, len + this.stoppage - Math.max(minute, len)) : expectedStoppage;
+    return sum + stoppageLeft * 1.25;
+  }
+
+  /** Expected goals still to come for each side in a half (`et`: both halves of extra time, if played). */
+  private remainingGoals(half: Half): [number, number] {
+    const known = this.halfMinute >= this.halfLength();
+    let f = 0;
+    if (half === 'h1') {
+      if (this.phase === '1H') f = this.factorLeft(45, this.halfMinute, EXPECTED_STOPPAGE.h1, known);
+    } else if (half === 'h2') {
+      if (this.phase === '1H' || this.phase === 'HT') f = this.factorLeft(45, 0, EXPECTED_STOPPAGE.h2, false);
+      else if (this.phase === '2H') f = this.factorLeft(45, this.halfMinute, EXPECTED_STOPPAGE.h2, known);
+    } else {
+      const fullEt = this.factorLeft(15, 0, EXPECTED_STOPPAGE.et, false);
+      if (this.phase === 'ET1') f = this.factorLeft(15, this.halfMinute, EXPECTED_STOPPAGE.et, known) + fullEt;
+      else if (this.phase === 'ET_HT') f = fullEt;
+      else if (this.phase === 'ET2') f = this.factorLeft(15, this.halfMinute, EXPECTED_STOPPAGE.et, known);
+      else if (this.phase === '1H' || this.phase === 'HT' || this.phase === '2H' || this.phase === 'ET_BREAK')
+        f = 2 * fullEt;
+    }
+    return [this.ratePerMinute(0, f), this.ratePerMinute(1, f)];
+  }
+
+  private propPlayers(): PropPlayer[] {
+    const remainingMinutes = this.remainingRegulationMinutes();
+    const out: PropPlayer[] = [];
+    for (const squad of this.squads) {
+      const side = squad.side === 'home' ? 0 : 1;
+      const remGoals = this.remainingGoals('h1')[side] + this.remainingGoals('h2')[side];
+      const field = onPitch(squad);
+      const prematch = this.phase === '1H' && this.halfMinute === 0;
+      for (const p of squad.players) {
+        if (p.player.position === 'GK') continue;
+        let minutes: number;
+        if (p.done) minutes = 0;
+        else if (p.onPitch) minutes = remainingMinutes * (prematch ? 0.84 : 0.9);
+        else
+          minutes =
+            squad.subsLeft > 0 && remainingMinutes > 5
+              ? Math.min(remainingMinutes, 30) * 0.45 * (squad.subsLeft / 5)
+              : 0;
+        const weightSum = field.reduce((s, q) => s + goalWeight(q), 0) || 1;
+        const assistSum = field.reduce((s, q) => s + assistWeight(q), 0) || 1;
+        const share = remainingMinutes > 0 ? minutes / remainingMinutes : 0;
+        out.push({
+          id: p.player.id,
+          name: p.player.name,
+          side: squad.side,
+          counters: p.counters,
+          expected: {
+            goals: remGoals * share * (goalWeight(p) / weightSum) * (p.onPitch ? 1 : 1.05),
+            assists: remGoals * 0.72 * share * (assistWeight(p) / assistSum),
+            shots: (ratePer90(p, 'shots') / 90) * minutes + remGoals * share * (goalWeight(p) / weightSum),
+            shots_on_target:
+              (ratePer90(p, 'shots') / 90) * minutes * 0.33 + remGoals * share * (goalWeight(p) / weightSum),
+            passes: (ratePer90(p, 'passes') / 90) * minutes,
+            tackles: (ratePer90(p, 'tackles') / 90) * minutes,
+            fouls: (ratePer90(p, 'fouls') / 90) * minutes,
+            cards: (ratePer90(p, 'cards') / 90) * minutes,
+          },
+          lines: {
+            passes: passLines(ratePer90(p, 'passes') * 0.9),
+          },
+        });
+      }
+    }
+    return out;
+  }
+
+  private remainingRegulationMinutes(): number {
+    switch (this.phase) {
+      case '1H':
+        return Math.max(0, 45 - this.halfMinute) + 45 + EXPECTED_STOPPAGE.h1 + EXPECTED_STOPPAGE.h2;
+      case 'HT':
+        return 45 + EXPECTED_STOPPAGE.h2;
+      case '2H':
+        return (
+          Math.max(0, 45 - this.halfMinute) +
+          (this.halfMinute >= 45 ? Math.max(0, 45 + this.stoppage - this.halfMinute) : EXPECTED_STOPPAGE.h2)
+        );
+      default:
+        return 0;
+    }
+  }
+
+  pricingState(): SoccerPricingState {
+    return {
+      names: this.ctx.names,
+      tier: this.ctx.league.tier,
+      knockout: this.knockout,
+      phase: this.phase,
+      goals: { h1: [...this.goals.h1], h2: [...this.goals.h2], et: [...this.goals.et] },
+      remaining: { h1: this.remainingGoals('h1'), h2: this.remainingGoals('h2'), et: this.remainingGoals('et') },
+      pens: [...this.pens],
+      penKicks: this.penKicks,
+      players: this.propPlayers(),
+    };
+  }
+
+  markets(depth: MarketDepth): FairMarket[] {
+    return soccerMarkets(this.pricingState(), depth);
+  }
+}
+
+/** Four pass lines around a player's expectation (…19.5, 29.5…): the same for the whole game. */
+function passLines(expected: number): number[] {
+  const centre = Math.max(10, Math.round(expected / 5) * 5);
+  return [centre - 10.5, centre - 5.5, centre - 0.5, centre + 4.5, centre + 9.5].filter((l) => l > 0);
+}

@@ -1,0 +1,295 @@
+// Tennis: point by point with serve, games, tie-breaks at 6-6 and sets (best of 3 or 5); priced by exact recursion.
+import type { PeriodScore } from '../../../domain/types.js';
+import type { PlayerStats } from '../../messages.js';
+import { Dist } from '../pricing/dist.js';
+import { asianHandicap, key, moneyline, totals } from '../pricing/families.js';
+import { decidedIfCertain, fair, type FairMarket } from '../pricing/fair.js';
+import { matchOutlook, setWin, type ServeProbs, type SetState } from '../pricing/tennis.js';
+import {
+  playerLine,
+  type EngineContext,
+  type FinalResult,
+  type MarketDepth,
+  type MatchEngine,
+  type Snapshot,
+  type StepResult,
+} from './types.js';
+
+const POINT_MS = 40_000;
+const CHANGEOVER_MS = 90_000;
+const SET_BREAK_MS = 120_000;
+const GAME_SCORES = ['0', '15', '30', '40'];
+
+export class TennisEngine implements MatchEngine {
+  private readonly sp: ServeProbs;
+  private readonly bestOf: number;
+  private readonly sets: Array<[number, number]> = [[0, 0]];
+  private points: [number, number] = [0, 0];
+  private homeServing: boolean;
+  private tiebreak = false;
+  private tbHomeFirst = true;
+  private setBreak = false;
+  private over = false;
+  private readonly counters = [
+    { aces: 0, double_faults: 0, points_won: 0 },
+    { aces: 0, double_faults: 0, points_won: 0 },
+  ];
+  private readonly lines: { games: number[]; handicap: number[] };
+
+  constructor(private readonly ctx: EngineContext) {
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.022;
+    this.sp = { home: 0.63 + diff, away: 0.63 - diff };
+    this.bestOf = ctx.league.plan.format?.bestOf ?? 3;
+    this.homeServing = ctx.rng.chance(0.5);
+    const o = matchOutlook(this.sp, this.bestOf, [0, 0], [0, 0], this.setState());
+    const meanGames = o.totalGames.reduce((s, p, g) => s + p * g, 0);
+    let meanMargin = 0;
+    o.gameMargin.forEach((p, i) => {
+      meanMargin += p * (i - o.marginOffset);
+    });
+    const c = Math.floor(meanGames) + 0.5;
+    const m = -Math.round(meanMargin) + 0.5;
+    this.lines = { games: [c - 2, c, c + 2], handicap: [m - 2, m, m + 2] };
+  }
+
+  expectedDurationMs(): number {
+    return (this.bestOf === 5 ? 3.3 : 2.2) * 40 * 60_000;
+  }
+
+  private setState(): SetState {
+    const g = this.sets[this.sets.length - 1]!;
+    return {
+      games: [g[0], g[1]],
+      homeServing: this.homeServing,
+      points: [...this.points],
+      tiebreak: this.tiebreak,
+      tbHomeFirst: this.tbHomeFirst,
+    };
+  }
+
+  private setsWon(): [number, number] {
+    let h = 0;
+    let a = 0;
+    this.sets.forEach(([gh, ga], i) => {
+      const finished = i < this.sets.length - 1 || this.over;
+      if (!finished) return;
+      if (gh > ga) h++;
+      else if (ga > gh) a++;
+    });
+    return [h, a];
+  }
+
+  begin(): number {
+    return POINT_MS;
+  }
+
+  step(): StepResult {
+    const { rng } = this.ctx;
+    if (this.over) return { next: 60_000 };
+    if (this.setBreak) {
+      this.setBreak = false;
+      this.sets.push([0, 0]);
+      return { next: POINT_MS };
+    }
+    const serverIdx = this.tiebreak
+      ? (this.points[0] + this.points[1] === 0 || Math.floor((this.points[0] + this.points[1] - 1) / 2) % 2 === 1) ===
+        this.tbHomeFirst
+        ? 0
+        : 1
+      : this.homeServing
+        ? 0
+        : 1;
+    const pServer = serverIdx === 0 ? this.sp.home : this.sp.away;
+    let winner: 0 | 1;
+    if (rng.chance(0.035)) {
+      winner = (1 - serverIdx) as 0 | 1;
+      this.counters[serverIdx]!.double_faults++;
+    } else if (rng.chance(0.08 * (pServer / 0.63))) {
+      winner = serverIdx as 0 | 1;
+      this.counters[serverIdx]!.aces++;
+    } else winner = (rng.chance((pServer - 0.08) / 0.885) ? serverIdx : 1 - serverIdx) as 0 | 1;
+    this.counters[winner]!.points_won++;
+    this.points[winner]++;
+    return this.afterPoint();
+  }
+
+  private afterPoint(): StepResult {
+    const [h, a] = this.points;
+    const set = this.sets[this.sets.length - 1]!;
+    if (this.tiebreak) {
+      if ((h >= 7 || a >= 7) && Math.abs(h - a) >= 2) {
+        set[h > a ? 0 : 1]++;
+        this.tiebreak = false;
+        this.points = [0, 0];
+        // The player who received first in the tie-break serves the next game.
+        this.homeServing = !this.tbHomeFirst;
+        return this.endSet();
+      }
+      return { next: (h + a) % 6 === 0 ? CHANGEOVER_MS / 3 : POINT_MS };
+    }
+    if ((h >= 4 || a >= 4) && Math.abs(h - a) >= 2) {
+      set[h > a ? 0 : 1]++;
+      this.points = [0, 0];
+      this.homeServing = !this.homeServing;
+      const [gh, ga] = set;
+      if ((gh >= 6 || ga >= 6) && Math.abs(gh - ga) >= 2) return this.endSet();
+      if (gh === 7 || ga === 7) return this.endSet();
+      if (gh === 6 && ga === 6) {
+        this.tiebreak = true;
+        this.tbHomeFirst = this.homeServing;
+      }
+      return { next: (gh + ga) % 2 === 1 ? CHANGEOVER_MS : 25_000 + POINT_MS };
+    }
+    // A break point is a dangerous moment: prices pause for a few seconds.
+    const serverPts = this.homeServing ? h : a;
+    const receiverPts = this.homeServing ? a : h;
+    if (receiverPts >= 3 && receiverPts > serverPts) return { next: POINT_MS, lockMs: 8_000 };
+    return { next: POINT_MS };
+  }
+
+  private endSet(): StepResult {
+    const need = Math.floor(this.bestOf / 2) + 1;
+    const won = this.setsWonIncludingCurrent();
+    if (won[0] >= need || won[1] >= need) {
+      this.over = true;
+      return { next: 60_000 };
+    }
+    this.setBreak = true;
+    return { next: SET_BREAK_MS };
+  }
+
+  private setsWonIncludingCurrent(): [number, number] {
+    let h = 0;
+    let a = 0;
+    for (const [gh, ga] of this.sets) {
+      const done = (gh >= 6 || ga >= 6) && (Math.abs(gh - ga) >= 2 || gh === 7 || ga === 7);
+      if (!done) continue;
+      if (gh > ga) h++;
+      else a++;
+    }
+    return [h, a];
+  }
+
+  private gameScore(i: 0 | 1): string {
+    const [h, a] = this.points;
+    const mine = i === 0 ? h : a;
+    const theirs = i === 0 ? a : h;
+    if (this.tiebreak) return String(mine);
+    if (mine >= 3 && theirs >= 3) return mine > theirs ? 'AD' : '40';
+    return GAME_SCORES[Math.min(mine, 3)]!;
+  }
+
+  private periodScores(): PeriodScore[] {
+    return this.sets.map(([h, a], i) => ({ period: `S${i + 1}`, home: h, away: a }));
+  }
+
+  snapshot(): Snapshot {
+    const [sh, sa] = this.setsWonIncludingCurrent();
+    const cols = Array.from({ length: this.bestOf }, (_, i) => `S${i + 1}`);
+    const row = (side: 0 | 1): number[] => [...cols.map((_, i) => this.sets[i]?.[side] ?? 0), side === 0 ? sh : sa];
+    const serving = this.tiebreak ? null : this.homeServing;
+    const tbServerHome =
+      (this.points[0] + this.points[1] === 0 || Math.floor((this.points[0] + this.points[1] - 1) / 2) % 2 === 1) ===
+      this.tbHomeFirst;
+    const homeServes = serving ?? tbServerHome;
+    return {
+      score: { home: sh, away: sa },
+      period: `S${this.sets.length}`,
+      clock: null,
+      periodScores: this.periodScores(),
+      sportData: {
+        home_serving: homeServes,
+        away_serving: !homeServes,
+        home_game_score: this.gameScore(0),
+        away_game_score: this.gameScore(1),
+        is_tiebreak: this.tiebreak,
+      },
+      scoreboard: { headers: [...cols, 'Sets'], home: row(0), away: row(1) },
+    };
+  }
+
+  inBreak(): boolean {
+    return this.setBreak;
+  }
+
+  nearEnd(): boolean {
+    if (this.over) return false;
+    const need = Math.floor(this.bestOf / 2) + 1;
+    const won = this.setsWonIncludingCurrent();
+    const [gh, ga] = this.sets[this.sets.length - 1]!;
+    // Serving or receiving for the match: one game from victory in the deciding stretch.
+    return (won[0] === need - 1 && gh >= 5 && gh > ga) || (won[1] === need - 1 && ga >= 5 && ga > gh);
+  }
+
+  finished(): boolean {
+    return this.over;
+  }
+
+  result(): FinalResult {
+    const [h, a] = this.setsWonIncludingCurrent();
+    return { score: { home: h, away: a }, periodScores: this.periodScores(), winner: null };
+  }
+
+  stats(): PlayerStats[] {
+    const sides = [this.ctx.home, this.ctx.away] as const;
+    return sides.map((team, i) =>
+      playerLine(team.players[0]!.id, team.players[0]!.name, i === 0 ? 'home' : 'away', {
+        ...this.counters[i]!,
+        sets_won: this.setsWonIncludingCurrent()[i]!,
+      }),
+    );
+  }
+
+  markets(depth: MarketDepth): FairMarket[] {
+    const names = this.ctx.names;
+    const won = this.setsWonIncludingCurrent();
+    const finished = this.sets.slice(0, -1);
+    const gamesSoFar: [number, number] = [
+      finished.reduce((s, g) => s + g[0], 0),
+      finished.reduce((s, g) => s + g[1], 0),
+    ];
+    const st: SetState = this.setBreak
+      ? { games: [0, 0], homeServing: this.homeServing, points: [0, 0], tiebreak: false, tbHomeFirst: this.homeServing }
+      : this.setState();
+    if (this.setBreak) {
+      const last = this.sets[this.sets.length - 1]!;
+      gamesSoFar[0] += last[0];
+      gamesSoFar[1] += last[1];
+    }
+    const o = matchOutlook(this.sp, this.bestOf, won, gamesSoFar, st);
+    const out: FairMarket[] = [moneyline(names, o.pHome)];
+    const need = Math.floor(this.bestOf / 2) + 1;
+    const codes: string[] = [];
+    for (let l = 0; l < need; l++) codes.push(`${need}-${l}`);
+    for (let w = need - 1; w >= 0; w--) codes.push(`${w}-${need}`);
+    out.push(
+      decidedIfCertain(
+        fair(
+          key('set_betting'),
+          'Set Betting',
+          codes.map((c) => ({ code: c, label: c, side: null, p: o.sets.get(c) ?? 0 })),
+        ),
+      ),
+    );
+    const total = new Dist(0, o.totalGames);
+    const margin = new Dist(-o.marginOffset, o.gameMargin);
+    const full = depth === 'full';
+    for (const line of full ? this.lines.games : [this.lines.games[1]!])
+      out.push(totals(total, line, null, null, 'totals', 'Total Games'));
+    for (const line of full ? this.lines.handicap : [this.lines.handicap[1]!])
+      out.push(asianHandicap(names, margin, line, null, null, 'asian_handicap', 'Game Handicap'));
+    if (!full) return out;
+    const currentSet = this.setBreak ? this.sets.length + 1 : this.sets.length;
+    const pFresh =
+      (setWin(this.sp, { games: [0, 0], homeServing: true, points: [0, 0], tiebreak: false, tbHomeFirst: true }) +
+        setWin(this.sp, { games: [0, 0], homeServing: false, points: [0, 0], tiebreak: false, tbHomeFirst: false })) /
+      2;
+    for (let n = 1; n <= this.bestOf; n++) {
+      const decided = n < currentSet || (this.over && n === currentSet);
+      const p = decided ? 0.5 : n === currentSet ? setWin(this.sp, st) : pFresh;
+      const m = moneyline(names, p, `s${n}`, `Set ${n}`, 'set_winner');
+      out.push(decided ? { ...m, decided: true } : m);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,556 @@
+// One simulated event from fixture to final stats: kick-off, engine steps, locks, pricing, disruptions and its messages.
+import type { TeamSide } from '../../domain/types.js';
+import type { FeedMessage, FixtureMessage } from '../messages.js';
+import { Book, layoutOf } from './book.js';
+import type { SimConfig } from './config.js';
+import { createEngine } from './engines/registry.js';
+import type { MarketDepth, MatchEngine, Snapshot } from './engines/types.js';
+import { eventIdOf } from './ids.js';
+import { Rng } from './rng.js';
+import type { SimLeague, SimTeam } from './world.js';
+
+export interface FixturePlan {
+  eventNum: number;
+  league: SimLeague;
+  home: SimTeam;
+  away: SimTeam;
+  startTime: number;
+}
+
+/** What, if anything, goes wrong with this fixture; drawn once from the plan's own random stream. */
+export type Disruption =
+  | { kind: 'none' }
+  | { kind: 'cancelled'; beforeStartMs: number }
+  | { kind: 'walkover'; beforeStartMs: number; winner: TeamSide }
+  | { kind: 'delayed'; delayMs: number }
+  | { kind: 'postponed'; resumeAfterMs: number | null }
+  | { kind: 'abandoned'; afterMs: number }
+  | { kind: 'retired'; afterMs: number; retiring: TeamSide }
+  | { kind: 'interrupted'; afterMs: number; forMs: number };
+
+const INDIVIDUAL = new Set(['tennis', 'table_tennis', 'darts', 'snooker', 'mma', 'boxing']);
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+
+export function planDisruption(rng: Rng, plan: FixturePlan, config: SimConfig, expectedMs: number): Disruption {
+  const r = config.disruptions;
+  const sport = plan.league.sport;
+  let x = rng.next();
+  const take = (p: number): boolean => {
+    if (x < p) return true;
+    x -= p;
+    return false;
+  };
+  if (take(r.cancelled)) return { kind: 'cancelled', beforeStartMs: rng.int(10, 180) * MINUTE };
+  if (INDIVIDUAL.has(sport) && take(r.walkover)) {
+    return { kind: 'walkover', beforeStartMs: rng.int(5, 120) * MINUTE, winner: rng.chance(0.5) ? 'home' : 'away' };
+  }
+  if (take(r.postponed)) {
+    return { kind: 'postponed', resumeAfterMs: rng.chance(r.postponedResumeShare) ? rng.int(2, 40) * HOUR : null };
+  }
+  if (take(r.delayed)) return { kind: 'delayed', delayMs: rng.int(5, 30) * MINUTE };
+  if (sport === 'tennis' && take(r.retired)) {
+    return {
+      kind: 'retired',
+      afterMs: Math.round(expectedMs * rng.uniform(0.1, 0.8)),
+      retiring: rng.chance(0.5) ? 'home' : 'away',
+    };
+  }
+  if (take(r.abandoned)) return { kind: 'abandoned', afterMs: Math.round(expectedMs * rng.uniform(0.2, 0.8)) };
+  if (take(r.interrupted)) {
+    return {
+      kind: 'interrupted',
+      afterMs: Math.round(expectedMs * rng.uniform(0.1, 0.7)),
+      forMs: rng.int(5, 40) * MINUTE,
+    };
+  }
+  return { kind: 'none' };
+}
+
+type Phase = 'prematch' | 'delayed' | 'postponed' | 'live' | 'interrupted' | 'ended' | 'done';
+
+export interface GameOptions {
+  seed: number;
+  config: SimConfig;
+  /** Shortest simulated interval between price updates. */
+  repriceMs: number;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export class SimGame {
+  readonly eventId: string;
+  readonly engine: MatchEngine;
+  readonly disruption: Disruption;
+  private readonly book: Book;
+  private phase: Phase = 'prematch';
+  private depth: MarketDepth = 'main';
+  private kickoffAt: number;
+  private deepenAt: number | null;
+  private stepAt: number | null = null;
+  private pausedUntil: number | null = null;
+  private lockedUntil = 0;
+  private finalLock = false;
+  private locked = true;
+  private wasInBreak = false;
+  private lastPricedAt = -Infinity;
+  private lastScoreKey = '';
+  private lastScoreAt = -Infinity;
+  private statsAt: number | null = null;
+  private announceAt: number | null = null;
+  private cancelAt: number | null = null;
+  private disruptionAt: number | null = null;
+  private disruptionDone = false;
+  private out: FeedMessage[] = [];
+  private now = 0;
+  private silent = false;
+
+  constructor(
+    readonly plan: FixturePlan,
+    private readonly opts: GameOptions,
+  ) {
+    this.eventId = eventIdOf(plan.eventNum);
+    const names = { home: plan.home.name, away: plan.away.name };
+    this.engine = createEngine(plan.league.sport, {
+      rng: Rng.derive(opts.seed, 'game', plan.eventNum),
+      league: plan.league,
+      home: plan.home,
+      away: plan.away,
+      names,
+    });
+    this.disruption = planDisruption(
+      Rng.derive(opts.seed, 'plan', plan.eventNum),
+      plan,
+      opts.config,
+      this.engine.expectedDurationMs(),
+    );
+    this.book = new Book(plan.eventNum, opts.config);
+    this.kickoffAt = plan.startTime;
+    this.deepenAt = plan.startTime - opts.config.fullMarketsLeadMs;
+    const d = this.disruption;
+    if (d.kind === 'cancelled' || d.kind === 'walkover') this.disruptionAt = plan.startTime - d.beforeStartMs;
+  }
+
+  get status(): Phase {
+    return this.phase;
+  }
+
+  get marketCount(): number {
+    return this.book.size;
+  }
+
+  get isDone(): boolean {
+    return this.phase === 'done';
+  }
+
+  /** Next simulated instant something happens to this game (Infinity when done). */
+  nextAt(): number {
+    let t = Infinity;
+    const consider = (x: number | null): void => {
+      if (x !== null && x < t) t = x;
+    };
+    switch (this.phase) {
+      case 'prematch':
+        consider(this.deepenAt);
+        consider(this.disruptionAt);
+        consider(this.kickoffAt);
+        break;
+      case 'delayed':
+        consider(this.kickoffAt);
+        break;
+      case 'postponed':
+        consider(this.announceAt);
+        consider(this.cancelAt);
+        consider(this.kickoffAt);
+        break;
+      case 'live':
+        consider(this.stepAt);
+        if (this.locked && this.lockedUntil > this.now) consider(this.lockedUntil);
+        break;
+      case 'interrupted':
+        consider(this.pausedUntil);
+        break;
+      case 'ended':
+        consider(this.statsAt);
+        break;
+      case 'done':
+        break;
+    }
+    return t;
+  }
+
+  // --- messages -------------------------------------------------------------------------------
+
+  private emit(m: FeedMessage): void {
+    if (!this.silent) this.out.push(m);
+  }
+
+  fixtureMessage(): FixtureMessage {
+    const { league, home, away } = this.plan;
+    return {
+      type: 'fixture',
+      ts: iso(this.now),
+      event_id: this.eventId,
+      sport: league.sport,
+      league: { slug: league.slug, name: league.name, country: league.country, tier: league.tier },
+      home_team: home.name,
+      away_team: away.name,
+      start_time: iso(this.kickoffAt),
+      home_logo_id: home.logoId,
+      away_logo_id: away.logoId,
+    };
+  }
+
+  private publish(locked: boolean, withLayout: boolean): void {
+    const fairMarkets = this.engine.markets(this.depth);
+    const layout = withLayout ? layoutOf(this.depth === 'full' ? fairMarkets : this.engine.markets('full')) : undefined;
+    const { added, changes } = this.book.sync(fairMarkets, locked, layout);
+    if (added.length > 0) this.emit({ type: 'markets', ts: iso(this.now), event_id: this.eventId, markets: added });
+    if (changes.length > 0) this.emit({ type: 'odds', ts: iso(this.now), event_id: this.eventId, changes });
+  }
+
+  private lockAll(): void {
+    const changes = this.book.lockAll();
+    if (changes.length > 0) this.emit({ type: 'odds', ts: iso(this.now), event_id: this.eventId, changes });
+  }
+
+  private scoreMessage(s: Snapshot): void {
+    this.emit({
+      type: 'score',
+      ts: iso(this.now),
+      event_id: this.eventId,
+      score: s.score,
+      period: s.period,
+      clock: s.clock,
+      period_scores: s.periodScores,
+      sport_data: s.sportData,
+      scoreboard: s.scoreboard,
+    });
+    this.lastScoreAt = this.now;
+  }
+
+  private maybeScore(force: boolean): void {
+    const s = this.engine.snapshot();
+    const key = JSON.stringify([s.score, s.period, s.periodScores, s.sportData, s.scoreboard]);
+    const clockDue = this.now - this.lastScoreAt >= this.opts.config.clockUpdateMs;
+    if (force || key !== this.lastScoreKey || clockDue) {
+      this.lastScoreKey = key;
+      this.scoreMessage(s);
+    }
+  }
+
+  // --- lifecycle ------------------------------------------------------------------------------
+
+  /** The fixture and its first markets, published at `now`. */
+  open(now: number): FeedMessage[] {
+    this.now = now;
+    // A disruption drawn for before the publication happens just after it.
+    if (this.disruptionAt !== null && this.disruptionAt <= now)
+      this.disruptionAt = Math.min(now + MINUTE, this.kickoffAt);
+    this.emit(this.fixtureMessage());
+    if (this.deepenAt !== null && this.deepenAt <= now) {
+      this.depth = 'full';
+      this.deepenAt = null;
+    }
+    this.publish(false, true);
+    return this.flush();
+  }
+
+  private flush(): FeedMessage[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  /** Plays everything due at `now` (the value nextAt() returned) and returns the messages, in order. */
+  run(now: number): FeedMessage[] {
+    this.now = now;
+    switch (this.phase) {
+      case 'prematch':
+        this.runPrematch(now);
+        break;
+      case 'delayed':
+        if (now >= this.kickoffAt) this.kickOff();
+        break;
+      case 'postponed':
+        this.runPostponed(now);
+        break;
+      case 'live':
+        this.runLive(now);
+        break;
+      case 'interrupted':
+        if (this.pausedUntil !== null && now >= this.pausedUntil) this.resume();
+        break;
+      case 'ended':
+        if (this.statsAt !== null && now >= this.statsAt) {
+          this.emit({ type: 'stats', ts: iso(now), event_id: this.eventId, players: this.engine.stats(), final: true });
+          this.statsAt = null;
+          this.phase = 'done';
+        }
+        break;
+      case 'done':
+        break;
+    }
+    return this.flush();
+  }
+
+  private runPrematch(now: number): void {
+    if (this.deepenAt !== null && now >= this.deepenAt) {
+      this.deepenAt = null;
+      if (this.depth === 'main') {
+        this.depth = 'full';
+        this.publish(false, true);
+      }
+    }
+    const d = this.disruption;
+    if (this.disruptionAt !== null && now >= this.disruptionAt) {
+      this.disruptionAt = null;
+      if (d.kind === 'cancelled') {
+        this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'cancelled' });
+        this.phase = 'done';
+        return;
+      }
+      if (d.kind === 'walkover') {
+        this.emit({
+          type: 'result',
+          ts: iso(now),
+          event_id: this.eventId,
+          status: 'walkover',
+          score: { home: 0, away: 0 },
+          period_scores: [],
+          ended_at: iso(now),
+          winner: d.winner,
+        });
+        this.phase = 'done';
+        return;
+      }
+    }
+    if (now < this.kickoffAt) return;
+    if (d.kind === 'delayed' && !this.disruptionDone) {
+      this.disruptionDone = true;
+      this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'delayed' });
+      this.kickoffAt = now + d.delayMs;
+      this.phase = 'delayed';
+      return;
+    }
+    if (d.kind === 'postponed' && !this.disruptionDone) {
+      this.disruptionDone = true;
+      this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'postponed' });
+      this.phase = 'postponed';
+      if (d.resumeAfterMs !== null) {
+        this.announceAt = now + 30 * MINUTE;
+        this.kickoffAt = now + d.resumeAfterMs;
+      } else {
+        this.kickoffAt = Infinity;
+        this.cancelAt = now + this.opts.config.postponedCancelAfterMs;
+      }
+      return;
+    }
+    this.kickOff();
+  }
+
+  private runPostponed(now: number): void {
+    if (this.announceAt !== null && now >= this.announceAt) {
+      this.announceAt = null;
+      // The new kick-off time is announced as a fixture update.
+      this.emit(this.fixtureMessage());
+    }
+    if (this.cancelAt !== null && now >= this.cancelAt) {
+      this.cancelAt = null;
+      this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'cancelled' });
+      this.phase = 'done';
+      return;
+    }
+    if (now >= this.kickoffAt) this.kickOff();
+  }
+
+  private kickOff(): void {
+    this.phase = 'live';
+    this.depth = 'full';
+    this.emit({ type: 'status', ts: iso(this.now), event_id: this.eventId, status: 'live' });
+    this.stepAt = this.now + this.engine.begin();
+    this.maybeScore(true);
+    const d = this.disruption;
+    if (d.kind === 'abandoned' || d.kind === 'retired' || d.kind === 'interrupted')
+      this.disruptionAt = this.now + d.afterMs;
+    this.locked = false;
+    this.publish(false, true);
+    this.lastPricedAt = this.now;
+  }
+
+  private resume(): void {
+    this.pausedUntil = null;
+    this.phase = 'live';
+    this.emit({ type: 'status', ts: iso(this.now), event_id: this.eventId, status: 'live' });
+    this.maybeScore(true);
+    this.stepAt = Math.max(this.stepAt ?? this.now, this.now);
+    this.updateLocks(true);
+  }
+
+  private runLive(now: number): void {
+    if (this.stepAt !== null && now >= this.stepAt) {
+      const res = this.engine.step();
+      this.stepAt = now + res.next;
+      if (this.engine.finished()) {
+        this.finish();
+        return;
+      }
+      if (res.lockMs !== undefined) this.lockedUntil = Math.max(this.lockedUntil, now + res.lockMs);
+      this.maybeScore(false);
+      const inBreak = this.engine.inBreak();
+      if (inBreak && !this.wasInBreak)
+        this.emit({ type: 'stats', ts: iso(now), event_id: this.eventId, players: this.engine.stats(), final: false });
+      this.wasInBreak = inBreak;
+      if (!this.finalLock && this.engine.nearEnd()) {
+        this.finalLock = true;
+        if (this.plan.league.tier >= 3 && !this.book.removed && this.book.size > 0) {
+          this.emit({ type: 'remove_markets', ts: iso(now), event_id: this.eventId, all: true });
+          this.book.removed = true;
+        }
+      }
+      if (this.checkLiveDisruption(now)) return;
+    }
+    this.updateLocks(false);
+  }
+
+  /** Publishes lock changes and, when open and due, new prices. */
+  private updateLocks(force: boolean): void {
+    const locked = this.finalLock || this.engine.inBreak() || this.now < this.lockedUntil;
+    if (locked) {
+      if (!this.locked) this.lockAll();
+      this.locked = true;
+      return;
+    }
+    const due = this.now - this.lastPricedAt >= this.opts.repriceMs;
+    if (this.locked || due || force) {
+      this.publish(false, false);
+      this.lastPricedAt = this.now;
+    }
+    this.locked = false;
+  }
+
+  private checkLiveDisruption(now: number): boolean {
+    const d = this.disruption;
+    if (this.disruptionAt === null || now < this.disruptionAt) return false;
+    this.disruptionAt = null;
+    const s = this.engine.snapshot();
+    if (d.kind === 'interrupted') {
+      this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'interrupted' });
+      this.lockAll();
+      this.locked = true;
+      this.phase = 'interrupted';
+      this.pausedUntil = now + d.forMs;
+      this.stepAt = this.pausedUntil + (this.stepAt! - now);
+      return true;
+    }
+    if (d.kind === 'abandoned') {
+      this.emit({
+        type: 'result',
+        ts: iso(now),
+        event_id: this.eventId,
+        status: 'abandoned',
+        score: s.score,
+        period_scores: s.periodScores,
+        ended_at: iso(now),
+      });
+      this.phase = 'done';
+      return true;
+    }
+    if (d.kind === 'retired') {
+      const winner: TeamSide = d.retiring === 'home' ? 'away' : 'home';
+      this.emit({
+        type: 'result',
+        ts: iso(now),
+        event_id: this.eventId,
+        status: 'retired',
+        score: s.score,
+        period_scores: s.periodScores,
+        ended_at: iso(now),
+        winner,
+      });
+      this.phase = 'ended';
+      this.statsAt = now + this.opts.config.finalStatsDelayMs;
+      return true;
+    }
+    return false;
+  }
+
+  private finish(): void {
+    this.maybeScore(true);
+    const r = this.engine.result();
+    this.emit({
+      type: 'result',
+      ts: iso(this.now),
+      event_id: this.eventId,
+      status: 'ended',
+      score: r.score,
+      period_scores: r.periodScores,
+      ended_at: iso(this.now),
+      ...(r.winner !== null ? { winner: r.winner } : {}),
+    });
+    this.phase = 'ended';
+    this.statsAt = this.now + this.opts.config.finalStatsDelayMs;
+  }
+
+  /**
+   * Plays the game silently up to `until` (a world that starts mid-game). Returns false when the
+   * game would already be over, or went through a disruption: such a game is left out.
+   */
+  catchUp(until: number): boolean {
+    if (this.disruption.kind !== 'none') return false;
+    this.silent = true;
+    this.now = this.kickoffAt;
+    this.depth = 'full';
+    this.deepenAt = null;
+    this.phase = 'live';
+    this.stepAt = this.now + this.engine.begin();
+    this.locked = false;
+    this.lastPricedAt = this.now;
+    while (this.phase === 'live' && this.stepAt !== null && this.stepAt <= until) {
+      this.now = this.stepAt;
+      const res = this.engine.step();
+      this.stepAt = this.now + res.next;
+      if (this.engine.finished()) {
+        this.phase = 'done';
+        break;
+      }
+      if (res.lockMs !== undefined) this.lockedUntil = Math.max(this.lockedUntil, this.now + res.lockMs);
+      this.wasInBreak = this.engine.inBreak();
+      if (this.engine.nearEnd()) this.finalLock = true;
+    }
+    this.silent = false;
+    return this.phase === 'live';
+  }
+
+  /**
+   * The official result of a game that catchUp found already over (no disruption), for a consumer
+   * that still holds it open from an earlier run; null when the game did not end normally.
+   */
+  finalResult(now: number): FeedMessage | null {
+    if (this.disruption.kind !== 'none' || !this.engine.finished()) return null;
+    const r = this.engine.result();
+    return {
+      type: 'result',
+      ts: iso(now),
+      event_id: this.eventId,
+      status: 'ended',
+      score: r.score,
+      period_scores: r.periodScores,
+      ended_at: iso(Math.min(now, this.now)),
+      ...(r.winner !== null ? { winner: r.winner } : {}),
+    };
+  }
+
+  /** Messages that bring a fresh service to the state of a caught-up game at `now`. */
+  openLive(now: number): FeedMessage[] {
+    this.now = now;
+    this.emit(this.fixtureMessage());
+    const locked = this.finalLock || this.engine.inBreak() || now < this.lockedUntil;
+    this.publish(locked, true);
+    this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'live' });
+    this.maybeScore(true);
+    this.locked = locked;
+    this.lastPricedAt = now;
+    return this.flush();
+  }
+}

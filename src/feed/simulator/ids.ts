@@ -1,0 +1,33 @@
+// Stable integer ids: event numbers from (league, day, slot); market and selection ids derived from the event number.
+
+const DAY_FACTOR = 100;
+const LEAGUE_FACTOR = 10_000_000;
+/** Room for 10,000 markets and 100,000 selections per event; ids stay far below 2^53. */
+const MARKETS_PER_EVENT = 10_000;
+const SELECTIONS_PER_EVENT = 100_000;
+
+/** Event number of the `slot`-th fixture of a league on a UTC day (days since 1970). */
+export function eventNumber(leagueIndex: number, epochDay: number, slot: number): number {
+  if (slot < 0 || slot >= DAY_FACTOR) throw new RangeError(`fixture slot ${slot} out of range`);
+  return (leagueIndex + 1) * LEAGUE_FACTOR + epochDay * DAY_FACTOR + slot;
+}
+
+export function eventIdOf(eventNum: number): string {
+  return `sim-${eventNum}`;
+}
+
+export function marketIdOf(eventNum: number, index: number): number {
+  if (index >= MARKETS_PER_EVENT) throw new RangeError(`too many markets for event ${eventNum}`);
+  return eventNum * MARKETS_PER_EVENT + index;
+}
+
+export function selectionIdOf(eventNum: number, index: number): number {
+  if (index >= SELECTIONS_PER_EVENT) throw new RangeError(`too many selections for event ${eventNum}`);
+  return eventNum * SELECTIONS_PER_EVENT + index;
+}
+
+export const DAY_MS = 86_400_000;
+
+export function epochDayOf(ms: number): number {
+  return Math.floor(ms / DAY_MS);
+}

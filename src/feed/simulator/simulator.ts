@@ -1,0 +1,180 @@
+// The Simulator: a deterministic discrete-event world that advances to a simulated time and returns feed messages.
+import type { FeedMessage } from '../messages.js';
+import { resolveConfig, type SimConfig, type SimConfigInput } from './config.js';
+import { SimGame } from './game.js';
+import { MinHeap } from './heap.js';
+import { DAY_MS, epochDayOf } from './ids.js';
+import { fixturesOfDay } from './schedule.js';
+import { buildWorld, type SimLeague, type World } from './world.js';
+
+export interface SimulatorOptions {
+  seed: number;
+  /** Time acceleration of the caller's clock: paces price updates to a sane wall-clock rate. */
+  speed: number;
+  /** Epoch ms of simulated time when the world starts. */
+  startAt: number;
+  config?: SimConfigInput;
+  /**
+   * Events of this world a consumer still holds open from an earlier run (id → status). Those
+   * that are over by the start are closed on the first call, so a restart leaves nothing live forever.
+   */
+  openEvents?: ReadonlyMap<string, string>;
+}
+
+type Entry =
+  | { at: number; key: number; kind: 'generate'; league: SimLeague; day: number }
+  | { at: number; key: number; kind: 'game'; game: SimGame };
+
+export interface SimulatorCounts {
+  games: number;
+  live: number;
+  messages: number;
+  simulatedTo: number;
+}
+
+export class Simulator {
+  readonly world: World;
+  readonly config: SimConfig;
+  private readonly seed: number;
+  private readonly startAt: number;
+  private readonly repriceMs: number;
+  private readonly heap = new MinHeap<Entry>();
+  private readonly games = new Map<number, SimGame>();
+  private started = false;
+  private simulatedTo: number;
+  private emitted = 0;
+  private readonly openEvents: ReadonlyMap<string, string>;
+
+  constructor(opts: SimulatorOptions) {
+    this.seed = opts.seed >>> 0;
+    this.startAt = opts.startAt;
+    this.simulatedTo = opts.startAt;
+    this.config = resolveConfig(opts.config);
+    this.repriceMs = Math.max(this.config.repriceMs, this.config.repriceWallMs * Math.max(1, opts.speed));
+    this.world = buildWorld(this.seed);
+    this.openEvents = opts.openEvents ?? new Map();
+  }
+
+  private leagues(): SimLeague[] {
+    const { sports, tiers } = this.config;
+    return this.world.leagues.filter(
+      (l) => (sports === undefined || sports.includes(l.sport)) && (tiers === undefined || tiers.includes(l.tier)),
+    );
+  }
+
+  private horizonMs(league: SimLeague): number {
+    return this.config.horizonHours[league.tier] * 3_600_000;
+  }
+
+  private generateAt(league: SimLeague, day: number): number {
+    return day * DAY_MS - this.horizonMs(league);
+  }
+
+  /**
+   * Advances the world to `toMs` (simulated epoch ms) and returns what happened, in time order.
+   * The first call publishes every fixture of the horizon (and the games already under way).
+   */
+  advance(toMs: number): FeedMessage[] {
+    const out: FeedMessage[] = [];
+    if (!this.started) {
+      this.started = true;
+      this.init(out);
+    }
+    for (;;) {
+      const top = this.heap.peek();
+      if (top === undefined || top.at > toMs) break;
+      this.heap.pop();
+      if (top.kind === 'generate') {
+        this.generate(top.league, top.day, top.at, out);
+        this.scheduleGeneration(top.league, top.day + 1);
+      } else {
+        const game = top.game;
+        for (const m of game.run(top.at)) out.push(m);
+        this.schedule(game, top.at);
+      }
+    }
+    if (toMs > this.simulatedTo) this.simulatedTo = toMs;
+    this.emitted += out.length;
+    return out;
+  }
+
+  private init(out: FeedMessage[]): void {
+    const firstDay = epochDayOf(this.startAt) - 1;
+    const closed = new Set<string>();
+    for (const league of this.leagues()) {
+      let day = firstDay;
+      for (; this.generateAt(league, day) <= this.startAt; day++) this.generate(league, day, this.startAt, out, closed);
+      this.scheduleGeneration(league, day);
+    }
+    // Open events this run does not play at all (older, or another seed): closed without a score change.
+    const playing = new Set([...this.games.values()].map((g) => g.eventId));
+    for (const [eventId, status] of this.openEvents) {
+      if (playing.has(eventId) || closed.has(eventId)) continue;
+      const m = closeStaleMessage(eventId, status, this.startAt);
+      if (m !== null) out.push(m);
+    }
+  }
+
+  private scheduleGeneration(league: SimLeague, day: number): void {
+    this.heap.push({ at: this.generateAt(league, day), key: league.index, kind: 'generate', league, day });
+  }
+
+  private schedule(game: SimGame, after: number): void {
+    if (game.isDone) {
+      this.games.delete(game.plan.eventNum);
+      return;
+    }
+    const at = Math.max(game.nextAt(), after + 1);
+    if (!Number.isFinite(at)) {
+      this.games.delete(game.plan.eventNum);
+      return;
+    }
+    this.heap.push({ at, key: game.plan.eventNum, kind: 'game', game });
+  }
+
+  private generate(league: SimLeague, day: number, now: number, out: FeedMessage[], closed?: Set<string>): void {
+    for (const f of fixturesOfDay(this.seed, league, day)) {
+      if (this.games.has(f.eventNum)) continue;
+      const game = new SimGame({ ...f, league }, { seed: this.seed, config: this.config, repriceMs: this.repriceMs });
+      let messages: FeedMessage[];
+      if (f.startTime >= now) messages = game.open(now);
+      else if (game.catchUp(now)) messages = game.openLive(now);
+      else {
+        // Over before this run started: if an earlier run left it open, publish how it ended.
+        const status = this.openEvents.get(game.eventId);
+        if (status !== undefined && closed !== undefined) {
+          const m = game.finalResult(now) ?? closeStaleMessage(game.eventId, status, now);
+          if (m !== null) out.push(m);
+          closed.add(game.eventId);
+        }
+        continue;
+      }
+      for (const m of messages) out.push(m);
+      this.games.set(f.eventNum, game);
+      this.schedule(game, now - 1);
+    }
+  }
+
+  counts(): SimulatorCounts {
+    let live = 0;
+    for (const g of this.games.values()) if (g.status === 'live') live++;
+    return { games: this.games.size, live, messages: this.emitted, simulatedTo: this.simulatedTo };
+  }
+
+  /** A game of the world by event id (tests and diagnostics). */
+  game(eventId: string): SimGame | undefined {
+    for (const g of this.games.values()) if (g.eventId === eventId) return g;
+    return undefined;
+  }
+}
+
+const IN_PLAY = new Set(['live', 'suspended', 'interrupted']);
+const NOT_STARTED = new Set(['prematch', 'delayed', 'postponed']);
+
+/** Closes an event an earlier run left open when its real ending is unknown: abandoned or cancelled. */
+function closeStaleMessage(eventId: string, status: string, now: number): FeedMessage | null {
+  const ts = new Date(now).toISOString();
+  if (IN_PLAY.has(status)) return { type: 'status', ts, event_id: eventId, status: 'abandoned' };
+  if (NOT_STARTED.has(status)) return { type: 'status', ts, event_id: eventId, status: 'cancelled' };
+  return null;
+}

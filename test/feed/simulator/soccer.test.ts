@@ -1,0 +1,164 @@
+// Soccer specifics: the depth of a top league's book, locks after goals, and the end-of-game lock or withdrawal.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FeedMessage, MarketsMessage, OddsMessage, ScoreMessage } from '../../../src/feed/messages.js';
+import { NO_DISRUPTIONS } from '../../../src/feed/simulator/config.js';
+import { playOneGame } from '../../../src/feed/simulator/single-game.js';
+import { buildWorld } from '../../../src/feed/simulator/world.js';
+import { FeedChecker } from './feed-checker.js';
+
+const PUBLISH = Date.parse('2026-03-07T10:00:00Z');
+const world = buildWorld(2026);
+const ts = (m: FeedMessage): number => Date.parse(m.ts!);
+
+function game(tier: 1 | 2 | 3, seed: number): FeedMessage[] {
+  return playOneGame({
+    seed,
+    world,
+    sport: 'soccer',
+    tier,
+    publishAt: PUBLISH,
+    config: { disruptions: NO_DISRUPTIONS },
+  }).messages;
+}
+
+/** A game with a goal before the 80th minute (seeds are tried in order; most games have one). */
+function gameWithEarlyGoal(tier: 1 | 2 | 3): { messages: FeedMessage[]; goalAt: number } {
+  for (let seed = 1; seed < 30; seed++) {
+    const messages = game(tier, seed);
+    let last = '0-0';
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i]!;
+      if (m.type !== 'score') continue;
+      const now = `${m.score.home}-${m.score.away}`;
+      const minute = Number((m.clock ?? '99:00').split(':')[0]);
+      if (now !== last && minute < 80 && m.period !== 'HT') return { messages, goalAt: i };
+      last = now;
+    }
+  }
+  throw new Error('no game with an early goal');
+}
+
+describe('soccer books', () => {
+  it('a tier-1 league event carries more than 1,000 markets, each gradeable by key and code', () => {
+    const messages = game(1, 3);
+    const markets = messages.filter((m): m is MarketsMessage => m.type === 'markets').flatMap((m) => m.markets);
+    assert.ok(markets.length >= 1000, `${markets.length} markets`);
+    const keys = new Set(markets.map((m) => m.key));
+    assert.equal(keys.size, markets.length, 'one market per key');
+    for (const k of [
+      '1x2',
+      '1x2@1h',
+      '1x2@2h',
+      'asian_handicap:-0.25',
+      'asian_handicap@1h:0.75',
+      'totals:2.5',
+      'totals@2h:1.25',
+      'btts',
+      'correct_score',
+      'ht_ft',
+      'odd_even',
+      'winning_margin',
+      'team_totals_home:1.5',
+      'double_chance',
+      'draw_no_bet',
+    ]) {
+      assert.ok(keys.has(k), `has ${k}`);
+    }
+    assert.ok([...keys].filter((k) => k.startsWith('player_')).length >= 500, 'player props for both squads');
+    const cs = markets.find((m) => m.key === 'correct_score')!;
+    assert.ok(cs.outcomes.some((o) => o.code === 'other'));
+  });
+
+  it('minor leagues carry fewer markets', () => {
+    const count = (tier: 1 | 2 | 3): number =>
+      game(tier, 3)
+        .filter((m): m is MarketsMessage => m.type === 'markets')
+        .reduce((s, m) => s + m.markets.length, 0);
+    const [t1, t2, t3] = [count(1), count(2), count(3)];
+    assert.ok(t1 > t2 && t2 > t3, `${t1} > ${t2} > ${t3}`);
+    assert.ok(t3 >= 10);
+  });
+
+  it('a goal locks the selections at once and reopens them 30-60 simulated seconds later', () => {
+    const { messages, goalAt } = gameWithEarlyGoal(1);
+    const goal = messages[goalAt] as ScoreMessage;
+    const next = messages.slice(goalAt + 1).find((m): m is OddsMessage => m.type === 'odds')!;
+    assert.equal(ts(next), ts(goal), 'the lock comes with the goal');
+    assert.ok(
+      next.changes.length > 100 && next.changes.every((c) => c.is_locked === true && c.odds === undefined),
+      'locked, last odds kept',
+    );
+    const reopen = messages
+      .slice(goalAt + 1)
+      .find((m): m is OddsMessage => m.type === 'odds' && m.changes.some((c) => c.is_locked === false))!;
+    const after = (ts(reopen) - ts(goal)) / 1000;
+    assert.ok(after >= 30 && after <= 60, `reopened after ${after} s`);
+    assert.ok(
+      reopen.changes.some((c) => c.odds !== undefined),
+      'new prices come with the reopening',
+    );
+  });
+
+  it('everything is locked at half time and near the end of a top game', () => {
+    const messages = game(1, 5);
+    const checker = new FeedChecker();
+    let sawHalfTime = false;
+    let period = '';
+    for (const m of messages) {
+      checker.one(m);
+      if (m.type === 'score') period = m.period ?? period;
+      if (m.type === 'odds' && period === 'HT') {
+        sawHalfTime = true;
+        assert.ok(
+          [...checker.selections.values()].every((s) => s.locked),
+          'all locked at half time',
+        );
+      }
+      if (m.type === 'result') {
+        const open = [...checker.selections.values()].filter((s) => !s.locked);
+        assert.equal(open.length, 0, 'no open selection when the result comes');
+      }
+    }
+    assert.ok(sawHalfTime);
+    assert.deepEqual(checker.errors, []);
+  });
+
+  it('a minor league withdraws its markets near the end', () => {
+    const messages = game(3, 5);
+    const removal = messages.find((m) => m.type === 'remove_markets');
+    assert.ok(removal !== undefined && removal.type === 'remove_markets' && removal.all === true);
+    const after = messages.slice(messages.indexOf(removal));
+    assert.ok(!after.some((m) => m.type === 'odds' || m.type === 'markets'));
+  });
+
+  it('a cup tie level after 90 minutes goes to extra time and penalties; the shoot-out is not in the score', () => {
+    let shootout: FeedMessage | undefined;
+    for (let seed = 1; seed < 80 && shootout === undefined; seed++) {
+      const { messages } = playOneGame({
+        seed,
+        world,
+        sport: 'soccer',
+        league: 'National Cup',
+        publishAt: PUBLISH,
+        config: { disruptions: NO_DISRUPTIONS },
+      });
+      const result = messages.find((m) => m.type === 'result');
+      if (result?.type === 'result' && result.period_scores?.some((p) => p.period === 'PEN')) {
+        const checker = new FeedChecker();
+        checker.apply(messages);
+        assert.deepEqual(checker.errors, []);
+        shootout = result;
+      }
+    }
+    assert.ok(shootout?.type === 'result', 'a shoot-out within 80 cup ties');
+    assert.deepEqual(
+      shootout.period_scores!.map((p) => p.period),
+      ['1H', '2H', 'ET', 'PEN'],
+    );
+    const [h1, h2, et, pen] = shootout.period_scores!;
+    assert.equal(shootout.score.home, h1!.home + h2!.home + et!.home);
+    assert.equal(shootout.score.home, shootout.score.away);
+    assert.equal(shootout.winner, pen!.home > pen!.away ? 'home' : 'away');
+  });
+});

@@ -1,0 +1,89 @@
+// The simulator worker feeding a real service: sports listed, live games, results, and not one rejected message.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../../src/config.js';
+import type { FeedMessage } from '../../../src/feed/messages.js';
+import { startSimulatorWorker, type SimulatorWorkerHandle } from '../../../src/feed/simulator/index.js';
+import { createService, type Service } from '../../../src/service.js';
+
+const KEY = 'sim-worker-test-key';
+const SPEED = 600;
+
+describe('simulator worker → pipeline', () => {
+  let dir: string;
+  let service: Service;
+  let worker: SimulatorWorkerHandle;
+  const errors: unknown[] = [];
+  const rejections: string[] = [];
+  let batches = 0;
+  let largest = 0;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sim-worker-'));
+    service = await createService(
+      loadConfig({ DATA_DIR: dir, FEED: 'none', DEMO_API_KEY: KEY, DEMO_PLAN: 'unlimited', LOG_LEVEL: 'silent' }),
+    );
+    worker = startSimulatorWorker({
+      seed: 42,
+      speed: SPEED,
+      onBatch: async (messages: FeedMessage[]) => {
+        batches++;
+        largest = Math.max(largest, messages.length);
+        const outcomes = await service.pipeline.applyAll(messages);
+        outcomes.forEach((o, i) => {
+          if (!o.ok && rejections.length < 5)
+            rejections.push(`${o.message} ← ${JSON.stringify(messages[i]).slice(0, 200)}`);
+        });
+      },
+      onError: (err) => errors.push(err),
+    });
+  });
+
+  after(async () => {
+    await worker.stop();
+    await service.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function get<T>(url: string): Promise<T> {
+    const res = await service.app.inject({ method: 'GET', url, headers: { 'x-api-key': KEY } });
+    assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+    return JSON.parse(res.body) as T;
+  }
+
+  it('lists the sports, shows live games and ends games with a result, rejecting nothing', async () => {
+    const deadline = Date.now() + 30_000;
+    let sports = 0;
+    let live = 0;
+    let ended: Array<{ id: string }> = [];
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      sports = (await get<{ total: number }>('/v1/sports')).total;
+      live = (await get<{ total: number }>('/v1/live?limit=1')).total;
+      ended = (await get<{ events: Array<{ id: string }> }>('/v1/events?status=ended&limit=5')).events;
+      if (sports >= 17 && live > 0 && ended.length > 0) break;
+    }
+    assert.ok(sports >= 17, `${sports} sports`);
+    assert.ok(live > 0, 'live events');
+    assert.ok(ended.length > 0, 'ended events');
+    const result = await get<{ status: string; score: { home: number; away: number } }>(
+      `/v1/events/${ended[0]!.id}/result`,
+    );
+    assert.equal(result.status, 'ended');
+    assert.ok(Number.isInteger(result.score.home) && Number.isInteger(result.score.away));
+    assert.deepEqual(rejections, []);
+    assert.equal(service.pipeline.counters.rejected, 0);
+    assert.deepEqual(errors, []);
+    assert.ok(batches > 1 && largest <= 2_000, `${batches} batches, largest ${largest}`);
+  });
+
+  it('stops cleanly', async () => {
+    await worker.stop();
+    const before = batches;
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(batches, before);
+  });
+});
