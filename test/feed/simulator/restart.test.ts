@@ -1,0 +1,85 @@
+// A restarted world closes what an earlier run left open: real results for games that finished, else abandoned/cancelled.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FeedMessage, ResultMessage } from '../../../src/feed/messages.js';
+import { Simulator } from '../../../src/feed/simulator/simulator.js';
+
+const START = Date.parse('2026-03-07T10:00:00Z');
+const HOUR = 3_600_000;
+const CONFIG = { sports: ['tennis', 'darts'] };
+
+function runUntil(sim: Simulator, until: number): FeedMessage[] {
+  const out: FeedMessage[] = [];
+  for (let t = START; t <= until; t += 60_000) out.push(...sim.advance(t));
+  return out;
+}
+
+describe('Simulator restart', () => {
+  it('publishes the real result of a game that finished while the consumer was away', () => {
+    const first = new Simulator({ seed: 42, speed: 60, startAt: START, config: CONFIG });
+    const history = runUntil(first, START + 6 * HOUR);
+    const results = history.filter((m): m is ResultMessage => m.type === 'result' && m.status === 'ended');
+    assert.ok(results.length > 0, 'some game ended within six hours');
+    const target = results[0] as ResultMessage;
+    const endedAt = Date.parse(target.ended_at ?? '');
+
+    // The consumer saw the game live, then was down until after it ended.
+    const restartAt = endedAt + 10 * 60_000;
+    const second = new Simulator({
+      seed: 42,
+      speed: 60,
+      startAt: restartAt,
+      config: CONFIG,
+      openEvents: new Map([[target.event_id, 'live']]),
+    });
+    const closing = second.advance(restartAt).filter((m) => 'event_id' in m && m.event_id === target.event_id);
+    assert.equal(closing.length, 1);
+    const r = closing[0] as ResultMessage;
+    assert.equal(r.type, 'result');
+    assert.equal(r.status, 'ended');
+    assert.deepEqual(r.score, target.score);
+    assert.equal(r.winner ?? null, target.winner ?? null);
+  });
+
+  it('abandons a live event and cancels a prematch one that this world does not play', () => {
+    const sim = new Simulator({
+      seed: 42,
+      speed: 60,
+      startAt: START,
+      config: CONFIG,
+      openEvents: new Map([
+        ['sim-999', 'live'],
+        ['sim-998', 'prematch'],
+        ['sim-997', 'postponed'],
+      ]),
+    });
+    const byId = new Map(
+      sim
+        .advance(START)
+        .filter((m) => m.type === 'status')
+        .map((m) => [(m as { event_id: string }).event_id, (m as { status: string }).status]),
+    );
+    assert.equal(byId.get('sim-999'), 'abandoned');
+    assert.equal(byId.get('sim-998'), 'cancelled');
+    assert.equal(byId.get('sim-997'), 'cancelled');
+  });
+
+  it('leaves alone open events it still plays (a game in progress continues)', () => {
+    const first = new Simulator({ seed: 42, speed: 60, startAt: START, config: CONFIG });
+    const history = runUntil(first, START + 3 * HOUR);
+    const live = history.find((m) => m.type === 'status' && m.status === 'live') as { event_id: string } | undefined;
+    assert.ok(live);
+    const liveAt = Date.parse(
+      (history.find((m) => m.type === 'status' && m.event_id === live.event_id) as { ts: string }).ts,
+    );
+    const second = new Simulator({
+      seed: 42,
+      speed: 60,
+      startAt: liveAt + 60_000,
+      config: CONFIG,
+      openEvents: new Map([[live.event_id, 'live']]),
+    });
+    const messages = second.advance(liveAt + 60_000).filter((m) => 'event_id' in m && m.event_id === live.event_id);
+    assert.ok(!messages.some((m) => m.type === 'status' && (m.status === 'abandoned' || m.status === 'cancelled')));
+  });
+});
