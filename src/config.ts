@@ -23,6 +23,14 @@ export interface Config {
   pipelineStaleSeconds: number;
   /** How long ended/final events stay in the read model (their results stay in the store forever). */
   endedRetentionHours: number;
+  /** Settlement entries keep their market detail this long, then become `score_only`. */
+  settlementDetailDays: number;
+  /** Settlement entries stay in the feed this long (results stay forever). */
+  settlementFeedDays: number;
+  /** Postponed or suspended events not resumed within this many hours are refunded. */
+  voidAfterHours: number;
+  /** Markets graded and committed per settlement batch (the entry's counts move batch by batch). */
+  settlementBatchSize: number;
   /** Largest client request body (bytes). */
   bodyLimitBytes: number;
   /** Largest admin feed body (bytes). */
@@ -44,6 +52,10 @@ const DEFAULTS = {
   FLUSH_INTERVAL_MS: '500',
   PIPELINE_STALE_SECONDS: '120',
   ENDED_RETENTION_HOURS: '72',
+  SETTLEMENT_DETAIL_DAYS: '7',
+  SETTLEMENT_FEED_DAYS: '30',
+  VOID_AFTER_HOURS: '48',
+  SETTLEMENT_BATCH_SIZE: '250',
   BODY_LIMIT_BYTES: String(1024 * 1024),
   FEED_BODY_LIMIT_BYTES: String(64 * 1024 * 1024),
 } as const;
@@ -109,6 +121,10 @@ export function loadConfig(env?: Env): Config {
     flushIntervalMs: num(env, 'FLUSH_INTERVAL_MS', 10, 1000),
     pipelineStaleSeconds: num(env, 'PIPELINE_STALE_SECONDS', 1, 86400),
     endedRetentionHours: num(env, 'ENDED_RETENTION_HOURS', 0, 24 * 365 * 100),
+    settlementDetailDays: num(env, 'SETTLEMENT_DETAIL_DAYS', 0, 3650, false),
+    settlementFeedDays: num(env, 'SETTLEMENT_FEED_DAYS', 0, 3650, false),
+    voidAfterHours: num(env, 'VOID_AFTER_HOURS', 0, 24 * 365, false),
+    settlementBatchSize: num(env, 'SETTLEMENT_BATCH_SIZE', 1, 100_000),
     bodyLimitBytes: num(env, 'BODY_LIMIT_BYTES', 1024, 1024 ** 3),
     feedBodyLimitBytes: num(env, 'FEED_BODY_LIMIT_BYTES', 1024, 1024 ** 3),
   };

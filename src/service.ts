@@ -12,6 +12,9 @@ import { isTerminal } from './domain/lifecycle.js';
 import { startSimulatorWorker } from './feed/simulator/index.js';
 import { LocalChangeBus } from './live/change-bus.js';
 import { ReadModel } from './live/read-model.js';
+import { SettlementIndex } from './live/settlement-index.js';
+import { catalogGrader } from './pipeline/settlement/catalog-grader.js';
+import { SettlementEngine } from './pipeline/settlement/engine.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 import type { Store } from './store/store.js';
@@ -28,6 +31,7 @@ export interface Service {
   app: FastifyInstance;
   readModel: ReadModel;
   pipeline: Pipeline;
+  settlement: SettlementEngine;
   store: Store;
   bus: LocalChangeBus;
   /** The demo key's secret when this start created it (printed once), else null. */
@@ -86,10 +90,25 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       log: opts.logger ?? silentLog,
     });
     await pipeline.load();
+    const settlementIndex = new SettlementIndex();
+    const settlement = new SettlementEngine({
+      store,
+      readModel,
+      bus,
+      index: settlementIndex,
+      grade: catalogGrader(),
+      now: world,
+      log: opts.logger ?? silentLog,
+      resultOf: (id) => pipeline.result(id),
+      batchSize: config.settlementBatchSize,
+      voidAfterMs: () => config.voidAfterHours * 3_600_000,
+      feedRetentionMs: config.settlementFeedDays * 86_400_000,
+    });
     // An accelerated world resumes where it stopped: its clock never goes back across restarts.
     const worldStartAt = simulated ? Math.max(startedAt, latestUpdate(readModel)) : startedAt;
     if (simulated) worldNow = acceleratedClock(worldStartAt, startedAt, config.simSpeed, now);
     pipeline.start();
+    await settlement.start();
 
     let demoKeyCreated: string | null = null;
     if (config.demoApiKey !== null) {
@@ -114,7 +133,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
 
     const metrics = new ApiMetrics({
       feedLagSeconds: () => pipeline.lastLagMs / 1000,
-      settlementBacklog: () => 0,
+      settlementBacklog: () => settlement.backlog,
       writeBehindBacklog: () => pipeline.backlog,
       readModelEvents: () => readModel.size,
       feedMessages: () => pipeline.counters.applied,
@@ -123,11 +142,13 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     const ctx: ApiContext = {
       config,
       readModel,
+      settlementIndex,
       store,
       pipeline,
       keys: new KeyAuthenticator(store, now),
       metrics,
       now,
+      worldNow: world,
       startedAt,
     };
     const app = await buildApp(ctx, {
@@ -153,6 +174,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       app,
       readModel,
       pipeline,
+      settlement,
       store,
       bus,
       demoKeyCreated,
@@ -162,6 +184,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
         await app.close();
         await simulator?.stop();
         await pipeline.stop();
+        await settlement.stop();
         await store.close();
       },
     };

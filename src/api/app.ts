@@ -8,11 +8,13 @@ import { API_VERSION, type ApiContext, type RouteAccess } from './context.js';
 import { frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { secretsEqual } from './keys.js';
 import { adminFeedRoutes } from './routes/admin-feed.js';
+import { betRoutes } from './routes/bets.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { eventRoutes } from './routes/events.js';
 import { liveRoutes } from './routes/live.js';
 import { logoRoutes, type LogoSource } from './routes/logo.js';
 import { operationRoutes } from './routes/operations.js';
+import { settlementRoutes } from './routes/settlements.js';
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'] | false;
@@ -108,6 +110,8 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   await app.register(eventRoutes(ctx));
   await app.register(liveRoutes(ctx));
   await app.register(discoveryRoutes(ctx));
+  await app.register(settlementRoutes(ctx));
+  await app.register(betRoutes(ctx));
   await app.register(logoRoutes(opts.logos));
   if (ctx.config.adminKey !== null) await app.register(adminFeedRoutes(ctx));
 

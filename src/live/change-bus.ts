@@ -1,7 +1,8 @@
 // The change bus: the pipeline publishes what changed; the stream, settlement and scale-out subscribe.
 import { EventEmitter } from 'node:events';
 
-export type ChangeKind = 'fixture' | 'markets' | 'odds' | 'status' | 'score' | 'result' | 'stats' | 'evicted';
+export type ChangeKind =
+  'fixture' | 'markets' | 'odds' | 'status' | 'score' | 'result' | 'stats' | 'evicted' | 'settlement';
 
 export interface Change {
   kind: ChangeKind;

@@ -15,7 +15,23 @@ import {
   rowToResult,
 } from './rows.js';
 import type { StoreDatabase } from './schema.js';
-import type { ApiKeyRecord, Store, StoredEvent, WriteBatch } from './store.js';
+import {
+  countSettlementChanges,
+  listSettlementChanges,
+  listSettlements,
+  rowToSettlement,
+  saveSettlement,
+  settlementSummaries,
+} from './settlement-queries.js';
+import type {
+  ApiKeyRecord,
+  SettlementChangesQuery,
+  SettlementPageQuery,
+  SettlementRecord,
+  Store,
+  StoredEvent,
+  WriteBatch,
+} from './store.js';
 
 export interface KyselyStoreOptions {
   kind: Store['kind'];
@@ -210,6 +226,28 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       run(async () => {
         const row = await db.selectFrom('results').selectAll().where('event_id', '=', eventId).executeTakeFirst();
         return row === undefined ? null : rowToResult(row);
+      }),
+
+    saveSettlement: (record: SettlementRecord) => run(() => saveSettlement(db, record)),
+
+    getSettlement: (eventId: string) =>
+      run(async () => {
+        const row = await db.selectFrom('settlements').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+        return row === undefined ? null : rowToSettlement(row);
+      }),
+
+    listSettlements: (q: SettlementPageQuery) => run(() => listSettlements(db, q)),
+
+    listSettlementChanges: (q: SettlementChangesQuery) => run(() => listSettlementChanges(db, q)),
+
+    countSettlementChanges: (q: Omit<SettlementChangesQuery, 'limit'>) => run(() => countSettlementChanges(db, q)),
+
+    settlementSummaries: (minEndedAt: number) => run(() => settlementSummaries(db, minEndedAt)),
+
+    deleteSettlementsBefore: (before: number) =>
+      run(async () => {
+        const r = await db.deleteFrom('settlements').where('ended_at', '<', before).executeTakeFirst();
+        return Number(r.numDeletedRows);
       }),
 
     findApiKeyByHash: (keyHash: string) =>

@@ -61,9 +61,36 @@ const initial: Migration = {
   },
 };
 
+// Settlement entries: one row per settled event, its resolved markets as the JSON array clients
+// receive (pages are assembled from stored text, never re-serialized). Ordered two ways: by end
+// (the feed, newest first) and by last change (`updated_since`, oldest first).
+const settlements: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('settlements')
+      .addColumn('event_id', 'text', (c) => c.primaryKey())
+      .addColumn('ended_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addColumn('revision', 'integer', (c) => c.notNull())
+      .addColumn('resolved_count', 'integer', (c) => c.notNull())
+      .addColumn('total_count', 'integer', (c) => c.notNull())
+      .addColumn('pending_count', 'integer', (c) => c.notNull())
+      .addColumn('header', 'text', (c) => c.notNull())
+      .addColumn('markets', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('settlements_by_end').on('settlements').columns(['ended_at', 'event_id']).execute();
+    await db.schema
+      .createIndex('settlements_by_update')
+      .on('settlements')
+      .columns(['updated_at', 'event_id'])
+      .execute();
+  },
+};
+
 /** Every SQLite migration, old and new; names sort in the order they must run. */
 export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
+  '0002_settlements': settlements,
 };
 
 export const sqliteMigrationProvider: MigrationProvider = {

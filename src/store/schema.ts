@@ -45,9 +45,25 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
+/** One row per settled event: counts, the entry's header fields and resolved markets as JSON text. */
+export interface SettlementsTable {
+  event_id: string;
+  ended_at: number;
+  updated_at: number;
+  revision: number;
+  resolved_count: number;
+  total_count: number;
+  pending_count: number;
+  /** SettlementHeader as JSON. */
+  header: string;
+  /** The `resolved_markets` array as served (JSON text). */
+  markets: string;
+}
+
 export interface StoreDatabase {
   events: EventsTable;
   markets: MarketsTable;
   results: ResultsTable;
   api_keys: ApiKeysTable;
+  settlements: SettlementsTable;
 }

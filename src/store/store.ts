@@ -30,6 +30,60 @@ export interface StoredEvent {
   positions: number[];
 }
 
+/** The fields of a settlement entry that come from the event (kept with the entry: events age out). */
+export interface SettlementHeader {
+  homeTeam: string;
+  awayTeam: string;
+  homeLogoId: string | null;
+  awayLogoId: string | null;
+  finalScore: { home: number; away: number };
+  sport: string;
+  league: string;
+  country: string;
+  startTime: number;
+  /** Revision of the result the entry was graded from (a higher one means a correction to apply). */
+  resultRevision: number;
+}
+
+/** A settlement entry as stored: one per settled event. */
+export interface SettlementRecord {
+  eventId: string;
+  endedAt: number;
+  /** When a market last resolved or was corrected. */
+  updatedAt: number;
+  revision: number;
+  resolvedCount: number;
+  totalCount: number;
+  pendingCount: number;
+  header: SettlementHeader;
+  /** The `resolved_markets` array exactly as served, as JSON text. */
+  marketsJson: string;
+}
+
+/** A position in the feed: entries strictly after it (newest first: ended_at desc, event_id desc). */
+export interface FeedPosition {
+  at: number;
+  eventId: string;
+}
+
+export interface SettlementPageQuery {
+  /** Oldest `ended_at` still in the feed (retention). */
+  minEndedAt: number;
+  eventIds: string[] | null;
+  /** Newest first after this position (the cursor), or from the top. */
+  after: FeedPosition | null;
+  limit: number;
+  offset: number;
+}
+
+export interface SettlementChangesQuery {
+  minEndedAt: number;
+  eventIds: string[] | null;
+  /** Changes strictly after this `(updated_at, event_id)`, oldest first. */
+  after: FeedPosition;
+  limit: number;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Applies pending migrations; safe to call on every start. */
@@ -46,6 +100,19 @@ export interface Store {
    */
   saveResult(result: EventResult, batch: WriteBatch): Promise<void>;
   getResult(eventId: string): Promise<EventResult | null>;
+  /** Inserts or replaces an event's settlement entry. */
+  saveSettlement(record: SettlementRecord): Promise<void>;
+  getSettlement(eventId: string): Promise<SettlementRecord | null>;
+  /** A page of the feed, newest first (ended_at desc, event_id desc). */
+  listSettlements(q: SettlementPageQuery): Promise<SettlementRecord[]>;
+  /** Entries changed after a position, oldest change first (updated_at asc, event_id asc). */
+  listSettlementChanges(q: SettlementChangesQuery): Promise<SettlementRecord[]>;
+  /** How many entries changed after a position (the `total` of an `updated_since` page). */
+  countSettlementChanges(q: Omit<SettlementChangesQuery, 'limit'>): Promise<number>;
+  /** (ended_at, pending_count) of every entry ended at or after `minEndedAt`: the counters' start. */
+  settlementSummaries(minEndedAt: number): Promise<Array<{ eventId: string; endedAt: number; pendingCount: number }>>;
+  /** Drops entries that ended before `before` (out of the feed window); results are not touched. */
+  deleteSettlementsBefore(before: number): Promise<number>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   /** Inserts the key, or updates name/plan/revocation of the key with the same id. */
   saveApiKey(key: ApiKeyRecord): Promise<void>;

@@ -1,0 +1,196 @@
+// GET /v1/settlements: the automatic settlement feed (newest first with a cursor, or changes since an instant).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { badRequest } from '../../domain/errors.js';
+import type { SettlementRecord } from '../../store/store.js';
+import { baseUrlOf } from '../base-url.js';
+import type { ApiContext } from '../context.js';
+import { iso, logoUrl } from '../../live/payloads.js';
+import { sendRawJson } from '../raw-json.js';
+import { errorResponses } from '../schemas/common.js';
+import { SettlementFeedSchema } from '../schemas/settlements.js';
+
+const DAY_MS = 86_400_000;
+const MAX_IDS = 50;
+
+interface CursorPosition {
+  at: number;
+  eventId: string;
+}
+
+/** Cursors are base64url JSON: `{ended_at, event_id}` for the feed, `{updated_at, event_id}` for changes. */
+export function encodeCursor(field: 'ended_at' | 'updated_at', at: number, eventId: string): string {
+  return Buffer.from(JSON.stringify({ [field]: iso(at), event_id: eventId })).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, field: 'ended_at' | 'updated_at'): CursorPosition {
+  let value: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]+={0,2}$/.test(cursor)) throw new Error('not base64url');
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest("query parameter 'cursor' is not a cursor this feed issued (use next_cursor as given)");
+  }
+  const obj = value as Record<string, unknown> | null;
+  const raw = obj?.[field];
+  const at = typeof raw === 'number' ? raw : typeof raw === 'string' ? Date.parse(raw) : NaN;
+  const eventId = obj?.event_id;
+  if (!Number.isFinite(at) || typeof eventId !== 'string' || eventId.length === 0) {
+    throw badRequest(
+      `query parameter 'cursor' does not hold {${field}, event_id}${field === 'updated_at' ? ' (an updated_since cursor)' : ''}`,
+    );
+  }
+  return { at, eventId };
+}
+
+/** The event ids of `event_id` and `event_ids` together, or null for no filter. */
+function idsFilter(eventId: string | undefined, eventIds: string | undefined): string[] | null {
+  if (eventId === undefined && eventIds === undefined) return null;
+  const ids = new Set<string>();
+  if (eventId !== undefined) ids.add(eventId);
+  if (eventIds !== undefined) {
+    const list = eventIds
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+    if (list.length === 0) throw badRequest("query parameter 'event_ids' must list at least one event id");
+    if (list.length > MAX_IDS) {
+      throw badRequest(`query parameter 'event_ids' lists ${list.length} ids; at most ${MAX_IDS} are allowed`);
+    }
+    for (const id of list) ids.add(id);
+  }
+  return [...ids];
+}
+
+export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/settlements',
+      {
+        schema: {
+          tags: ['settlement'],
+          summary: 'Settlement feed: newest first; an entry appears with its first resolved market',
+          querystring: Type.Object({
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100, description: '1 to 200' })),
+            offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '>= 0; keep 0 when polling' })),
+            cursor: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 1000, description: 'next_cursor of the previous page' }),
+            ),
+            event_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+            event_ids: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 10_000, description: 'comma-separated, at most 50' }),
+            ),
+            updated_since: Type.Optional(
+              Type.String({ description: 'ISO date-time: entries changed after it, oldest change first' }),
+            ),
+          }),
+          response: { 200: SettlementFeedSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const limit = q.limit ?? 100;
+        const offset = q.offset ?? 0;
+        if (q.cursor !== undefined && offset !== 0) {
+          throw badRequest("query parameters 'cursor' and 'offset' cannot be combined (keep offset 0 with a cursor)");
+        }
+        const eventIds = idsFilter(q.event_id, q.event_ids);
+        const now = ctx.worldNow();
+        const feedFrom = now - ctx.config.settlementFeedDays * DAY_MS;
+        const detailFrom = now - ctx.config.settlementDetailDays * DAY_MS;
+        const base = baseUrlOf(request, ctx.config);
+
+        let records: SettlementRecord[];
+        let total: number;
+        let nextCursor: string | null = null;
+        if (q.updated_since !== undefined) {
+          const since = Date.parse(q.updated_since);
+          if (!/^\d{4}-\d{2}-\d{2}T/.test(q.updated_since) || Number.isNaN(since)) {
+            throw badRequest(
+              "query parameter 'updated_since' must be an ISO 8601 date-time such as 2026-11-22T10:00:00Z",
+            );
+          }
+          const after =
+            q.cursor !== undefined ? decodeCursor(q.cursor, 'updated_at') : { at: since, eventId: '\uffff' };
+          const rows = await ctx.store.listSettlementChanges({
+            minEndedAt: feedFrom,
+            eventIds,
+            after,
+            limit: limit + 1 + offset,
+          });
+          records = rows.slice(offset, offset + limit);
+          total = await ctx.store.countSettlementChanges({
+            minEndedAt: feedFrom,
+            eventIds,
+            after: { at: since, eventId: '\uffff' },
+          });
+          const last = records[records.length - 1];
+          if (rows.length > offset + limit && last !== undefined)
+            nextCursor = encodeCursor('updated_at', last.updatedAt, last.eventId);
+        } else {
+          const after = q.cursor !== undefined ? decodeCursor(q.cursor, 'ended_at') : null;
+          const rows = await ctx.store.listSettlements({
+            minEndedAt: feedFrom,
+            eventIds,
+            after,
+            limit: limit + 1,
+            offset,
+          });
+          records = rows.slice(0, limit);
+          const last = records[records.length - 1];
+          if (rows.length > limit && last !== undefined)
+            nextCursor = encodeCursor('ended_at', last.endedAt, last.eventId);
+          total = -1;
+        }
+        const counts =
+          eventIds === null
+            ? ctx.settlementIndex.counts(feedFrom, detailFrom)
+            : ctx.settlementIndex.countsFor(eventIds, feedFrom, detailFrom);
+        if (total < 0) total = counts.total;
+
+        const entries = records.map((r) => entryJson(r, base, r.endedAt < detailFrom));
+        const envelope = JSON.stringify({
+          total,
+          fully_settled: counts.fullySettled,
+          score_only: counts.scoreOnly,
+          limit,
+          offset,
+          has_more: nextCursor !== null,
+          next_cursor: nextCursor,
+          applied_filters: {
+            event_ids_count: eventIds?.length ?? 0,
+            using_cursor: q.cursor !== undefined,
+            ...(q.updated_since !== undefined ? { updated_since: q.updated_since } : {}),
+          },
+        });
+        return sendRawJson(reply, `{"settlements":[${entries.join(',')}],${envelope.slice(1)}`);
+      },
+    );
+  };
+}
+
+/** One settlement entry; past the detail window it is `score_only` (no markets, null counts and names). */
+function entryJson(r: SettlementRecord, base: string, scoreOnly: boolean): string {
+  const h = r.header;
+  const head = JSON.stringify({
+    event_id: r.eventId,
+    home_team: h.homeTeam,
+    away_team: h.awayTeam,
+    home_logo: logoUrl(base, h.homeLogoId),
+    away_logo: logoUrl(base, h.awayLogoId),
+    final_score: h.finalScore,
+    sport: scoreOnly ? null : h.sport,
+    league: scoreOnly ? null : h.league,
+    country: scoreOnly ? null : h.country,
+    start_time: scoreOnly ? null : iso(h.startTime),
+    ended_at: iso(r.endedAt),
+    status: 'settled',
+    settlement_status: 'settled',
+    resolved_markets_count: scoreOnly ? 0 : r.resolvedCount,
+    total_markets_count: scoreOnly ? null : r.totalCount,
+    pending_markets_count: scoreOnly ? null : r.pendingCount,
+    updated_at: iso(r.updatedAt),
+    revision: r.revision,
+  });
+  return `${head.slice(0, -1)},"resolved_markets":${scoreOnly ? '[]' : r.marketsJson}}`;
+}

@@ -1,0 +1,55 @@
+// TypeBox schema of the settlement feed: entries with resolved markets and the paging envelope.
+import { Type } from 'typebox';
+import { ScoreSchema } from './common.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const ResolvedMarketSchema = Type.Object({
+  key: Type.String(),
+  name: Type.String(),
+  market_id: Nullable(Type.Integer()),
+  outcomes: Type.Array(
+    Type.Object({
+      label: Type.String(),
+      result: Type.String({ description: 'won, lost or refund' }),
+      selection_id: Nullable(Type.Integer()),
+      void_factor: Type.Optional(
+        Type.Number({ description: 'refunded share of a half-won or half-lost outcome (0.5)' }),
+      ),
+    }),
+  ),
+});
+
+export const SettlementEntrySchema = Type.Object({
+  event_id: Type.String(),
+  home_team: Type.String(),
+  away_team: Type.String(),
+  home_logo: Type.String({ format: 'uri' }),
+  away_logo: Type.String({ format: 'uri' }),
+  final_score: ScoreSchema,
+  sport: Nullable(Type.String()),
+  league: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  start_time: Nullable(Type.String({ format: 'date-time' })),
+  ended_at: Type.String({ format: 'date-time' }),
+  status: Type.String({ description: 'always settled' }),
+  settlement_status: Type.String({ description: 'always settled' }),
+  resolved_markets: Type.Array(ResolvedMarketSchema),
+  resolved_markets_count: Type.Integer(),
+  total_markets_count: Nullable(Type.Integer()),
+  pending_markets_count: Nullable(Type.Integer()),
+  updated_at: Type.String({ format: 'date-time' }),
+  revision: Type.Integer(),
+});
+
+export const SettlementFeedSchema = Type.Object({
+  settlements: Type.Array(SettlementEntrySchema),
+  total: Type.Integer(),
+  fully_settled: Type.Integer(),
+  score_only: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  has_more: Type.Boolean(),
+  next_cursor: Nullable(Type.String()),
+  applied_filters: Type.Object({ event_ids_count: Type.Integer(), using_cursor: Type.Boolean() }),
+});

@@ -1,0 +1,55 @@
+// Bet check arithmetic: what a single or a parlay returns from its legs' results (exact, half outcomes included).
+
+export type LegResult = 'won' | 'lost' | 'refund' | 'pending';
+
+export interface LegOutcome {
+  result: LegResult;
+  /** Decimal odds the leg was taken at (>= 1). */
+  odds: number;
+  /** Refunded share of a half-won or half-lost leg (quarter lines): 0.5. */
+  voidFactor?: number;
+  /** Share of the win paid in a dead heat (outrights): e.g. 0.5. */
+  deadHeatFactor?: number;
+}
+
+export interface BetCheck {
+  status: 'won' | 'lost' | 'refund' | 'pending';
+  /** Product of the legs' effective odds: a refund counts 1.00, a half outcome exactly, a loss 0. */
+  combinedOdds: number;
+  /** What the bet returns for `stake` (0 if lost, the stake if refunded); null while pending. */
+  payout: number | null;
+}
+
+/** What one unit staked on a settled leg returns. */
+export function legFactor(leg: LegOutcome): number {
+  const v = leg.voidFactor ?? 0;
+  const dh = leg.deadHeatFactor ?? 1;
+  switch (leg.result) {
+    case 'won':
+      // The refunded share comes back at 1.00; of the rest, the dead-heat share wins at the odds.
+      return v + (1 - v) * dh * leg.odds;
+    case 'lost':
+      return v;
+    case 'refund':
+      return 1;
+    case 'pending':
+      return leg.odds;
+  }
+}
+
+const round = (x: number, digits: number): number => {
+  const f = 10 ** digits;
+  return Math.round((x + Number.EPSILON) * f) / f;
+};
+
+/** Settles a bet of one or more legs; `stake` defaults to 1 for deciding the status. */
+export function checkBet(legs: readonly LegOutcome[], stake = 1): BetCheck {
+  const combined = legs.reduce((p, leg) => p * legFactor(leg), 1);
+  const whollyLost = legs.some((l) => l.result === 'lost' && (l.voidFactor ?? 0) === 0);
+  const pending = legs.some((l) => l.result === 'pending');
+  if (pending && !whollyLost) return { status: 'pending', combinedOdds: round(combined, 4), payout: null };
+  const settled = whollyLost ? 0 : combined;
+  const payout = round(stake * settled, 2);
+  const status = payout > stake ? 'won' : payout === round(stake, 2) ? 'refund' : 'lost';
+  return { status, combinedOdds: round(settled, 4), payout };
+}

@@ -1,0 +1,121 @@
+// Settlement entry queries shared by every SQL dialect: save, page newest first, changes since, counters' start.
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { SettlementsTable, StoreDatabase } from './schema.js';
+import type { SettlementChangesQuery, SettlementPageQuery, SettlementRecord } from './store.js';
+
+export function settlementToRow(r: SettlementRecord): SettlementsTable {
+  return {
+    event_id: r.eventId,
+    ended_at: r.endedAt,
+    updated_at: r.updatedAt,
+    revision: r.revision,
+    resolved_count: r.resolvedCount,
+    total_count: r.totalCount,
+    pending_count: r.pendingCount,
+    header: JSON.stringify(r.header),
+    markets: r.marketsJson,
+  };
+}
+
+export function rowToSettlement(row: SettlementsTable): SettlementRecord {
+  return {
+    eventId: row.event_id,
+    endedAt: Number(row.ended_at),
+    updatedAt: Number(row.updated_at),
+    revision: Number(row.revision),
+    resolvedCount: Number(row.resolved_count),
+    totalCount: Number(row.total_count),
+    pendingCount: Number(row.pending_count),
+    header: JSON.parse(row.header) as SettlementRecord['header'],
+    marketsJson: row.markets,
+  };
+}
+
+export async function saveSettlement(db: Kysely<StoreDatabase>, r: SettlementRecord): Promise<void> {
+  await db
+    .insertInto('settlements')
+    .values(settlementToRow(r))
+    .onConflict((oc) =>
+      oc.column('event_id').doUpdateSet((eb) => ({
+        ended_at: eb.ref('excluded.ended_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+        revision: eb.ref('excluded.revision'),
+        resolved_count: eb.ref('excluded.resolved_count'),
+        total_count: eb.ref('excluded.total_count'),
+        pending_count: eb.ref('excluded.pending_count'),
+        header: eb.ref('excluded.header'),
+        markets: eb.ref('excluded.markets'),
+      })),
+    )
+    .execute();
+}
+
+type Q = SelectQueryBuilder<StoreDatabase, 'settlements', SettlementsTable>;
+
+function filtered(q: Q, minEndedAt: number, eventIds: string[] | null): Q {
+  let out = q.where('ended_at', '>=', minEndedAt);
+  if (eventIds !== null) out = out.where('event_id', 'in', eventIds.length > 0 ? eventIds : ['']);
+  return out;
+}
+
+/** Newest first; the cursor continues strictly after (ended_at, event_id) in that order. */
+export async function listSettlements(db: Kysely<StoreDatabase>, q: SettlementPageQuery): Promise<SettlementRecord[]> {
+  let query = filtered(db.selectFrom('settlements').selectAll(), q.minEndedAt, q.eventIds);
+  if (q.after !== null) {
+    const { at, eventId } = q.after;
+    query = query.where((eb) =>
+      eb.or([eb('ended_at', '<', at), eb.and([eb('ended_at', '=', at), eb('event_id', '<', eventId)])]),
+    );
+  }
+  const rows = await query
+    .orderBy('ended_at', 'desc')
+    .orderBy('event_id', 'desc')
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+  return rows.map(rowToSettlement);
+}
+
+/** Oldest change first, strictly after (updated_at, event_id). */
+export async function listSettlementChanges(
+  db: Kysely<StoreDatabase>,
+  q: SettlementChangesQuery,
+): Promise<SettlementRecord[]> {
+  const { at, eventId } = q.after;
+  const rows = await filtered(db.selectFrom('settlements').selectAll(), q.minEndedAt, q.eventIds)
+    .where((eb) =>
+      eb.or([eb('updated_at', '>', at), eb.and([eb('updated_at', '=', at), eb('event_id', '>', eventId)])]),
+    )
+    .orderBy('updated_at', 'asc')
+    .orderBy('event_id', 'asc')
+    .limit(q.limit)
+    .execute();
+  return rows.map(rowToSettlement);
+}
+
+export async function settlementSummaries(
+  db: Kysely<StoreDatabase>,
+  minEndedAt: number,
+): Promise<Array<{ eventId: string; endedAt: number; pendingCount: number }>> {
+  const rows = await db
+    .selectFrom('settlements')
+    .select(['event_id', 'ended_at', 'pending_count'])
+    .where('ended_at', '>=', minEndedAt)
+    .execute();
+  return rows.map((r) => ({ eventId: r.event_id, endedAt: Number(r.ended_at), pendingCount: Number(r.pending_count) }));
+}
+
+export async function countSettlementChanges(
+  db: Kysely<StoreDatabase>,
+  q: Omit<SettlementChangesQuery, 'limit'>,
+): Promise<number> {
+  const { at, eventId } = q.after;
+  const row = await filtered(db.selectFrom('settlements').selectAll(), q.minEndedAt, q.eventIds)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((eb) =>
+      eb.or([eb('updated_at', '>', at), eb.and([eb('updated_at', '=', at), eb('event_id', '>', eventId)])]),
+    )
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
