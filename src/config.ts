@@ -31,6 +31,12 @@ export interface Config {
   voidAfterHours: number;
   /** Markets graded and committed per settlement batch (the entry's counts move batch by batch). */
   settlementBatchSize: number;
+  /** Player props without final statistics this many hours after the end are refunded. */
+  statsTimeoutHours: number;
+  /** Grading policies for unfinished matches (docs/markets.md). */
+  tennisRetirementPolicy: 'one_set_completed' | 'first_ball' | 'refund';
+  walkoverPolicy: 'refund' | 'award_moneyline';
+  esportsForfeitPolicy: 'award_if_map_played' | 'refund';
   /** Largest client request body (bytes). */
   bodyLimitBytes: number;
   /** Largest admin feed body (bytes). */
@@ -56,6 +62,10 @@ const DEFAULTS = {
   SETTLEMENT_FEED_DAYS: '30',
   VOID_AFTER_HOURS: '48',
   SETTLEMENT_BATCH_SIZE: '250',
+  STATS_TIMEOUT_HOURS: '24',
+  TENNIS_RETIREMENT_POLICY: 'one_set_completed',
+  WALKOVER_POLICY: 'refund',
+  ESPORTS_FORFEIT_POLICY: 'award_if_map_played',
   BODY_LIMIT_BYTES: String(1024 * 1024),
   FEED_BODY_LIMIT_BYTES: String(64 * 1024 * 1024),
 } as const;
@@ -125,6 +135,14 @@ export function loadConfig(env?: Env): Config {
     settlementFeedDays: num(env, 'SETTLEMENT_FEED_DAYS', 0, 3650, false),
     voidAfterHours: num(env, 'VOID_AFTER_HOURS', 0, 24 * 365, false),
     settlementBatchSize: num(env, 'SETTLEMENT_BATCH_SIZE', 1, 100_000),
+    statsTimeoutHours: num(env, 'STATS_TIMEOUT_HOURS', 0, 24 * 365, false),
+    tennisRetirementPolicy: oneOf(env, 'TENNIS_RETIREMENT_POLICY', [
+      'one_set_completed',
+      'first_ball',
+      'refund',
+    ] as const),
+    walkoverPolicy: oneOf(env, 'WALKOVER_POLICY', ['refund', 'award_moneyline'] as const),
+    esportsForfeitPolicy: oneOf(env, 'ESPORTS_FORFEIT_POLICY', ['award_if_map_played', 'refund'] as const),
     bodyLimitBytes: num(env, 'BODY_LIMIT_BYTES', 1024, 1024 ** 3),
     feedBodyLimitBytes: num(env, 'FEED_BODY_LIMIT_BYTES', 1024, 1024 ** 3),
   };

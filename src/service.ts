@@ -96,13 +96,18 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       readModel,
       bus,
       index: settlementIndex,
-      grade: catalogGrader(),
+      grade: catalogGrader({
+        tennisRetirement: config.tennisRetirementPolicy,
+        walkover: config.walkoverPolicy,
+        esportsForfeit: config.esportsForfeitPolicy,
+      }),
       now: world,
       log: opts.logger ?? silentLog,
       resultOf: (id) => pipeline.result(id),
       batchSize: config.settlementBatchSize,
       voidAfterMs: () => config.voidAfterHours * 3_600_000,
       feedRetentionMs: config.settlementFeedDays * 86_400_000,
+      statsTimeoutMs: config.statsTimeoutHours * 3_600_000,
     });
     // An accelerated world resumes where it stopped: its clock never goes back across restarts.
     const worldStartAt = simulated ? Math.max(startedAt, latestUpdate(readModel)) : startedAt;

@@ -71,6 +71,11 @@ export interface Market {
   key: string;
   name: string;
   outcomes: Outcome[];
+  /**
+   * Withdrawn by the producer (`remove_markets`): no longer offered or returned, but kept so the
+   * bets taken on it before still settle. Absent means offered.
+   */
+  withdrawn?: boolean;
 }
 
 /** One player's line of statistics: counters such as goals, assists, points, cards, kills. */

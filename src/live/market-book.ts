@@ -45,6 +45,8 @@ export class MarketBook {
   /** Outcome range of market i: [starts[i], starts[i + 1]). */
   private starts = new Uint32Array(1);
   private positions = new Float64Array(0);
+  /** 1 for a withdrawn market: kept for settlement, hidden from clients. */
+  private withdrawnCol = new Uint8Array(0);
   private selIds = new Float64Array(0);
   private oddsCol = new Float64Array(0);
   private flags = new Uint8Array(0);
@@ -78,6 +80,10 @@ export class MarketBook {
   position(i: number): number {
     return this.positions[i] as number;
   }
+  /** Withdrawn markets are kept (their bets still settle) but are not offered or returned. */
+  isWithdrawn(i: number): boolean {
+    return this.withdrawnCol[i] === 1;
+  }
   /** First outcome index of market i and one past its last. */
   outcomeRange(i: number): [number, number] {
     return [this.starts[i] as number, this.starts[i + 1] as number];
@@ -108,9 +114,10 @@ export class MarketBook {
     return search(this.byMarket, this.marketIds, marketId);
   }
 
-  /** Index of the first market with this key, or -1. */
+  /** Index of the first offered (not withdrawn) market with this key, or -1. */
   indexOfKey(key: string): number {
-    return this.keys.indexOf(key);
+    for (let i = 0; i < this.keys.length; i++) if (this.keys[i] === key && !this.isWithdrawn(i)) return i;
+    return -1;
   }
 
   /** Outcome index of a selection id, or -1 (binary search over the sorted index). */
@@ -145,7 +152,9 @@ export class MarketBook {
         isLocked: this.isLocked(o),
       });
     }
-    return { marketId: this.marketId(i), key: this.key(i), name: this.name(i), outcomes };
+    const m: Market = { marketId: this.marketId(i), key: this.key(i), name: this.name(i), outcomes };
+    if (this.isWithdrawn(i)) m.withdrawn = true;
+    return m;
   }
 
   markets(): Market[] {
@@ -158,6 +167,7 @@ export class MarketBook {
   sameAs(i: number, m: Market): boolean {
     const [a, b] = this.outcomeRange(i);
     if (this.key(i) !== m.key || this.name(i) !== m.name || b - a !== m.outcomes.length) return false;
+    if (this.isWithdrawn(i) !== (m.withdrawn === true)) return false;
     return m.outcomes.every((x, k) => {
       const o = a + k;
       return (
@@ -171,10 +181,11 @@ export class MarketBook {
     });
   }
 
-  /** Markets with at least one unlocked selection. */
+  /** Offered markets with at least one unlocked selection. */
   openMarketCount(): number {
     let n = 0;
     for (let i = 0; i < this.marketCount; i++) {
+      if (this.isWithdrawn(i)) continue;
       const [a, b] = this.outcomeRange(i);
       for (let o = a; o < b; o++) {
         if (!this.isLocked(o)) {
@@ -230,18 +241,17 @@ export class MarketBook {
     this.rebuild(rows);
   }
 
-  /** Removes markets by id (unknown ids are ignored); returns the ids removed. */
-  remove(marketIds: readonly number[] | 'all'): number[] {
+  /** Withdraws offered markets by id (unknown or already withdrawn ids are ignored); returns those withdrawn. */
+  withdraw(marketIds: readonly number[] | 'all'): number[] {
     const drop = marketIds === 'all' ? null : new Set(marketIds);
-    const removed: number[] = [];
-    const rows: Row[] = [];
+    const withdrawn: number[] = [];
     for (let i = 0; i < this.marketCount; i++) {
       const id = this.marketId(i);
-      if (drop === null || drop.has(id)) removed.push(id);
-      else rows.push({ market: null, from: i, position: this.position(i) });
+      if (this.isWithdrawn(i) || (drop !== null && !drop.has(id))) continue;
+      this.withdrawnCol[i] = 1;
+      withdrawn.push(id);
     }
-    if (removed.length > 0) this.rebuild(rows);
-    return removed;
+    return withdrawn;
   }
 
   private rebuild(rows: Row[]): void {
@@ -254,6 +264,7 @@ export class MarketBook {
     const names: string[] = new Array<string>(rows.length);
     const starts = new Uint32Array(rows.length + 1);
     const positions = new Float64Array(rows.length);
+    const withdrawn = new Uint8Array(rows.length);
     const selIds = new Float64Array(total);
     const odds = new Float64Array(total);
     const flags = new Uint8Array(total);
@@ -265,6 +276,7 @@ export class MarketBook {
       positions[i] = r.position;
       if (r.market !== null) {
         const m = r.market;
+        withdrawn[i] = m.withdrawn === true ? 1 : 0;
         marketIds[i] = m.marketId;
         keys[i] = intern(m.key);
         names[i] = intern(m.name);
@@ -277,6 +289,7 @@ export class MarketBook {
           o++;
         }
       } else {
+        withdrawn[i] = this.withdrawnCol[r.from] ?? 0;
         marketIds[i] = this.marketId(r.from);
         keys[i] = this.key(r.from);
         names[i] = this.name(r.from);
@@ -297,6 +310,7 @@ export class MarketBook {
     this.names = names;
     this.starts = starts;
     this.positions = positions;
+    this.withdrawnCol = withdrawn;
     this.selIds = selIds;
     this.oddsCol = odds;
     this.flags = flags;

@@ -79,6 +79,7 @@ export function marketsJson(le: LiveEvent, format: OddsFormat): string {
   const book = le.book;
   const parts: string[] = [];
   for (let i = 0; i < book.marketCount; i++) {
+    if (book.isWithdrawn(i)) continue;
     const [a, b] = book.outcomeRange(i);
     const outcomes: string[] = [];
     for (let o = a; o < b; o++) {

@@ -115,11 +115,11 @@ export class ReadModel {
     this.touch(le);
   }
 
-  /** Withdraws markets (unknown ids are ignored); returns the ids removed. */
-  removeMarkets(le: LiveEvent, marketIds: number[] | 'all'): number[] {
-    const removed = le.book.remove(marketIds);
-    if (removed.length > 0) this.touch(le);
-    return removed;
+  /** Withdraws markets (unknown or already withdrawn ids are ignored); returns the ids withdrawn. */
+  withdrawMarkets(le: LiveEvent, marketIds: number[] | 'all'): number[] {
+    const withdrawn = le.book.withdraw(marketIds);
+    if (withdrawn.length > 0) this.touch(le);
+    return withdrawn;
   }
 
   /** Records that an event changed in place (odds, locks, stats): its payloads and list pages are stale. */

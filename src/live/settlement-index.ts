@@ -64,6 +64,12 @@ export class SettlementIndex {
     return this.entries.has(eventId);
   }
 
+  /** Whether an entry still has markets pending. */
+  pending(eventId: string): boolean {
+    const e = this.entries.get(eventId);
+    return e !== undefined && !e.settled;
+  }
+
   upsert(eventId: string, endedAt: number, pendingCount: number): void {
     const old = this.entries.get(eventId);
     const settled = pendingCount === 0;

@@ -49,7 +49,11 @@ export function applyOddsChanges(
   const closed = rejectUnlessOpen(le);
   if (closed !== null) return { ok: false, message: closed };
   const book = le.book;
-  const at = msg.changes.map((c) => book.indexOfSelection(c.selection_id));
+  // Selections of withdrawn markets no longer take prices: they count as unknown.
+  const at = msg.changes.map((c) => {
+    const o = book.indexOfSelection(c.selection_id);
+    return o >= 0 && book.isWithdrawn(book.marketOfOutcome(o)) ? -1 : o;
+  });
   const unknown = msg.changes.filter((_c, k) => (at[k] as number) < 0).map((c) => c.selection_id);
   if (unknown.length > 0) {
     const shown = unknown.slice(0, 10).join(', ');

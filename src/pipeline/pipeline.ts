@@ -302,10 +302,11 @@ export class Pipeline {
         }
         const closed = rejectUnlessOpen(le);
         if (closed !== null) return rejected(closed);
-        const removed = this.opts.readModel.removeMarkets(le, msg.all === true ? 'all' : (msg.market_ids ?? []));
-        if (removed.length === 0) return applied(false);
+        // Withdrawn markets stay in the book and the store (bets taken on them still settle).
+        const withdrawn = this.opts.readModel.withdrawMarkets(le, msg.all === true ? 'all' : (msg.market_ids ?? []));
+        if (withdrawn.length === 0) return applied(false);
         this.bumpUpdatedAt(le, at);
-        this.writeBehind.markRemoved(le.event.id, removed);
+        this.writeBehind.markMarkets(le.event.id, withdrawn);
         this.emit('markets', le.event.id);
         return applied(true);
       }

@@ -6,18 +6,17 @@ import type { WriteBatch } from '../store/store.js';
  * Odds and scores change many times a second; writing each change would make the store the
  * bottleneck. Changes are coalesced per event and market and flushed every interval, so a
  * `kill -9` loses at most one interval of live odds. Results never wait here: they commit at once.
+ * Nothing is deleted: withdrawn markets are written with their `withdrawn` flag (they still settle).
  */
 export class WriteBehind {
   private events = new Set<string>();
   private markets = new Map<string, Set<number>>();
-  private removed = new Map<string, Set<number>>();
 
   constructor(private readonly readModel: ReadModel) {}
 
   get pending(): number {
     let n = this.events.size;
     for (const s of this.markets.values()) n += s.size;
-    for (const s of this.removed.values()) n += s.size;
     return n;
   }
 
@@ -28,21 +27,7 @@ export class WriteBehind {
   markMarkets(eventId: string, marketIds: Iterable<number>): void {
     let set = this.markets.get(eventId);
     if (set === undefined) this.markets.set(eventId, (set = new Set()));
-    const gone = this.removed.get(eventId);
-    for (const id of marketIds) {
-      set.add(id);
-      gone?.delete(id);
-    }
-  }
-
-  markRemoved(eventId: string, marketIds: Iterable<number>): void {
-    let set = this.removed.get(eventId);
-    if (set === undefined) this.removed.set(eventId, (set = new Set()));
-    const dirty = this.markets.get(eventId);
-    for (const id of marketIds) {
-      set.add(id);
-      dirty?.delete(id);
-    }
+    for (const id of marketIds) set.add(id);
   }
 
   /** Takes everything pending (or only one event's share) out as a batch built from current state. */
@@ -54,13 +39,10 @@ export class WriteBehind {
       const le = this.readModel.get(id);
       if (le !== undefined) batch.events.push(le.event);
     }
-    const marketEntries =
-      onlyEventId === undefined
-        ? [...this.markets]
-        : this.markets.has(onlyEventId)
-          ? [[onlyEventId, this.markets.get(onlyEventId) as Set<number>] as const]
-          : [];
-    for (const [eventId, ids] of marketEntries) {
+    const marketIds =
+      onlyEventId === undefined ? [...this.markets.keys()] : this.markets.has(onlyEventId) ? [onlyEventId] : [];
+    for (const eventId of marketIds) {
+      const ids = this.markets.get(eventId) ?? new Set<number>();
       this.markets.delete(eventId);
       const le = this.readModel.get(eventId);
       if (le === undefined) continue;
@@ -69,16 +51,6 @@ export class WriteBehind {
         if (i >= 0) batch.markets.push({ eventId, position: le.book.position(i), market: le.book.toMarket(i) });
       }
     }
-    const removedEntries =
-      onlyEventId === undefined
-        ? [...this.removed]
-        : this.removed.has(onlyEventId)
-          ? [[onlyEventId, this.removed.get(onlyEventId) as Set<number>] as const]
-          : [];
-    for (const [eventId, ids] of removedEntries) {
-      this.removed.delete(eventId);
-      if (ids.size > 0) batch.removedMarkets.push({ eventId, marketIds: [...ids] });
-    }
     return batch;
   }
 
@@ -86,7 +58,6 @@ export class WriteBehind {
   restore(batch: WriteBatch): void {
     for (const e of batch.events) this.events.add(e.id);
     for (const m of batch.markets) this.markMarkets(m.eventId, [m.market.marketId]);
-    for (const r of batch.removedMarkets) this.markRemoved(r.eventId, r.marketIds);
   }
 }
 

@@ -173,13 +173,13 @@ describe('persistence across restarts', () => {
       const afterResend = await everything(second);
       for (const [url, body] of before) assert.equal(afterResend.get(url), body, `after re-sending: ${url}`);
 
-      // The restored service keeps working: known markets keep their place, the withdrawn totals
-      // market (2) offered again comes after them.
+      // The restored service keeps working: the withdrawn totals market (2), kept for settlement,
+      // is offered again in its original place.
       await feedOk(second, [markets('live', { away: 4.4 }), score('live', 3, 2)]);
       const d = (await second.get<{ markets: Array<{ market_id: number }>; score: unknown }>('/v1/events/live')).body;
       assert.deepEqual(
         d.markets.map((m) => m.market_id),
-        [1, 3, 2],
+        [1, 2, 3],
       );
       assert.deepEqual(d.score, { home: 3, away: 2 });
     } finally {

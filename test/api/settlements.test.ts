@@ -394,6 +394,66 @@ describe('settlement feed', () => {
     }
   });
 
+  it('a market withdrawn near the end still settles (bets were taken on it)', async () => {
+    const svc = await startService();
+    try {
+      const messages = game('w1', { score: [0, 0], ht: [0, 0] });
+      messages.splice(3, 0, { type: 'remove_markets', event_id: 'w1', market_ids: [4] });
+      await feedAndSettle(svc, messages);
+      const odds = (await svc.get<{ markets: Array<{ market_id: number }> }>('/v1/events/w1/odds')).body;
+      assert.deepEqual(odds.markets, [], 'an ended event returns no markets');
+      const e = (await svc.get<Feed>('/v1/settlements')).body.settlements[0] as Entry;
+      assert.equal(resultOf(e, 'btts', 'no')?.result, 'won');
+      assert.equal(e.total_markets_count, 6);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('player props still without final statistics are refunded after the stats timeout', async () => {
+    const svc = await startService();
+    try {
+      await feedAndSettle(svc, game('t1'));
+      svc.clock.advance(23 * HOUR);
+      await svc.service.settlement.housekeeping();
+      await settled(svc);
+      assert.equal(((await svc.get<Feed>('/v1/settlements')).body.settlements[0] as Entry).pending_markets_count, 1);
+      svc.clock.advance(2 * HOUR);
+      await svc.service.settlement.housekeeping();
+      await settled(svc);
+      const e = (await svc.get<Feed>('/v1/settlements')).body.settlements[0] as Entry;
+      assert.equal(e.pending_markets_count, 0);
+      assert.equal(resultOf(e, 'player_goals_p9:0.5', 'over')?.result, 'refund');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('an abandoned game: markets already decided stand, the rest is refunded', async () => {
+    const svc = await startService();
+    try {
+      const messages = game('ab', { score: [2, 1], ht: [1, 1] });
+      messages[3] = {
+        type: 'result',
+        event_id: 'ab',
+        status: 'abandoned',
+        score: { home: 2, away: 1 },
+        period_scores: [
+          { period: '1H', home: 1, away: 1 },
+          { period: '2H', home: 1, away: 0 },
+        ],
+      };
+      await feedAndSettle(svc, messages);
+      const e = (await svc.get<Feed>('/v1/settlements')).body.settlements[0] as Entry;
+      assert.equal(resultOf(e, '1x2@1h', 'draw')?.result, 'won', 'the first half was completed');
+      assert.equal(resultOf(e, '1x2', 'home')?.result, 'refund');
+      assert.equal(resultOf(e, 'totals:2.5', 'over')?.result, 'won', 'three goals: over 2.5 was already decided');
+      assert.equal(resultOf(e, 'btts', 'yes')?.result, 'won', 'both teams had already scored');
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('a cancelled event refunds every market at once', async () => {
     const svc = await startService();
     try {

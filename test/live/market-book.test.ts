@@ -40,14 +40,38 @@ describe('market book', () => {
     assert.deepEqual(b.toMarket(0), market(1, [11, 12, 13], 3));
   });
 
-  it('removes by id, ignores unknown ids and reports what it removed', () => {
+  it('withdraws by id: kept for settlement, hidden from offers; unknown and repeated ids are ignored', () => {
     const b = new MarketBook();
     b.upsert([market(1, [11]), market(2, [21]), market(3, [31])]);
-    assert.deepEqual(b.remove([2, 99]), [2]);
-    assert.deepEqual(ids(b), [1, 3]);
-    assert.equal(b.indexOfSelection(21), -1);
-    assert.deepEqual(b.remove('all'), [1, 3]);
-    assert.equal(b.marketCount, 0);
+    assert.deepEqual(b.withdraw([2, 99]), [2]);
+    assert.deepEqual(b.withdraw([2]), []);
+    assert.deepEqual(ids(b), [1, 2, 3], 'still in the book');
+    assert.equal(b.toMarket(1).withdrawn, true);
+    assert.equal(b.toMarket(0).withdrawn, undefined);
+    assert.equal(b.openMarketCount(), 2);
+    assert.equal(b.indexOfKey('totals:2.5'), -1);
+    assert.deepEqual(b.withdraw('all'), [1, 3]);
+    assert.equal(b.openMarketCount(), 0);
+  });
+
+  it('a withdrawn market offered again by the producer is back', () => {
+    const b = new MarketBook();
+    b.upsert([market(1, [11]), market(2, [21])]);
+    b.withdraw([1]);
+    assert.equal(b.sameAs(0, market(1, [11])), false, 'offering it again is a change');
+    b.upsert([market(1, [11])]);
+    assert.equal(b.isWithdrawn(0), false);
+    assert.deepEqual(ids(b), [1, 2]);
+  });
+
+  it('withdrawn markets survive a restart through their stored documents', () => {
+    const b = new MarketBook();
+    b.upsert([market(1, [11]), market(2, [21])]);
+    b.withdraw([2]);
+    const again = new MarketBook();
+    again.upsert(b.markets(), [0, 1]);
+    assert.equal(again.isWithdrawn(1), true);
+    assert.equal(again.openMarketCount(), 1);
   });
 
   it('finds selections and markets by id, and the market of an outcome', () => {

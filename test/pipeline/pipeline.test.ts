@@ -326,12 +326,15 @@ describe('pipeline: durability', () => {
     );
     await again.pipeline.stop();
     const third = await harness(await openSqliteStore({ dataDir: dir }));
+    const book = third.readModel.get('e1')?.book.markets() ?? [];
     assert.deepEqual(
-      third.readModel
-        .get('e1')
-        ?.book.markets()
-        .map((m) => m.marketId),
-      [2, 5],
+      book.map((m) => [m.marketId, m.withdrawn === true]),
+      [
+        [1, true],
+        [2, false],
+        [5, false],
+      ],
+      'the withdrawn market is kept (it still settles) and the new one comes last',
     );
   });
 

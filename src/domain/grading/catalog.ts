@@ -13,7 +13,7 @@ import { gradeHtFt } from './ht-ft.js';
 import { gradeOddEven } from './odd-even.js';
 import { gradeOneXTwo } from './one-x-two.js';
 import { refundAll, ungradeable } from './outcome.js';
-import { completedUnits, ESPORTS } from './periods.js';
+import { completedUnits } from './periods.js';
 import { gradePlayerProp, isPlayerPropFamily } from './player-props.js';
 import { gradeSetBetting } from './set-betting.js';
 import { gradeMoneyline, gradeToQualify } from './side-winner.js';
@@ -26,6 +26,7 @@ import {
   type GradingInput,
   type MarketGrade,
 } from './types.js';
+import { isEsportsForfeit } from './unfinished.js';
 import { gradeUnitWinner } from './unit-winner.js';
 import { gradeWinningMargin } from './winning-margin.js';
 
@@ -119,7 +120,7 @@ export function gradeMarket(market: Market, input: GradingInput): MarketGrade {
   const bad = shapeError(r, key);
   if (bad !== null) return ungradeable(`${market.key}: ${key.family} ${bad}`);
   if (status === 'walkover') {
-    const forfeit = ESPORTS.has(ctx.sport) && completedUnits(ctx.result) >= 1;
+    const forfeit = isEsportsForfeit(ctx) && completedUnits(ctx.result) >= 1;
     const matchWinner = key.family === 'moneyline' && key.period === null;
     if (!forfeit && !matchWinner) return refundAll(market);
   }

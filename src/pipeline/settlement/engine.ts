@@ -1,6 +1,5 @@
 // The settlement engine: grades every market of a finished event in committed batches, resumable and idempotent.
 import { isTerminal } from '../../domain/lifecycle.js';
-import { parseMarketKey } from '../../domain/market-key.js';
 import type { EventResult, Market, SportEvent } from '../../domain/types.js';
 import type { ChangeBus } from '../../live/change-bus.js';
 import type { ReadModel } from '../../live/read-model.js';
@@ -32,6 +31,8 @@ export interface SettlementEngineOptions {
   voidAfterMs: (sport: string) => number;
   /** Entries leave the feed after this long. */
   feedRetentionMs: number;
+  /** Player props still without final statistics this long after the end are refunded. */
+  statsTimeoutMs: number;
 }
 
 const DISRUPTED = new Set(['postponed', 'suspended']);
@@ -87,6 +88,15 @@ export class SettlementEngine {
     for (const le of readModel.all()) {
       const e = le.event;
       if (DISRUPTED.has(e.status) && t - e.statusChangedAt >= voidAfterMs(e.sport) && !index.has(e.id)) {
+        this.enqueue(e.id);
+      }
+      // Ended events whose player props still wait: the stats timeout may have run out.
+      if (
+        e.status === 'ended' &&
+        e.endedAt !== null &&
+        t - e.endedAt >= this.opts.statsTimeoutMs &&
+        index.pending(e.id)
+      ) {
         this.enqueue(e.id);
       }
     }
@@ -193,10 +203,8 @@ export class SettlementEngine {
   }
 
   private gradeOne(m: Market, ctx: GradeContext, event: SportEvent): Exclude<MarketGrading, { status: 'ungradeable' }> {
-    const status = ctx.result.status;
-    // Never played: every market is void. Abandoned: only markets of periods already completed stand.
-    if (status === 'cancelled') return refundAll(m);
-    if (status === 'abandoned' && !periodCompleted(m.key, ctx.result)) return refundAll(m);
+    // The catalog applies the void rules itself (cancelled, walkover, abandoned, retired: decided
+    // markets stand, the rest is refunded).
     const grading = this.opts.grade(m, ctx);
     if (grading.status === 'ungradeable') {
       this.opts.log.warn(
@@ -205,17 +213,12 @@ export class SettlementEngine {
       );
       return refundAll(m);
     }
+    // Player props wait for final statistics, but not forever: past the limit they are refunded.
+    if (grading.status === 'pending' && this.opts.now() - ctx.result.endedAt >= this.opts.statsTimeoutMs) {
+      return refundAll(m);
+    }
     return grading;
   }
-}
-
-/** A period-specific market whose period finished before the game was abandoned (a later period began). */
-function periodCompleted(key: string, result: EventResult): boolean {
-  const k = parseMarketKey(key);
-  if (k === null || k.period === null || k.family.startsWith('player_')) return false;
-  const periods = result.periodScores.map((p) => p.period.toLowerCase());
-  const at = periods.indexOf(k.period);
-  return at >= 0 && at < periods.length - 1;
 }
 
 function refundAll(m: Market): Extract<MarketGrading, { status: 'graded' }> {
