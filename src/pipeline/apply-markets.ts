@@ -45,7 +45,7 @@ export function changedMarkets(
 export function applyOddsChanges(
   le: LiveEvent,
   msg: OddsMessage,
-): { ok: true; changedMarkets: Set<number> } | { ok: false; message: string } {
+): { ok: true; changedSelections: number[] } | { ok: false; message: string } {
   const closed = rejectUnlessOpen(le);
   if (closed !== null) return { ok: false, message: closed };
   const book = le.book;
@@ -62,13 +62,13 @@ export function applyOddsChanges(
       message: `unknown selection_id ${shown}${unknown.length > 10 ? ` (+${unknown.length - 10} more)` : ''} for event '${le.event.id}'`,
     };
   }
-  const changed = new Set<number>();
+  const changed: number[] = [];
   msg.changes.forEach((c, k) => {
     const o = at[k] as number;
     let moved = false;
     if (c.odds !== undefined) moved = book.setOdds(o, c.odds) || moved;
     if (c.is_locked !== undefined) moved = book.setLocked(o, c.is_locked) || moved;
-    if (moved) changed.add(book.marketId(book.marketOfOutcome(o)));
+    if (moved) changed.push(c.selection_id);
   });
-  return { ok: true, changedMarkets: changed };
+  return { ok: true, changedSelections: changed };
 }

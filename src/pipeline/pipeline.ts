@@ -6,6 +6,7 @@ import type { FeedMessage, FeedMessageType } from '../feed/messages.js';
 import type { NdjsonLine } from '../feed/ndjson.js';
 import type { ChangeBus, ChangeKind } from '../live/change-bus.js';
 import type { LiveEvent } from '../live/live-event.js';
+import { decodeOdds } from '../live/odds-codec.js';
 import { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { Store } from '../store/store.js';
@@ -91,16 +92,30 @@ export class Pipeline {
     const stored = await store.loadEvents();
     const cutoff = now() - endedRetentionMs;
     let n = 0;
-    for (const { event, markets, positions } of stored) {
+    let lastSeq = 0;
+    for (const { event, markets, positions, marketSeqs, oddsLog } of stored) {
+      for (const s of marketSeqs) lastSeq = Math.max(lastSeq, s);
+      for (const r of oddsLog) lastSeq = Math.max(lastSeq, r.seq);
       if (isTerminal(event.status) && event.statusChangedAt < cutoff) continue;
       const le = readModel.putEvent(event);
       if (markets.length > 0) readModel.restoreMarkets(le, markets, positions);
+      // Odds logged after a market's document was written are newer than it: apply them in order.
+      for (const row of oddsLog) {
+        decodeOdds(row.data, (selectionId, odds, locked) => {
+          const o = le.book.indexOfSelection(selectionId);
+          if (o < 0 || row.seq <= (marketSeqs[le.book.marketOfOutcome(o)] ?? 0)) return;
+          le.book.setOdds(o, odds);
+          le.book.setLocked(o, locked);
+        });
+      }
+      if (oddsLog.length > 0) readModel.touch(le);
       if (isTerminal(event.status)) {
         const r = await store.getResult(event.id);
         if (r !== null) this.results.set(event.id, r);
       }
       n++;
     }
+    this.writeBehind.seq = lastSeq;
     return n;
   }
 
@@ -196,6 +211,7 @@ export class Pipeline {
     }
     for (const id of old) {
       this.opts.readModel.evict(id);
+      this.writeBehind.forget(id);
       this.results.delete(id);
       this.emit('evicted', id);
     }
@@ -289,10 +305,10 @@ export class Pipeline {
       case 'odds': {
         const r = applyOddsChanges(le, msg);
         if (!r.ok) return rejected(r.message);
-        if (r.changedMarkets.size === 0) return applied(false);
+        if (r.changedSelections.length === 0) return applied(false);
         this.bumpUpdatedAt(le, at);
         this.opts.readModel.touch(le);
-        this.writeBehind.markMarkets(le.event.id, r.changedMarkets);
+        this.writeBehind.markOdds(le.event.id, r.changedSelections);
         this.emit('odds', le.event.id);
         return applied(true);
       }

@@ -47,7 +47,7 @@ export interface KyselyStoreOptions {
 }
 
 const EVENT_COLUMNS = 8;
-const MARKET_COLUMNS = 4;
+const MARKET_COLUMNS = 5;
 
 function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -104,19 +104,38 @@ async function applyBatch(trx: Transaction<StoreDatabase>, batch: WriteBatch, ma
   for (const rows of chunk(markets, marketsPerStatement)) {
     await trx
       .insertInto('markets')
-      .values(rows.map((m) => marketToRow(m.eventId, m.position, m.market)))
+      .values(rows.map((m) => marketToRow(m.eventId, m.position, m.market, batch.seq ?? 0)))
       .onConflict((oc) =>
         oc.columns(['event_id', 'market_id']).doUpdateSet((eb) => ({
           position: eb.ref('excluded.position'),
           doc: eb.ref('excluded.doc'),
+          seq: eb.ref('excluded.seq'),
         })),
       )
       .execute();
   }
+
+  const seq = batch.seq ?? 0;
+  for (const rows of chunk(batch.oddsLog ?? [], Math.max(1, Math.floor(maxParameters / 3)))) {
+    await trx
+      .insertInto('odds_log')
+      .values(rows.map((r) => ({ event_id: r.eventId, seq, data: r.data })))
+      .onConflict((oc) => oc.columns(['event_id', 'seq']).doUpdateSet((eb) => ({ data: eb.ref('excluded.data') })))
+      .execute();
+  }
+  for (const p of batch.oddsLogPrune ?? []) {
+    await trx.deleteFrom('odds_log').where('event_id', '=', p.eventId).where('seq', '<', p.beforeSeq).execute();
+  }
 }
 
 function isEmpty(batch: WriteBatch): boolean {
-  return batch.events.length === 0 && batch.markets.length === 0 && batch.removedMarkets.length === 0;
+  return (
+    batch.events.length === 0 &&
+    batch.markets.length === 0 &&
+    batch.removedMarkets.length === 0 &&
+    (batch.oddsLog ?? []).length === 0 &&
+    (batch.oddsLogPrune ?? []).length === 0
+  );
 }
 
 /** Builds a Store on an open Kysely instance; the store owns it from now on and destroys it on close. */
@@ -169,26 +188,45 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
             .orderBy('start_time')
             .orderBy('id')
             .execute();
+          const oddsRows = await trx
+            .selectFrom('odds_log')
+            .select(['event_id', 'seq', 'data'])
+            .orderBy('event_id')
+            .orderBy('seq')
+            .execute();
+          const oddsByEvent = new Map<string, Array<{ seq: number; data: Uint8Array }>>();
+          for (const row of oddsRows) {
+            let list = oddsByEvent.get(row.event_id);
+            if (list === undefined) oddsByEvent.set(row.event_id, (list = []));
+            list.push({ seq: Number(row.seq), data: row.data });
+          }
           const marketRows = await trx
             .selectFrom('markets')
-            .select(['event_id', 'position', 'doc'])
+            .select(['event_id', 'position', 'seq', 'doc'])
             .orderBy('event_id')
             .orderBy('position')
             .orderBy('market_id')
             .execute();
-          const marketsByEvent = new Map<string, { markets: Market[]; positions: number[] }>();
+          const marketsByEvent = new Map<string, { markets: Market[]; positions: number[]; seqs: number[] }>();
           for (const row of marketRows) {
             let list = marketsByEvent.get(row.event_id);
             if (list === undefined) {
-              list = { markets: [], positions: [] };
+              list = { markets: [], positions: [], seqs: [] };
               marketsByEvent.set(row.event_id, list);
             }
             list.markets.push(rowToMarket(row));
             list.positions.push(Number(row.position));
+            list.seqs.push(Number(row.seq));
           }
           return eventRows.map((row) => {
             const m = marketsByEvent.get(row.id);
-            return { event: rowToEvent(row), markets: m?.markets ?? [], positions: m?.positions ?? [] };
+            return {
+              event: rowToEvent(row),
+              markets: m?.markets ?? [],
+              positions: m?.positions ?? [],
+              marketSeqs: m?.seqs ?? [],
+              oddsLog: oddsByEvent.get(row.id) ?? [],
+            };
           });
         });
       }),

@@ -87,10 +87,31 @@ const settlements: Migration = {
   },
 };
 
+// Live odds are written as compact deltas, not market documents: a flush appends, per event, one
+// row of the selections that changed (17 bytes each), and now and then one full row that lets the
+// older ones go. `seq` orders flushes; a market document records the flush that wrote it, so a
+// restart applies only the odds written after it.
+const oddsLog: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .alterTable('markets')
+      .addColumn('seq', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .createTable('odds_log')
+      .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
+      .addColumn('seq', 'bigint', (c) => c.notNull())
+      .addColumn('data', 'blob', (c) => c.notNull())
+      .addPrimaryKeyConstraint('odds_log_pk', ['event_id', 'seq'])
+      .execute();
+  },
+};
+
 /** Every SQLite migration, old and new; names sort in the order they must run. */
 export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_settlements': settlements,
+  '0003_odds_log': oddsLog,
 };
 
 export const sqliteMigrationProvider: MigrationProvider = {

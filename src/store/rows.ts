@@ -40,11 +40,12 @@ export function rowToEvent(row: Pick<EventsTable, 'doc'>): SportEvent {
   return event;
 }
 
-export function marketToRow(eventId: string, position: number, market: Market): MarketsTable {
+export function marketToRow(eventId: string, position: number, market: Market, seq = 0): MarketsTable {
   return {
     event_id: eventId,
     market_id: market.marketId,
     position,
+    seq,
     doc: toJson(market, `market ${market.marketId} of event ${eventId}`),
   };
 }

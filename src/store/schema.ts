@@ -19,6 +19,15 @@ export interface MarketsTable {
   /** The producer's order of the market within its event. */
   position: number;
   doc: string;
+  /** The write-behind flush that wrote this document (odds logged later apply on top). */
+  seq: number;
+}
+
+/** Compact live odds: per event and flush, the selections that changed (or all of them). */
+export interface OddsLogTable {
+  event_id: string;
+  seq: number;
+  data: Uint8Array;
 }
 
 /** Official results, kept forever: nothing in the store deletes a row here. */
@@ -66,4 +75,5 @@ export interface StoreDatabase {
   results: ResultsTable;
   api_keys: ApiKeysTable;
   settlements: SettlementsTable;
+  odds_log: OddsLogTable;
 }

@@ -20,6 +20,12 @@ export interface WriteBatch {
   markets: Array<{ eventId: string; position: number; market: Market }>;
   /** Markets withdrawn from an event. */
   removedMarkets: Array<{ eventId: string; marketIds: number[] }>;
+  /** The flush this batch is (increasing); market documents and odds rows record it. Default 0. */
+  seq?: number;
+  /** Compact odds rows to append at `seq` (one per event). */
+  oddsLog?: Array<{ eventId: string; data: Uint8Array }>;
+  /** Odds rows made redundant by a full row: those of the event before `beforeSeq` are deleted. */
+  oddsLogPrune?: Array<{ eventId: string; beforeSeq: number }>;
 }
 
 /** What a restart restores: every event with its markets in order, as last committed. */
@@ -28,6 +34,10 @@ export interface StoredEvent {
   markets: Market[];
   /** Stored position of each market (parallel to `markets`), so later writes keep the order. */
   positions: number[];
+  /** The flush that wrote each market document (parallel to `markets`). */
+  marketSeqs: number[];
+  /** Odds rows written after the documents, in `seq` order. */
+  oddsLog: Array<{ seq: number; data: Uint8Array }>;
 }
 
 /** The fields of a settlement entry that come from the event (kept with the entry: events age out). */

@@ -262,6 +262,51 @@ describe('pipeline: durability', () => {
     assert.equal(loaded?.markets[0]?.outcomes[0]?.odds, 2.4);
   });
 
+  it('live odds are stored as compact rows; after many flushes a full row replaces the older ones', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), markets()]);
+    await h.pipeline.flush();
+    for (let i = 0; i < 120; i++) {
+      await h.pipeline.apply(
+        msg({
+          type: 'odds',
+          event_id: 'e1',
+          changes: [
+            { selection_id: 11, odds: 2 + i / 100 },
+            { selection_id: 22, is_locked: i % 2 === 0 },
+          ],
+        }),
+      );
+      await h.pipeline.flush();
+    }
+    const [stored] = await h.store.loadEvents();
+    assert.ok((stored?.oddsLog.length ?? 0) <= 51, `old rows are pruned (${stored?.oddsLog.length} rows)`);
+    assert.equal(stored?.markets[0]?.outcomes[0]?.odds, 2.1, 'documents are not rewritten for price changes');
+    await h.pipeline.stop();
+    const again = await harness(await openSqliteStore({ dataDir: dir }));
+    const book = again.readModel.get('e1')?.book;
+    assert.ok(book);
+    assert.equal(book.odds(book.indexOfSelection(11)), 3.19);
+    assert.equal(book.isLocked(book.indexOfSelection(22)), false);
+    assert.equal(book.odds(book.indexOfSelection(12)), 3.4, 'untouched selections keep their document odds');
+  });
+
+  it('a market document written after odds rows wins over them on restart', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), markets()]);
+    await h.pipeline.apply(msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 11, odds: 5 }] }));
+    await h.pipeline.flush();
+    // The producer re-sends the market with a new price: a new document, newer than the odds row.
+    const m = markets() as unknown as { markets: Array<{ outcomes: Array<{ odds: number }> }> };
+    const first = m.markets[0]?.outcomes[0];
+    if (first) first.odds = 2.75;
+    await h.pipeline.apply(m as unknown as FeedMessage);
+    await h.pipeline.stop();
+    const again = await harness(await openSqliteStore({ dataDir: dir }));
+    const book = again.readModel.get('e1')?.book;
+    assert.equal(book?.odds(book.indexOfSelection(11)), 2.75);
+  });
+
   it('a failed flush keeps its changes pending and the next flush writes them', async () => {
     const real = await openSqliteStore({ dataDir: dir });
     let failNext = true;

@@ -33,7 +33,7 @@ interface Ctx {
 const marketIdsOf = (stored: Pick<StoredEvent, 'markets'> | undefined): number[] =>
   (stored?.markets ?? []).map((m) => m.marketId);
 
-async function loadOne(store: Store, eventId: string): Promise<Omit<StoredEvent, 'positions'> | undefined> {
+async function loadOne(store: Store, eventId: string): Promise<Pick<StoredEvent, 'event' | 'markets'> | undefined> {
   return contentsOf(await store.loadEvents()).find((s) => s.event.id === eventId);
 }
 

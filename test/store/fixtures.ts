@@ -100,6 +100,6 @@ export function eventWithMarkets(event: SportEvent, marketIds: readonly number[]
 }
 
 /** Loaded events without their stored positions, for comparing contents (positions are tested on their own). */
-export function contentsOf(loaded: StoredEvent[]): Array<Omit<StoredEvent, 'positions'>> {
+export function contentsOf(loaded: StoredEvent[]): Array<Pick<StoredEvent, 'event' | 'markets'>> {
   return loaded.map(({ event, markets }) => ({ event, markets }));
 }
