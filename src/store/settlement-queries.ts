@@ -63,9 +63,9 @@ export async function listSettlements(db: Kysely<StoreDatabase>, q: SettlementPa
   let query = filtered(db.selectFrom('settlements').selectAll(), q.minEndedAt, q.eventIds);
   if (q.after !== null) {
     const { at, eventId } = q.after;
-    query = query.where((eb) =>
-      eb.or([eb('ended_at', '<', at), eb.and([eb('ended_at', '=', at), eb('event_id', '<', eventId)])]),
-    );
+    // A row-value comparison, not `a < x OR (a = x AND b < y)`: SQLite and PostgreSQL turn it into
+    // one range of the (ended_at, event_id) index, where the OR form scanned from the top.
+    query = query.where((eb) => eb(eb.refTuple('ended_at', 'event_id'), '<', eb.tuple(at, eventId)));
   }
   const rows = await query
     .orderBy('ended_at', 'desc')
