@@ -13,6 +13,10 @@ export interface LoadOptions {
   durationSeconds: number;
   /** The server's process id: its CPU use during the run is recorded (Linux /proc only). */
   serverPid?: number;
+  /** Requests to cycle through instead of GET `url` (e.g. a `setupRequest` that picks a path per request). */
+  requests?: autocannon.Request[];
+  /** Caps the request rate over all connections (req/s); absent: as fast as the server answers. */
+  overallRate?: number;
 }
 
 export interface LoadRun {
@@ -35,7 +39,7 @@ export interface LoadRun {
 let clockTicks: number | null = null;
 
 /** User + system CPU seconds of a process so far, or null where /proc is not available. */
-function processCpuSeconds(pid: number): number | null {
+export function processCpuSeconds(pid: number): number | null {
   try {
     clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -54,6 +58,8 @@ function cannon(opts: LoadOptions, duration: number): Promise<autocannon.Result>
     connections: opts.connections,
     pipelining: opts.pipelining,
     duration,
+    ...(opts.requests !== undefined ? { requests: opts.requests } : {}),
+    ...(opts.overallRate !== undefined ? { overallRate: opts.overallRate } : {}),
   });
 }
 

@@ -32,11 +32,19 @@ export function formatTable(rows: ResultRow[]): string {
     `${num(r.median.clientCpuPercent)}%`,
     r.runs.map((run) => num(run.requestsPerSec, 1)).join(', '),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  // Text columns left-aligned, figures right-aligned.
+  return formatGrid(header, body, (i, n) => i < 2 || i === n - 1);
+}
+
+/** A plain-text grid: columns padded to their widest cell, text columns (`isText`) left-aligned, figures right-aligned. */
+export function formatGrid(
+  header: string[],
+  body: string[][],
+  isText: (column: number, columns: number) => boolean,
+): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]): string =>
     cells
-      .map((c, i) => (i < 2 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .map((c, i) => (isText(i, cells.length) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
       .join('  ')
       .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
@@ -44,6 +52,11 @@ export function formatTable(rows: ResultRow[]): string {
 
 export function formatChecks(checks: TargetCheck[]): string {
   return checks
-    .map((c) => `${c.label} = ${c.value.toFixed(2)} (target ${c.op} ${c.threshold})  ${c.pass ? 'PASS' : 'MISS'}`)
+    .map((c) => {
+      const unit = c.unit === undefined ? '' : ` ${c.unit}`;
+      // Ratios need two decimals; figures with a unit (ms, MB) read best with one and thousands separators.
+      const value = c.unit === undefined ? c.value.toFixed(2) : num(c.value, 1);
+      return `${c.label} = ${value}${unit} (target ${c.op} ${c.threshold}${unit})  ${c.pass ? 'PASS' : 'MISS'}`;
+    })
     .join('\n');
 }

@@ -3,26 +3,29 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listSection, oddsSection } from './api-read.js';
+import { CAPACITY_USAGE, capacitySection } from './capacity.js';
 import { Children } from './children.js';
+import { envNumber, UsageError } from './env.js';
 import { formatChecks, formatTable } from './report.js';
 import type { BenchContext, BenchSettings, Section, SectionResult } from './section.js';
+import { gradingSection } from './settlement-grading.js';
+import { settlementPageSection } from './settlement-page.js';
+import { settleSection } from './settlement-settle.js';
 
-/** Every section, in the order they run. New benchmarks (simulator, settlement…) are added here. */
-const SECTIONS: readonly Section[] = [oddsSection, listSection];
+/**
+ * Every section, in the order they run. New benchmarks (simulator, settlement…) are added here.
+ * Opt-in sections (minutes long) run only when named.
+ */
+const SECTIONS: readonly Section[] = [
+  oddsSection,
+  listSection,
+  gradingSection,
+  settleSection,
+  settlementPageSection,
+  capacitySection,
+];
 
 const RESULTS_DIR = join(import.meta.dirname, '..', '..', 'bench', 'results');
-
-class UsageError extends Error {}
-
-function envNumber(name: string, fallback: number, min: number, integer: boolean): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) {
-    throw new UsageError(`${name} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got '${raw}'`);
-  }
-  return n;
-}
 
 function settingsFromEnv(): BenchSettings {
   return {
@@ -36,9 +39,9 @@ function settingsFromEnv(): BenchSettings {
 }
 
 function usage(): string {
-  const lines = SECTIONS.map((s) => `  ${s.name.padEnd(10)} ${s.description}`);
+  const lines = SECTIONS.map((s) => `  ${s.name.padEnd(10)} ${s.optIn === true ? '(opt-in) ' : ''}${s.description}`);
   return [
-    'usage: npm run bench [-- section…]   (no section: all of them)',
+    'usage: npm run bench [-- section…]   (no section: every section but the opt-in ones)',
     '',
     'sections:',
     ...lines,
@@ -46,11 +49,12 @@ function usage(): string {
     'environment: BENCH_DURATION (s per run, default 8), BENCH_WARMUP (s before each run, default 2),',
     '             BENCH_RUNS (runs per target, default 2), BENCH_CONNECTIONS (default 50),',
     "             BENCH_SERVICE_NODE_ARGS (node flags for the service, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof')",
+    ...CAPACITY_USAGE,
   ].join('\n');
 }
 
 function selectSections(args: string[]): Section[] {
-  if (args.length === 0) return [...SECTIONS];
+  if (args.length === 0) return SECTIONS.filter((s) => s.optIn !== true);
   const unknown = args.filter((a) => !SECTIONS.some((s) => s.name === a));
   if (unknown.length > 0) throw new UsageError(`unknown section(s): ${unknown.join(', ')}\n\n${usage()}`);
   // Keep the registry's order, so shared set-ups are built by the first section that needs them.

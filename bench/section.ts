@@ -45,6 +45,8 @@ export interface TargetCheck {
   op: '>=' | '<=';
   threshold: number;
   pass: boolean;
+  /** Printed after the value and the threshold (`ms`, `MB`); absent for ratios. */
+  unit?: string;
 }
 
 export interface SectionResult {
@@ -59,9 +61,19 @@ export interface SectionResult {
 export interface Section {
   name: string;
   description: string;
+  /** Runs only when named on the command line (too long for every `npm run bench`). */
+  optIn?: boolean;
   run(ctx: BenchContext): Promise<SectionResult>;
 }
 
-export function check(name: string, label: string, value: number, op: '>=' | '<=', threshold: number): TargetCheck {
-  return { name, label, value, op, threshold, pass: op === '>=' ? value >= threshold : value <= threshold };
+export function check(
+  name: string,
+  label: string,
+  value: number,
+  op: '>=' | '<=',
+  threshold: number,
+  unit?: string,
+): TargetCheck {
+  const pass = op === '>=' ? value >= threshold : value <= threshold;
+  return { name, label, value, op, threshold, pass, ...(unit !== undefined ? { unit } : {}) };
 }

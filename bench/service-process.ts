@@ -11,6 +11,12 @@ export interface ServiceHandle {
   child: Child;
   /** Posts messages as NDJSON in bodies of at most `batchBytes`; throws on any rejected line. */
   feed(messages: FeedMessage[], batchBytes?: number): Promise<number>;
+  /** Posts one NDJSON body as it is; resolves with the accepted count once the service has applied it, throws on any rejected line. */
+  postNdjson(body: string | Uint8Array): Promise<number>;
+  /** Pending write-behind items (`store_write_behind_backlog` on GET /metrics). */
+  backlog(): Promise<number>;
+  /** The unlabelled samples of GET /metrics (admin key), by name. */
+  metrics(): Promise<Map<string, number>>;
   /** Waits until write-behind has flushed everything to the store, so no flush runs under load. */
   settle(timeoutMs?: number): Promise<void>;
   /** GET with the client key: status, content type and the exact body bytes. */
@@ -53,7 +59,7 @@ export async function startService(children: Children, opts: ServiceStartOptions
 
   const adminHeaders = { 'x-admin-key': adminKey };
 
-  async function postFeed(body: string): Promise<number> {
+  async function postFeed(body: string | Uint8Array): Promise<number> {
     const res = await fetch(`${baseUrl}/admin/v1/feed`, {
       method: 'POST',
       headers: { ...adminHeaders, 'content-type': 'application/x-ndjson' },
@@ -74,6 +80,21 @@ export async function startService(children: Children, opts: ServiceStartOptions
       throw new Error(`the service rejected ${report.rejected} feed line(s):\n${first}`);
     }
     return report.accepted;
+  }
+
+  async function metrics(): Promise<Map<string, number>> {
+    const res = await fetch(`${baseUrl}/metrics`, { headers: adminHeaders });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`GET /metrics answered ${res.status}: ${text.slice(0, 300)}`);
+    const out = new Map<string, number>();
+    for (const m of text.matchAll(/^([a-zA-Z_:][a-zA-Z0-9_:]*) (\S+)$/gm)) out.set(m[1]!, Number(m[2]));
+    return out;
+  }
+
+  async function backlog(): Promise<number> {
+    const value = (await metrics()).get('store_write_behind_backlog');
+    if (value === undefined) throw new Error('GET /metrics has no store_write_behind_backlog gauge');
+    return value;
   }
 
   return {
@@ -98,15 +119,15 @@ export async function startService(children: Children, opts: ServiceStartOptions
       if (batch.length > 0) accepted += await postFeed(batch.join('\n'));
       return accepted;
     },
+    postNdjson: postFeed,
+    backlog,
+    metrics,
     async settle(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const res = await fetch(`${baseUrl}/metrics`, { headers: adminHeaders });
-        const text = await res.text();
-        const backlog = /^store_write_behind_backlog (\S+)$/m.exec(text)?.[1];
-        if (backlog === undefined) throw new Error('GET /metrics has no store_write_behind_backlog gauge');
-        if (Number(backlog) === 0) return;
-        if (Date.now() > deadline) throw new Error(`write-behind backlog still ${backlog} after ${timeoutMs} ms`);
+        const pending = await backlog();
+        if (pending === 0) return;
+        if (Date.now() > deadline) throw new Error(`write-behind backlog still ${pending} after ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 200));
       }
     },

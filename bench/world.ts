@@ -20,7 +20,7 @@ export interface World {
 }
 
 /** mulberry32: small, fast, and good enough to vary prices reproducibly. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -32,25 +32,25 @@ function prng(seed: number): () => number {
 }
 
 /** Decimal odds of a probability with a bookmaker margin, never below the 1.01 floor. */
-function price(probability: number, margin = 1.06): number {
+export function price(probability: number, margin = 1.06): number {
   const p = Math.min(0.985, Math.max(0.002, probability * margin));
   return Math.max(1.01, Math.round((1 / p) * 100) / 100);
 }
 
 /** P(X > line) for a count with the given mean, via a logistic curve: plausible shapes, not a model. */
-function overProbability(line: number, mean: number, spread: number): number {
+export function overProbability(line: number, mean: number, spread: number): number {
   return 1 / (1 + Math.exp((line - mean) / spread));
 }
 
 /** Quarter-step lines from `from` to `to` inclusive, written as the grammar wants them (no `+`). */
-function lines(from: number, to: number, step: number): number[] {
+export function lines(from: number, to: number, step: number): number[] {
   const out: number[] = [];
   for (let v = from; v <= to + 1e-9; v += step) out.push(Math.round(v * 100) / 100);
   return out;
 }
 
-const fmtLine = (line: number): string => String(line === 0 ? 0 : line);
-const signed = (line: number): string => (line > 0 ? `+${fmtLine(line)}` : fmtLine(line));
+export const fmtLine = (line: number): string => String(line === 0 ? 0 : line);
+export const signed = (line: number): string => (line > 0 ? `+${fmtLine(line)}` : fmtLine(line));
 
 const PERIODS: ReadonlyArray<{ suffix: string; label: string; share: number }> = [
   { suffix: '', label: '', share: 1 },
@@ -58,7 +58,7 @@ const PERIODS: ReadonlyArray<{ suffix: string; label: string; share: number }> =
   { suffix: '@2h', label: ' - 2nd Half', share: 0.55 },
 ];
 
-class MarketFactory {
+export class MarketFactory {
   private marketId: number;
   private selectionId: number;
   readonly markets: MarketDef[] = [];

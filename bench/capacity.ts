@@ -1,0 +1,555 @@
+// Section `capacity`: 11,000 deep events loaded, live prices ticking every 300 ms while the odds endpoint is under load.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type autocannon from 'autocannon';
+import type { FeederMessage, FeederOptions } from './capacity-feeder.js';
+import type { TickerMessage, TickerOptions, TickerResult } from './capacity-ticker.js';
+import type { CapacityPlan, LiveBook } from './capacity-world.js';
+import { envNumber, UsageError } from './env.js';
+import { measureLoad, type LoadRun } from './measure.js';
+import { readProcessMemory, type ProcessMemory } from './proc-status.js';
+import { formatGrid } from './report.js';
+import { check, type BenchContext, type Section, type SectionResult } from './section.js';
+import { startService, type ServiceHandle } from './service-process.js';
+
+/** The issue's targets: a tick applied within 100 ms at the 99th percentile, the service within 2 GB. */
+const TICK_P99_TARGET_MS = 100;
+const RSS_TARGET_MB = 2048;
+/** A tick sent this much after its slot (10% of the period) counts as late. */
+const LATE_FRACTION = 0.1;
+/** Large enough for any body this section sends (a tick of 1,000 events × 1,000 changes is ~35 MB). */
+const FEED_BODY_LIMIT_BYTES = 256 * 1024 * 1024;
+const MB = 1024 * 1024;
+
+export const CAPACITY_USAGE = [
+  'capacity:    BENCH_CAPACITY_EVENTS (default 11000), BENCH_CAPACITY_LIVE (default 1000),',
+  '             BENCH_CAPACITY_MARKETS (per event, default 1000), BENCH_CAPACITY_SECONDS (ticking, default 30),',
+  '             BENCH_CAPACITY_CHANGES (selections moved per live event per tick, default 100),',
+  '             BENCH_CAPACITY_TICK_MS (default 300), BENCH_CAPACITY_CONNECTIONS (odds readers, default 20),',
+  '             BENCH_CAPACITY_API_RATE (cap on odds req/s, default 0 = as fast as answered),',
+  '             BENCH_CAPACITY_EVENTS_PER_BODY (load phase, default 20)',
+];
+
+interface CapacitySettings {
+  events: number;
+  live: number;
+  markets: number;
+  seconds: number;
+  changes: number;
+  tickMs: number;
+  connections: number;
+  apiRate: number;
+  eventsPerBody: number;
+}
+
+function capacitySettings(): CapacitySettings {
+  const s: CapacitySettings = {
+    events: envNumber('BENCH_CAPACITY_EVENTS', 11_000, 1, true),
+    live: envNumber('BENCH_CAPACITY_LIVE', 1000, 1, true),
+    markets: envNumber('BENCH_CAPACITY_MARKETS', 1000, 10, true),
+    seconds: envNumber('BENCH_CAPACITY_SECONDS', 30, 1, false),
+    changes: envNumber('BENCH_CAPACITY_CHANGES', 100, 1, true),
+    tickMs: envNumber('BENCH_CAPACITY_TICK_MS', 300, 10, true),
+    connections: envNumber('BENCH_CAPACITY_CONNECTIONS', 20, 1, true),
+    apiRate: envNumber('BENCH_CAPACITY_API_RATE', 0, 0, true),
+    eventsPerBody: envNumber('BENCH_CAPACITY_EVENTS_PER_BODY', 20, 1, true),
+  };
+  if (s.live > s.events)
+    throw new UsageError(`BENCH_CAPACITY_LIVE (${s.live}) exceeds BENCH_CAPACITY_EVENTS (${s.events})`);
+  if (s.markets > 5000)
+    throw new UsageError('BENCH_CAPACITY_MARKETS must be <= 5000 (the feed limit of one markets message)');
+  if (s.changes > 100_000)
+    throw new UsageError('BENCH_CAPACITY_CHANGES must be <= 100000 (the feed limit of one odds message)');
+  return s;
+}
+
+const mb = (bytes: number): number => bytes / MB;
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const seconds = (ms: number): string => `${fmt(ms / 1000, 1)} s`;
+
+/** Nearest-rank percentile (the value below which p% of the samples fall), as latency reports use. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Samples a process's memory every second; `max` covers every sample since `start`. */
+class MemorySampler {
+  readonly samples: Array<{ atMs: number; rssBytes: number }> = [];
+  private timer: NodeJS.Timeout | null = null;
+  private started = 0;
+  last: ProcessMemory | null = null;
+
+  constructor(private readonly pid: number) {}
+
+  start(): void {
+    this.started = Date.now();
+    this.samples.length = 0;
+    this.timer = setInterval(() => void this.sample(), 1000);
+  }
+
+  async sample(): Promise<ProcessMemory | null> {
+    const m = await readProcessMemory(this.pid);
+    if (m !== null) {
+      this.last = m;
+      if (this.timer !== null) this.samples.push({ atMs: Date.now() - this.started, rssBytes: m.rssBytes });
+    }
+    return m;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    await this.sample();
+    this.timer = null;
+  }
+
+  get maxRssBytes(): number {
+    return Math.max(0, ...this.samples.map((s) => s.rssBytes));
+  }
+}
+
+interface HeapFigures {
+  usedBytes: number;
+  totalBytes: number;
+  externalBytes: number;
+}
+
+/** The service's V8 heap (prom-client's default gauges): what of the RSS is JS objects, and what is not. */
+async function heapOf(service: ServiceHandle): Promise<HeapFigures | null> {
+  const m = await service.metrics();
+  const used = m.get('nodejs_heap_size_used_bytes');
+  const total = m.get('nodejs_heap_size_total_bytes');
+  const external = m.get('nodejs_external_memory_bytes');
+  if (used === undefined || total === undefined || external === undefined) return null;
+  return { usedBytes: used, totalBytes: total, externalBytes: external };
+}
+
+function heapText(h: HeapFigures | null): string {
+  if (h === null) return 'not in GET /metrics';
+  return `used ${fmt(mb(h.usedBytes))} MB of ${fmt(mb(h.totalBytes))} MB, external ${fmt(mb(h.externalBytes))} MB`;
+}
+
+async function memoryOf(pid: number): Promise<ProcessMemory> {
+  const m = await readProcessMemory(pid);
+  if (m === null) throw new Error(`cannot read /proc/${pid}/status: the capacity section needs Linux /proc`);
+  return m;
+}
+
+/** The feeder worker, asked for one body at a time. */
+function startFeeder(options: FeederOptions): { next(): Promise<FeederMessage>; stop(): Promise<number> } {
+  const worker = new Worker(new URL('./capacity-feeder.js', import.meta.url), { workerData: options });
+  const waiting: Array<(m: FeederMessage) => void> = [];
+  worker.on('message', (m: FeederMessage) => waiting.shift()?.(m));
+  worker.on('error', (err) => {
+    for (const w of waiting.splice(0)) w({ kind: 'error', message: err.stack ?? err.message });
+  });
+  return {
+    next() {
+      return new Promise((resolve) => {
+        waiting.push(resolve);
+        worker.postMessage('next');
+      });
+    },
+    stop: () => worker.terminate(),
+  };
+}
+
+interface LoadFigures {
+  events: number;
+  liveEvents: number;
+  markets: number;
+  selections: number;
+  bodies: number;
+  bytes: number;
+  ms: number;
+  eventsPerSec: number;
+  /** Median POST round trip of one body (the service applies it before answering). */
+  bodyP50Ms: number;
+  bodyMaxMs: number;
+  generateMs: number;
+  rssAfterLoadBytes: number;
+  peakRssAfterLoadBytes: number;
+  settleMs: number;
+  backlogAfterLoad: number;
+  rssAfterSettleBytes: number;
+}
+
+async function loadWorld(
+  ctx: BenchContext,
+  service: ServiceHandle,
+  pid: number,
+  plan: CapacityPlan,
+  eventsPerBody: number,
+): Promise<{ live: LiveBook[]; figures: LoadFigures }> {
+  const feeder = startFeeder({ plan, eventsPerBody });
+  const live: LiveBook[] = [];
+  const bodyMs: number[] = [];
+  let events = 0;
+  let markets = 0;
+  let selections = 0;
+  let bytes = 0;
+  let generateMs = 0;
+  const started = Date.now();
+  let lastLog = started;
+  try {
+    let pending = feeder.next();
+    for (;;) {
+      const m = await pending;
+      if (m.kind === 'error') throw new Error(`capacity feeder failed: ${m.message}`);
+      if (m.kind === 'end') break;
+      // The next body is generated on the worker while this one is uploaded and applied.
+      pending = feeder.next();
+      const sent = performance.now();
+      await service.postNdjson(m.body);
+      bodyMs.push(performance.now() - sent);
+      events += m.events;
+      markets += m.markets;
+      selections += m.selections;
+      bytes += m.body.length;
+      generateMs += m.generateMs;
+      live.push(...m.live);
+      if (Date.now() - lastLog >= 10_000) {
+        lastLog = Date.now();
+        const mem = await readProcessMemory(pid);
+        const elapsed = (Date.now() - started) / 1000;
+        ctx.log(
+          `[capacity] loaded ${fmt(events)}/${fmt(plan.events)} events in ${fmt(elapsed, 0)} s ` +
+            `(${fmt(events / elapsed, 1)} events/s), service RSS ${mem === null ? '?' : fmt(mb(mem.rssBytes))} MB`,
+        );
+      }
+    }
+  } finally {
+    await feeder.stop();
+  }
+  const ms = Date.now() - started;
+  const afterLoad = await memoryOf(pid);
+  ctx.log(
+    `[capacity] load: ${fmt(events)} events (${fmt(markets)} markets, ${fmt(selections)} selections, ` +
+      `${fmt(mb(bytes))} MB of NDJSON) in ${seconds(ms)} = ${fmt(events / (ms / 1000), 1)} events/s; ` +
+      `RSS ${fmt(mb(afterLoad.rssBytes))} MB (peak ${fmt(mb(afterLoad.peakRssBytes))} MB)`,
+  );
+
+  // The measured phase must not inherit the load's store writes, or it measures them instead.
+  const backlogAfterLoad = await service.backlog();
+  const settleStarted = Date.now();
+  lastLog = settleStarted;
+  for (;;) {
+    const pending = await service.backlog();
+    if (pending === 0) break;
+    if (Date.now() - settleStarted > 60 * 60_000)
+      throw new Error(`write-behind backlog still ${pending} after an hour`);
+    if (Date.now() - lastLog >= 10_000) {
+      lastLog = Date.now();
+      ctx.log(
+        `[capacity] waiting for write-behind: backlog ${fmt(pending)} after ${seconds(Date.now() - settleStarted)}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const settleMs = Date.now() - settleStarted;
+  const afterSettle = await memoryOf(pid);
+  ctx.log(
+    `[capacity] write-behind backlog ${fmt(backlogAfterLoad)} → 0 in ${seconds(settleMs)}; RSS ${fmt(mb(afterSettle.rssBytes))} MB`,
+  );
+  return {
+    live,
+    figures: {
+      events,
+      liveEvents: live.length,
+      markets,
+      selections,
+      bodies: bodyMs.length,
+      bytes,
+      ms,
+      eventsPerSec: events / (ms / 1000),
+      bodyP50Ms: percentile(bodyMs, 50),
+      bodyMaxMs: Math.max(0, ...bodyMs),
+      generateMs,
+      rssAfterLoadBytes: afterLoad.rssBytes,
+      peakRssAfterLoadBytes: afterLoad.peakRssBytes,
+      settleMs,
+      backlogAfterLoad,
+      rssAfterSettleBytes: afterSettle.rssBytes,
+    },
+  };
+}
+
+function runTicker(ctx: BenchContext, options: TickerOptions): Promise<TickerResult> {
+  const worker = new Worker(new URL('./capacity-ticker.js', import.meta.url), { workerData: options });
+  return new Promise<TickerResult>((resolve, reject) => {
+    worker.on('message', (m: TickerMessage) => {
+      if (m.kind === 'progress') {
+        ctx.log(`[capacity] ${m.recorded} ticks recorded, last round trip ${fmt(m.lastRoundTripMs)} ms`);
+      } else if (m.kind === 'done') resolve(m.result);
+      else reject(new Error(`capacity ticker failed: ${m.message}`));
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => reject(new Error(`capacity ticker exited (code ${code}) without a result`)));
+  }).finally(() => void worker.terminate());
+}
+
+/** Readers of the odds of random live events: a new event id per request. */
+function oddsRequests(live: LiveBook[]): autocannon.Request[] {
+  const paths = live.map((e) => `/v1/events/${encodeURIComponent(e.eventId)}/odds`);
+  return [
+    {
+      method: 'GET',
+      setupRequest: (req) => ({ ...req, path: paths[Math.floor(Math.random() * paths.length)]! }),
+    },
+  ];
+}
+
+interface TickFigures {
+  recorded: number;
+  slots: number;
+  skippedSlots: number;
+  late: number;
+  maxLagMs: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  changesPerTick: number;
+  bytesPerTick: number;
+  buildP50Ms: number;
+}
+
+function tickFigures(r: TickerResult, tickMs: number): TickFigures {
+  const rt = r.ticks.map((t) => t.roundTripMs);
+  return {
+    recorded: r.ticks.length,
+    slots: r.slots,
+    skippedSlots: r.skippedSlots,
+    late: r.ticks.filter((t) => t.lagMs > tickMs * LATE_FRACTION).length,
+    maxLagMs: Math.max(0, ...r.ticks.map((t) => t.lagMs)),
+    p50Ms: percentile(rt, 50),
+    p99Ms: percentile(rt, 99),
+    maxMs: Math.max(0, ...rt),
+    changesPerTick: r.ticks.length === 0 ? 0 : r.ticks.reduce((n, t) => n + t.changes, 0) / r.ticks.length,
+    bytesPerTick: r.ticks.length === 0 ? 0 : r.ticks.reduce((n, t) => n + t.bytes, 0) / r.ticks.length,
+    buildP50Ms: percentile(
+      r.ticks.map((t) => t.buildMs),
+      50,
+    ),
+  };
+}
+
+async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
+  const s = capacitySettings();
+  const dir = join(ctx.tempDir, 'capacity');
+  await mkdir(join(dir, 'data'), { recursive: true });
+  const plan: CapacityPlan = { events: s.events, live: s.live, markets: s.markets, now: Date.now(), seed: 11 };
+  ctx.log(
+    `[capacity] ${fmt(s.events)} events (${fmt(s.live)} live), ${fmt(s.markets)} markets each; then ${s.seconds} s of ticks every ` +
+      `${s.tickMs} ms (${fmt(s.changes)} changes per live event) with ${s.connections} connections reading live odds`,
+  );
+
+  // Phase boundaries relative to the service's start, to cut a `--cpu-prof` profile into phases.
+  const spawnedAt = Date.now();
+  const phases: Record<string, number> = {};
+  const mark = (name: string): void => {
+    phases[name] = (Date.now() - spawnedAt) / 1000;
+  };
+  const service = await startService(ctx.children, {
+    dataDir: join(dir, 'data'),
+    nodeArgs: ctx.settings.serviceNodeArgs,
+    env: { FEED_BODY_LIMIT_BYTES: String(FEED_BODY_LIMIT_BYTES) },
+  });
+  const pid = service.child.process.pid;
+  if (pid === undefined) throw new Error('the service process has no pid');
+  const atStart = await memoryOf(pid);
+  ctx.log(`[capacity] service up at ${service.baseUrl}, RSS ${fmt(mb(atStart.rssBytes))} MB; loading`);
+
+  mark('loadStart');
+  const { live, figures: load } = await loadWorld(ctx, service, pid, plan, s.eventsPerBody);
+  mark('settled');
+  if (live.length === 0) throw new Error('no live event was loaded');
+
+  const heapAfterLoad = await heapOf(service);
+  ctx.log(`[capacity] V8 heap after load: ${heapText(heapAfterLoad)}`);
+  const sample = await service.get(`/v1/events/${encodeURIComponent(live[0]!.eventId)}/odds`);
+  if (sample.status !== 200)
+    throw new Error(`GET odds of a live event answered ${sample.status}: ${sample.body.toString('utf8', 0, 300)}`);
+
+  const memory = new MemorySampler(pid);
+  memory.start();
+  const warmupMs = ctx.settings.warmupSeconds * 1000;
+  ctx.log(
+    `[capacity] ticking for ${s.seconds} s after ${ctx.settings.warmupSeconds} s warm-up; odds payload of a live event ` +
+      `${fmt(sample.body.length / 1024)} KB`,
+  );
+  mark('tickingStart');
+  const [ticker, api] = await Promise.all([
+    runTicker(ctx, {
+      baseUrl: service.baseUrl,
+      adminKey: service.adminKey,
+      live,
+      changesPerEvent: s.changes,
+      periodMs: s.tickMs,
+      warmupMs,
+      durationMs: s.seconds * 1000,
+      seed: 2024,
+    }),
+    measureLoad({
+      url: service.baseUrl,
+      headers: { 'x-api-key': service.apiKey },
+      requests: oddsRequests(live),
+      connections: s.connections,
+      pipelining: 1,
+      warmupSeconds: ctx.settings.warmupSeconds,
+      durationSeconds: s.seconds,
+      serverPid: pid,
+      ...(s.apiRate > 0 ? { overallRate: s.apiRate } : {}),
+    }),
+  ]);
+  mark('tickingEnd');
+  ctx.log(
+    `[capacity] phases, seconds after the service was spawned: ${Object.entries(phases)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(', ')} (measured ticks from tickingStart + ${ctx.settings.warmupSeconds} s warm-up)`,
+  );
+  await memory.stop();
+  const backlogAtEnd = await service.backlog();
+  const heapAtEnd = await heapOf(service);
+  const end = await memoryOf(pid);
+  const ticks = tickFigures(ticker, s.tickMs);
+
+  const rssMax = Math.max(memory.maxRssBytes, end.rssBytes);
+  const lines = capacityTable(s, load, ticks, api, {
+    rssMax,
+    rssEnd: end.rssBytes,
+    peak: end.peakRssBytes,
+    backlogAtEnd,
+    heapAfterLoad,
+    heapAtEnd,
+  });
+  for (const l of lines.split('\n')) ctx.log(`[capacity] ${l}`);
+  const problems = api.non2xx + api.errors + api.timeouts;
+  const notes = [`capacity:\n${lines}`];
+  if (problems > 0)
+    notes.push(
+      `WARNING: capacity odds readers had ${api.non2xx} non-2xx, ${api.errors} errors, ${api.timeouts} timeouts`,
+    );
+  if (ticks.recorded === 0) notes.push('WARNING: capacity recorded no tick (the warm-up took the whole run?)');
+
+  return {
+    rows: [{ section: 'capacity', target: 'service: live odds under ticks', median: api, runs: [api] }],
+    checks: [
+      check('capacity', 'capacity: tick p99', ticks.p99Ms, '<=', TICK_P99_TARGET_MS, 'ms'),
+      check('capacity', 'capacity: RSS max while ticking', mb(rssMax), '<=', RSS_TARGET_MB, 'MB'),
+      check('capacity', 'capacity: RSS peak of the whole run (VmHWM)', mb(end.peakRssBytes), '<=', RSS_TARGET_MB, 'MB'),
+    ],
+    notes,
+    data: {
+      settings: s,
+      load,
+      ticks,
+      tickRecords: ticker.ticks,
+      api: { payloadBytes: sample.body.length, connections: s.connections },
+      memory: {
+        atStartBytes: atStart.rssBytes,
+        maxWhileTickingBytes: rssMax,
+        endBytes: end.rssBytes,
+        peakBytes: end.peakRssBytes,
+        heapAfterLoad,
+        heapAtEnd,
+        samples: memory.samples,
+      },
+      backlogAtEnd,
+      phasesSecondsAfterSpawn: phases,
+    },
+  };
+}
+
+function capacityTable(
+  s: CapacitySettings,
+  load: LoadFigures,
+  t: TickFigures,
+  api: LoadRun,
+  m: {
+    rssMax: number;
+    rssEnd: number;
+    peak: number;
+    backlogAtEnd: number;
+    heapAfterLoad: HeapFigures | null;
+    heapAtEnd: HeapFigures | null;
+  },
+): string {
+  const pass = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
+  const rows: string[][] = [
+    [
+      'world',
+      `${fmt(load.events)} events (${fmt(load.liveEvents)} live), ${fmt(load.markets)} markets, ${fmt(load.selections)} selections`,
+      '',
+      '',
+    ],
+    [
+      'load',
+      `${seconds(load.ms)}, ${fmt(load.eventsPerSec, 1)} events/s, ${fmt(mb(load.bytes))} MB in ${fmt(load.bodies)} bodies`,
+      '',
+      '',
+    ],
+    [
+      'load: body round trip',
+      `p50 ${fmt(load.bodyP50Ms)} ms, max ${fmt(load.bodyMaxMs)} ms (${s.eventsPerBody} events a body)`,
+      '',
+      '',
+    ],
+    [
+      'RSS after load',
+      `${fmt(mb(load.rssAfterLoadBytes))} MB (peak so far ${fmt(mb(load.peakRssAfterLoadBytes))} MB)`,
+      '',
+      '',
+    ],
+    ['V8 heap after load', heapText(m.heapAfterLoad), '', ''],
+    ['write-behind drain', `${seconds(load.settleMs)} (backlog ${fmt(load.backlogAfterLoad)} at end of load)`, '', ''],
+    [
+      'ticks',
+      `${fmt(t.recorded)} of ${fmt(t.slots)} slots, ${fmt(t.changesPerTick)} changes, ${fmt(t.bytesPerTick / MB, 1)} MB each`,
+      '',
+      '',
+    ],
+    ['tick p50', `${fmt(t.p50Ms, 1)} ms`, '', ''],
+    ['tick p99', `${fmt(t.p99Ms, 1)} ms`, `<= ${TICK_P99_TARGET_MS} ms`, pass(t.p99Ms <= TICK_P99_TARGET_MS)],
+    ['tick max', `${fmt(t.maxMs, 1)} ms`, '', ''],
+    [
+      'behind schedule',
+      `${fmt(t.late)} late (> ${fmt(s.tickMs * LATE_FRACTION)} ms), ${fmt(t.skippedSlots)} slots skipped, max lag ${fmt(t.maxLagMs)} ms`,
+      '0',
+      pass(t.late === 0 && t.skippedSlots === 0),
+    ],
+    ['API odds p50 / p99', `${fmt(api.latencyP50Ms)} / ${fmt(api.latencyP99Ms)} ms`, '', ''],
+    [
+      'API odds req/s',
+      `${fmt(api.requestsPerSec, 1)} (${fmt(api.bytesPerSec / 1e6, 1)} MB/s, ${s.connections} connections)`,
+      '',
+      '',
+    ],
+    [
+      'CPU while ticking',
+      `service ${api.serverCpuPercent === null ? '?' : fmt(api.serverCpuPercent)}%, bench ${fmt(api.clientCpuPercent)}% (of one core)`,
+      '',
+      '',
+    ],
+    [
+      'RSS max while ticking',
+      `${fmt(mb(m.rssMax))} MB (end ${fmt(mb(m.rssEnd))} MB)`,
+      `<= ${RSS_TARGET_MB} MB`,
+      pass(mb(m.rssMax) <= RSS_TARGET_MB),
+    ],
+    ['RSS peak (VmHWM)', `${fmt(mb(m.peak))} MB`, `<= ${RSS_TARGET_MB} MB`, pass(mb(m.peak) <= RSS_TARGET_MB)],
+    ['V8 heap at end', heapText(m.heapAtEnd), '', ''],
+    ['write-behind at end', `backlog ${fmt(m.backlogAtEnd)}`, '', ''],
+  ];
+  return formatGrid(['capacity', 'figure', 'target', ''], rows, () => true);
+}
+
+export const capacitySection: Section = {
+  name: 'capacity',
+  description:
+    '11,000 events × 1,000 markets (1,000 live) loaded, then live odds ticks every 300 ms while the odds endpoint is read (minutes)',
+  optIn: true,
+  run: runCapacity,
+};
