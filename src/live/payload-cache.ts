@@ -13,6 +13,8 @@ interface Entry {
  */
 export class PayloadCache {
   private readonly entries = new Map<string, Entry>();
+  /** Keys cached per owner (an event), so a change can free its stale payloads at once. */
+  private readonly byOwner = new Map<string, Set<string>>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -30,17 +32,36 @@ export class PayloadCache {
     return e.body;
   }
 
-  set(key: string, version: number, body: Buffer): void {
+  set(key: string, version: number, body: Buffer, owner?: string): void {
     const old = this.entries.get(key);
     if (old !== undefined) this.drop(key, old);
     if (body.length > this.maxBytes) return;
     this.entries.set(key, { version, body });
     this.bytes += body.length;
+    if (owner !== undefined) {
+      let keys = this.byOwner.get(owner);
+      if (keys === undefined) this.byOwner.set(owner, (keys = new Set()));
+      keys.add(key);
+    }
     while (this.bytes > this.maxBytes) {
       const first = this.entries.keys().next();
       if (first.done) break;
       const victim = this.entries.get(first.value);
       if (victim) this.drop(first.value, victim);
+    }
+  }
+
+  /**
+   * Frees every payload of an owner. Live events change several times a second; without this their
+   * stale payloads (hundreds of KB each) would sit in the budget until the LRU reached them.
+   */
+  dropOwner(owner: string): void {
+    const keys = this.byOwner.get(owner);
+    if (keys === undefined) return;
+    this.byOwner.delete(owner);
+    for (const key of keys) {
+      const e = this.entries.get(key);
+      if (e !== undefined) this.drop(key, e);
     }
   }
 

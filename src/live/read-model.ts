@@ -69,6 +69,11 @@ export class ReadModel {
     return this.listVersion;
   }
 
+  /** Bytes held by the cache of large payloads (odds, detail, batch items). */
+  get cachedPayloadBytes(): number {
+    return this.payloads.usedBytes;
+  }
+
   get(id: string): LiveEvent | undefined {
     return this.events.get(id);
   }
@@ -126,12 +131,14 @@ export class ReadModel {
   touch(le: LiveEvent): void {
     le.version++;
     this.listVersion++;
+    this.payloads.dropOwner(le.event.id);
   }
 
   evict(id: string): boolean {
     const le = this.events.get(id);
     if (le === undefined) return false;
     this.events.delete(id);
+    this.payloads.dropOwner(id);
     this.orderDirty = true;
     this.listVersion++;
     return true;
@@ -331,7 +338,7 @@ export class ReadModel {
     if (hit !== undefined) return hit;
     const body = Buffer.from(build());
     this.serializations++;
-    this.payloads.set(key, le.version, body);
+    this.payloads.set(key, le.version, body, le.event.id);
     return body;
   }
 

@@ -73,6 +73,17 @@ describe('read model: serialized payloads', () => {
     assert.ok(rm.serializations > built);
   });
 
+  it('a change frees the cached payloads of the event at once (no stale bytes left for the LRU)', () => {
+    const rm = new ReadModel({ now: () => T0 });
+    const le = rm.putEvent(event('e1'));
+    rm.upsertMarkets(le, [oneXTwo(2.1)]);
+    rm.oddsJson(le, 'decimal');
+    rm.oddsJson(le, 'american');
+    assert.ok(rm.cachedPayloadBytes > 0);
+    rm.touch(le);
+    assert.equal(rm.cachedPayloadBytes, 0);
+  });
+
   it('each odds format is its own cached payload', () => {
     const rm = new ReadModel({ now: () => T0 });
     const le = rm.putEvent(event('e1'));
