@@ -3,6 +3,7 @@ import { formatOdds } from '../domain/odds.js';
 import { sportByKey } from '../domain/sports.js';
 import type { EventStatus, OddsFormat } from '../domain/types.js';
 import type { LiveEvent } from './live-event.js';
+import type { MarketBook } from './market-book.js';
 
 /** Statuses whose markets are not returned at all (interface.md: after `ended`, no markets). */
 const NO_MARKETS: ReadonlySet<EventStatus> = new Set(['ended', 'cancelled', 'abandoned', 'retired', 'walkover']);
@@ -72,27 +73,69 @@ export function listItem(le: LiveEvent, format: OddsFormat, baseUrl: string): Re
   };
 }
 
-/** The `markets` array shared by the odds payload, the detail record and batch items. */
-export function marketsJson(le: LiveEvent, format: OddsFormat): string {
-  if (!marketsVisible(le)) return '[]';
-  const locked = forcedLock(le);
+/** The JSON of one market of the book (with every selection forced locked when play is stopped). */
+export function marketJson(book: MarketBook, i: number, format: OddsFormat, locked: boolean): string {
+  const [a, b] = book.outcomeRange(i);
+  let outcomes = '';
+  for (let o = a; o < b; o++) {
+    const side = book.teamSide(o);
+    outcomes += `${o === a ? '' : ','}{"selection_id":${book.selectionId(o)},"code":${jsonString(book.code(o))},"label":${jsonString(book.label(o))},"odds":${JSON.stringify(formatOdds(book.odds(o), format))},"is_locked":${locked || book.isLocked(o)},"team_side":${side === null ? 'null' : `"${side}"`}}`;
+  }
+  return `{"market_id":${book.marketId(i)},"key":${jsonString(book.key(i))},"name":${jsonString(book.name(i))},"outcomes":[${outcomes}]}`;
+}
+
+/** Previously serialized markets of one event in one format, by the stamp they were built from. */
+export interface MarketFragments {
+  format: OddsFormat;
+  locked: boolean;
+  stamps: Float64Array;
+  json: string[];
+}
+
+/**
+ * The `markets` array shared by the odds payload, the detail record and batch items. With
+ * `fragments` from the previous call, only markets whose stamp changed are serialized again: a
+ * live tick touches a tenth of an event's markets, so a rebuild costs a tenth.
+ */
+export function marketsJson(
+  le: LiveEvent,
+  format: OddsFormat,
+  fragments?: MarketFragments,
+): { json: string; fragments: MarketFragments } {
   const book = le.book;
+  const locked = forcedLock(le);
+  const reuse = fragments !== undefined && fragments.format === format && fragments.locked === locked;
+  const next: MarketFragments = {
+    format,
+    locked,
+    stamps: new Float64Array(book.marketCount),
+    json: new Array<string>(book.marketCount),
+  };
+  if (!marketsVisible(le)) return { json: '[]', fragments: next };
+  const previous = new Map<number, number>();
+  if (reuse) fragments.stamps.forEach((stamp, k) => previous.set(stamp, k));
   const parts: string[] = [];
   for (let i = 0; i < book.marketCount; i++) {
-    if (book.isWithdrawn(i)) continue;
-    const [a, b] = book.outcomeRange(i);
-    const outcomes: string[] = [];
-    for (let o = a; o < b; o++) {
-      const side = book.teamSide(o);
-      outcomes.push(
-        `{"selection_id":${book.selectionId(o)},"code":${JSON.stringify(book.code(o))},"label":${JSON.stringify(book.label(o))},"odds":${JSON.stringify(formatOdds(book.odds(o), format))},"is_locked":${locked || book.isLocked(o)},"team_side":${side === null ? 'null' : `"${side}"`}}`,
-      );
-    }
-    parts.push(
-      `{"market_id":${book.marketId(i)},"key":${JSON.stringify(book.key(i))},"name":${JSON.stringify(book.name(i))},"outcomes":[${outcomes.join(',')}]}`,
-    );
+    const stamp = book.stamp(i);
+    const k = reuse ? previous.get(stamp) : undefined;
+    const json = k !== undefined ? (fragments?.json[k] as string) : marketJson(book, i, format, locked);
+    next.stamps[i] = stamp;
+    next.json[i] = json;
+    if (!book.isWithdrawn(i)) parts.push(json);
   }
-  return `[${parts.join(',')}]`;
+  return { json: `[${parts.join(',')}]`, fragments: next };
+}
+
+/** JSON text of a string; interned strings repeat across markets, so their escaping is cached. */
+const escaped = new Map<string, string>();
+function jsonString(s: string): string {
+  let e = escaped.get(s);
+  if (e === undefined) {
+    e = JSON.stringify(s);
+    if (escaped.size >= 200_000) escaped.clear();
+    escaped.set(s, e);
+  }
+  return e;
 }
 
 /** Appends `"name":<raw json>` members to a serialized object. */
