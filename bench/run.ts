@@ -39,7 +39,7 @@ function settingsFromEnv(): BenchSettings {
 }
 
 function usage(): string {
-  const lines = SECTIONS.map((s) => `  ${s.name.padEnd(10)} ${s.optIn === true ? '(opt-in) ' : ''}${s.description}`);
+  const lines = SECTIONS.map((s) => `  ${s.name.padEnd(16)} ${s.optIn === true ? '(opt-in) ' : ''}${s.description}`);
   return [
     'usage: npm run bench [-- section…]   (no section: every section but the opt-in ones)',
     '',

@@ -47,12 +47,7 @@ export class MarketBook {
   private positions = new Float64Array(0);
   /** 1 for a withdrawn market: kept for settlement, hidden from clients. */
   private withdrawnCol = new Uint8Array(0);
-  /**
-   * A stamp per market, new whenever the market's content changes (prices, locks, rebuilds), so a
-   * serializer can reuse the JSON of the markets that did not change since it last ran.
-   */
-  private stamps = new Float64Array(0);
-  private nextStamp = 1;
+
   private selIds = new Float64Array(0);
   private oddsCol = new Float64Array(0);
   private flags = new Uint8Array(0);
@@ -85,10 +80,6 @@ export class MarketBook {
   }
   position(i: number): number {
     return this.positions[i] as number;
-  }
-  /** Changes whenever market i changes; equal stamps mean identical content. */
-  stamp(i: number): number {
-    return this.stamps[i] as number;
   }
   /** Withdrawn markets are kept (their bets still settle) but are not offered or returned. */
   isWithdrawn(i: number): boolean {
@@ -213,7 +204,6 @@ export class MarketBook {
   setOdds(o: number, odds: number): boolean {
     if (this.oddsCol[o] === odds) return false;
     this.oddsCol[o] = odds;
-    this.stamps[this.marketOfOutcome(o)] = this.nextStamp++;
     return true;
   }
 
@@ -223,7 +213,6 @@ export class MarketBook {
     const next = locked ? f | LOCKED : f & ~LOCKED;
     if (next === f) return false;
     this.flags[o] = next;
-    this.stamps[this.marketOfOutcome(o)] = this.nextStamp++;
     return true;
   }
 
@@ -261,7 +250,6 @@ export class MarketBook {
       const id = this.marketId(i);
       if (this.isWithdrawn(i) || (drop !== null && !drop.has(id))) continue;
       this.withdrawnCol[i] = 1;
-      this.stamps[i] = this.nextStamp++;
       withdrawn.push(id);
     }
     return withdrawn;
@@ -331,9 +319,6 @@ export class MarketBook {
     this.labels = labels;
     this.bySelection = null;
     this.byMarket = null;
-    // Every market gets a new stamp: fragments serialized before the rebuild are never reused.
-    this.stamps = new Float64Array(rows.length);
-    for (let i = 0; i < rows.length; i++) this.stamps[i] = this.nextStamp++;
   }
 }
 

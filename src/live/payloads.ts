@@ -84,46 +84,16 @@ export function marketJson(book: MarketBook, i: number, format: OddsFormat, lock
   return `{"market_id":${book.marketId(i)},"key":${jsonString(book.key(i))},"name":${jsonString(book.name(i))},"outcomes":[${outcomes}]}`;
 }
 
-/** Previously serialized markets of one event in one format, by the stamp they were built from. */
-export interface MarketFragments {
-  format: OddsFormat;
-  locked: boolean;
-  stamps: Float64Array;
-  json: string[];
-}
-
-/**
- * The `markets` array shared by the odds payload, the detail record and batch items. With
- * `fragments` from the previous call, only markets whose stamp changed are serialized again: a
- * live tick touches a tenth of an event's markets, so a rebuild costs a tenth.
- */
-export function marketsJson(
-  le: LiveEvent,
-  format: OddsFormat,
-  fragments?: MarketFragments,
-): { json: string; fragments: MarketFragments } {
+/** The `markets` array shared by the odds payload, the detail record and batch items. */
+export function marketsJson(le: LiveEvent, format: OddsFormat): string {
+  if (!marketsVisible(le)) return '[]';
   const book = le.book;
   const locked = forcedLock(le);
-  const reuse = fragments !== undefined && fragments.format === format && fragments.locked === locked;
-  const next: MarketFragments = {
-    format,
-    locked,
-    stamps: new Float64Array(book.marketCount),
-    json: new Array<string>(book.marketCount),
-  };
-  if (!marketsVisible(le)) return { json: '[]', fragments: next };
-  const previous = new Map<number, number>();
-  if (reuse) fragments.stamps.forEach((stamp, k) => previous.set(stamp, k));
   const parts: string[] = [];
   for (let i = 0; i < book.marketCount; i++) {
-    const stamp = book.stamp(i);
-    const k = reuse ? previous.get(stamp) : undefined;
-    const json = k !== undefined ? (fragments?.json[k] as string) : marketJson(book, i, format, locked);
-    next.stamps[i] = stamp;
-    next.json[i] = json;
-    if (!book.isWithdrawn(i)) parts.push(json);
+    if (!book.isWithdrawn(i)) parts.push(marketJson(book, i, format, locked));
   }
-  return { json: `[${parts.join(',')}]`, fragments: next };
+  return `[${parts.join(',')}]`;
 }
 
 /** JSON text of a string; interned strings repeat across markets, so their escaping is cached. */

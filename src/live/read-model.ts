@@ -4,15 +4,7 @@ import type { Market, OddsFormat, SportEvent } from '../domain/types.js';
 import { queryKey, statusMatches, type EventQuery } from './event-query.js';
 import { newLiveEvent, type LiveEvent } from './live-event.js';
 import { PayloadCache } from './payload-cache.js';
-import {
-  batchItemPayload,
-  detailPayload,
-  listItem,
-  marketsJson,
-  oddsPayload,
-  openMarketsCount,
-  type MarketFragments,
-} from './payloads.js';
+import { batchItemPayload, detailPayload, listItem, marketsJson, oddsPayload, openMarketsCount } from './payloads.js';
 
 /** Events that ended this recently stay in the live scores (interface.md: 5 minutes). */
 export const RECENTLY_ENDED_MS = 5 * 60 * 1000;
@@ -52,8 +44,6 @@ export class ReadModel {
   private listVersion = 1;
   private readonly pages = new Map<string, { version: number; body: Buffer }>();
   private readonly payloads: PayloadCache;
-  /** The last serialized markets array per event (one format at a time: it is an intermediate). */
-  private readonly markets = new WeakMap<LiveEvent, { version: number; json: string; fragments: MarketFragments }>();
   /** Serialized list items per event, per format and base URL (small; rebuilt on the event's change). */
   private readonly items = new WeakMap<LiveEvent, { version: number; byKey: Map<string, string> }>();
   private readonly now: () => number;
@@ -350,18 +340,14 @@ export class ReadModel {
     return body;
   }
 
-  /** The markets array, shared by the odds, detail and batch payloads (kept as a string to splice in). */
+  /**
+   * The markets array shared by the odds, detail and batch payloads, spliced into each. Not kept:
+   * the finished payloads are cached, and a second copy per event would cost ~300 KB of a 1,000-market
+   * book for every live event read (the capacity run measured that against its 2 GB budget).
+   */
   private marketsJson(le: LiveEvent, format: OddsFormat): string {
-    const cached = this.markets.get(le);
-    if (cached !== undefined && cached.version === le.version && cached.fragments.format === format) return cached.json;
-    // Markets unchanged since the last build (same stamp) reuse their JSON; only live events keep
-    // fragments (their prices move every tick), the rest would only hold memory.
-    const built = marketsJson(le, format, cached?.fragments);
     this.serializations++;
-    if (le.event.status === 'live')
-      this.markets.set(le, { version: le.version, json: built.json, fragments: built.fragments });
-    else this.markets.delete(le);
-    return built.json;
+    return marketsJson(le, format);
   }
 
   private orderBySport(): Map<string, LiveEvent[]> {

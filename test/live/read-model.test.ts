@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Market, SportEvent } from '../../src/domain/types.js';
 import type { EventQuery } from '../../src/live/event-query.js';
-import { marketsJson } from '../../src/live/payloads.js';
 import { ReadModel } from '../../src/live/read-model.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
@@ -83,40 +82,6 @@ describe('read model: serialized payloads', () => {
     assert.ok(rm.cachedPayloadBytes > 0);
     rm.touch(le);
     assert.equal(rm.cachedPayloadBytes, 0);
-  });
-
-  it('a live event re-serializes only changed markets, and the result equals a fresh build', () => {
-    const rm = new ReadModel({ now: () => T0 });
-    const le = rm.putEvent(event('e1', { status: 'live' }));
-    const many: Market[] = Array.from({ length: 40 }, (_, m) => ({
-      marketId: m,
-      key: `totals:${m}.5`,
-      name: `Total ${m}.5`,
-      outcomes: [
-        { selectionId: m * 10 + 1, code: 'over', label: 'Over', odds: 1.9, teamSide: null, isLocked: false },
-        { selectionId: m * 10 + 2, code: 'under', label: 'Under', odds: 1.9, teamSide: null, isLocked: false },
-      ],
-    }));
-    rm.upsertMarkets(le, many);
-    rm.oddsJson(le, 'decimal');
-    for (const [sel, odds] of [
-      [51, 2.2],
-      [302, 1.45],
-    ] as const) {
-      le.book.setOdds(le.book.indexOfSelection(sel), odds);
-    }
-    le.book.setLocked(le.book.indexOfSelection(11), true);
-    rm.touch(le);
-    const incremental = rm.oddsJson(le, 'decimal').toString();
-    const fresh = marketsJson(le, 'decimal').json;
-    assert.equal(JSON.stringify((JSON.parse(incremental) as { markets: unknown }).markets), fresh);
-    assert.match(incremental, /"selection_id":51,"code":"over","label":"Over","odds":2.2/);
-    // Play stopped: every selection is reported locked, also those whose JSON was cached.
-    rm.putEvent({ ...le.event, status: 'suspended' });
-    const stopped = JSON.parse(rm.oddsJson(le, 'decimal').toString()) as {
-      markets: Array<{ outcomes: Array<{ is_locked: boolean }> }>;
-    };
-    assert.ok(stopped.markets.every((m) => m.outcomes.every((o) => o.is_locked)));
   });
 
   it('each odds format is its own cached payload', () => {
