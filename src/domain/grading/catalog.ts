@@ -98,6 +98,21 @@ function shapeError(r: FamilyRule, key: MarketKey): string | null {
   return null;
 }
 
+/** Parsed keys by text: the same few thousand keys recur across every event (a third of grading time). */
+const parsedKeys = new Map<string, MarketKey | null>();
+
+function parsedKey(text: string): MarketKey | null {
+  let key = parsedKeys.get(text);
+  if (key === undefined) {
+    const parsed = parseMarketKey(text);
+    // Shared between calls: frozen so no grader can change what the next one reads.
+    key = parsed === null ? null : Object.freeze(parsed);
+    if (parsedKeys.size >= 100_000) parsedKeys.clear();
+    parsedKeys.set(text, key);
+  }
+  return key;
+}
+
 /**
  * Grades one market of a finished event from its result (and player stats for player props).
  * Cancelled events refund everything; a walkover refunds everything but, by policy, the match
@@ -111,7 +126,7 @@ export function gradeMarket(market: Market, input: GradingInput): MarketGrade {
     playerStats: input.playerStats,
     policy: input.policy ?? DEFAULT_GRADING_POLICY,
   };
-  const key = parseMarketKey(market.key);
+  const key = parsedKey(market.key);
   const status = ctx.result.status;
   if (status === 'cancelled') return refundAll(market);
   if (key === null) return ungradeable(`malformed market key ${JSON.stringify(market.key)}`);
