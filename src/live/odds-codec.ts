@@ -1,38 +1,47 @@
-// Compact encoding of live odds for the store: 17 bytes a selection (id, decimal odds, lock).
+// Compact encoding of live odds for the store: the event's updated_at, then 17 bytes a selection (id, odds, lock).
 import type { MarketBook } from './market-book.js';
 
+const HEADER = 8;
 const ENTRY = 17;
 
-/** Encodes the current odds and locks of these selections of a book (unknown ids are skipped). */
-export function encodeOdds(book: MarketBook, selectionIds: Iterable<number>): Uint8Array {
+/**
+ * Encodes the current odds and locks of these selections of a book (unknown ids are skipped),
+ * headed by the event's `updated_at` — so a price tick needs no event document of its own.
+ */
+export function encodeOdds(book: MarketBook, selectionIds: Iterable<number>, updatedAt: number): Uint8Array {
   const ids = [...selectionIds];
-  const buf = new Uint8Array(ids.length * ENTRY);
+  const buf = new Uint8Array(HEADER + ids.length * ENTRY);
   const view = new DataView(buf.buffer);
+  view.setFloat64(0, updatedAt, true);
   let n = 0;
   for (const id of ids) {
     const o = book.indexOfSelection(id);
     if (o < 0) continue;
-    view.setFloat64(n * ENTRY, id, true);
-    view.setFloat64(n * ENTRY + 8, book.odds(o), true);
-    view.setUint8(n * ENTRY + 16, book.isLocked(o) ? 1 : 0);
+    const at = HEADER + n * ENTRY;
+    view.setFloat64(at, id, true);
+    view.setFloat64(at + 8, book.odds(o), true);
+    view.setUint8(at + 16, book.isLocked(o) ? 1 : 0);
     n++;
   }
-  return n === ids.length ? buf : buf.slice(0, n * ENTRY);
+  return n === ids.length ? buf : buf.slice(0, HEADER + n * ENTRY);
 }
 
 /** Every selection of a book, for a full row. */
-export function encodeAllOdds(book: MarketBook): Uint8Array {
+export function encodeAllOdds(book: MarketBook, updatedAt: number): Uint8Array {
   const ids: number[] = [];
   for (let o = 0; o < book.outcomeCount; o++) ids.push(book.selectionId(o));
-  return encodeOdds(book, ids);
+  return encodeOdds(book, ids, updatedAt);
 }
 
+/** Visits every selection of a row; returns the event's `updated_at` the row was written with. */
 export function decodeOdds(
   data: Uint8Array,
   visit: (selectionId: number, odds: number, locked: boolean) => void,
-): void {
+): number {
+  if (data.byteLength < HEADER) return 0;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  for (let at = 0; at + ENTRY <= data.byteLength; at += ENTRY) {
+  for (let at = HEADER; at + ENTRY <= data.byteLength; at += ENTRY) {
     visit(view.getFloat64(at, true), view.getFloat64(at + 8, true), view.getUint8(at + 16) === 1);
   }
+  return view.getFloat64(0, true);
 }

@@ -101,12 +101,13 @@ export class Pipeline {
       if (markets.length > 0) readModel.restoreMarkets(le, markets, positions);
       // Odds logged after a market's document was written are newer than it: apply them in order.
       for (const row of oddsLog) {
-        decodeOdds(row.data, (selectionId, odds, locked) => {
+        const updatedAt = decodeOdds(row.data, (selectionId, odds, locked) => {
           const o = le.book.indexOfSelection(selectionId);
           if (o < 0 || row.seq <= (marketSeqs[le.book.marketOfOutcome(o)] ?? 0)) return;
           le.book.setOdds(o, odds);
           le.book.setLocked(o, locked);
         });
+        if (updatedAt > le.event.updatedAt) le.event = { ...le.event, updatedAt };
       }
       if (oddsLog.length > 0) readModel.touch(le);
       if (isTerminal(event.status)) {
@@ -306,7 +307,8 @@ export class Pipeline {
         const r = applyOddsChanges(le, msg);
         if (!r.ok) return rejected(r.message);
         if (r.changedSelections.length === 0) return applied(false);
-        this.bumpUpdatedAt(le, at);
+        // The odds row carries the event's updated_at: no event document per price tick.
+        this.bumpUpdatedAt(le, at, false);
         this.opts.readModel.touch(le);
         this.writeBehind.markOdds(le.event.id, r.changedSelections);
         this.emit('odds', le.event.id);
@@ -390,8 +392,8 @@ export class Pipeline {
     return applied(true);
   }
 
-  private bumpUpdatedAt(le: LiveEvent, at: number): void {
+  private bumpUpdatedAt(le: LiveEvent, at: number, writeEvent = true): void {
     if (at !== le.event.updatedAt) le.event = { ...le.event, updatedAt: at };
-    this.writeBehind.markEvent(le.event.id);
+    if (writeEvent) this.writeBehind.markEvent(le.event.id);
   }
 }

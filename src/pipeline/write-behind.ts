@@ -77,11 +77,11 @@ export class WriteBehind {
       if (le === undefined) continue;
       const rows = this.rowsSinceFull.get(eventId) ?? 0;
       if (rows >= FULL_ROW_EVERY) {
-        batch.oddsLog?.push({ eventId, data: encodeAllOdds(le.book) });
+        batch.oddsLog?.push({ eventId, data: encodeAllOdds(le.book, le.event.updatedAt) });
         batch.oddsLogPrune?.push({ eventId, beforeSeq: seq });
         this.rowsSinceFull.set(eventId, 1);
       } else {
-        batch.oddsLog?.push({ eventId, data: encodeOdds(le.book, ids) });
+        batch.oddsLog?.push({ eventId, data: encodeOdds(le.book, ids, le.event.updatedAt) });
         this.rowsSinceFull.set(eventId, rows + 1);
       }
     }

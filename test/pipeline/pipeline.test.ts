@@ -271,6 +271,7 @@ describe('pipeline: durability', () => {
         msg({
           type: 'odds',
           event_id: 'e1',
+          ts: new Date(T0 + (i + 1) * 1000).toISOString(),
           changes: [
             { selection_id: 11, odds: 2 + i / 100 },
             { selection_id: 22, is_locked: i % 2 === 0 },
@@ -282,6 +283,8 @@ describe('pipeline: durability', () => {
     const [stored] = await h.store.loadEvents();
     assert.ok((stored?.oddsLog.length ?? 0) <= 51, `old rows are pruned (${stored?.oddsLog.length} rows)`);
     assert.equal(stored?.markets[0]?.outcomes[0]?.odds, 2.1, 'documents are not rewritten for price changes');
+    const updatedBefore = h.readModel.get('e1')?.event.updatedAt;
+    assert.equal(updatedBefore, T0 + 120_000);
     await h.pipeline.stop();
     const again = await harness(await openSqliteStore({ dataDir: dir }));
     const book = again.readModel.get('e1')?.book;
@@ -289,6 +292,7 @@ describe('pipeline: durability', () => {
     assert.equal(book.odds(book.indexOfSelection(11)), 3.19);
     assert.equal(book.isLocked(book.indexOfSelection(22)), false);
     assert.equal(book.odds(book.indexOfSelection(12)), 3.4, 'untouched selections keep their document odds');
+    assert.equal(again.readModel.get('e1')?.event.updatedAt, updatedBefore, 'updated_at travels with the odds rows');
   });
 
   it('a market document written after odds rows wins over them on restart', async () => {
