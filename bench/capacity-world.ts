@@ -1,6 +1,6 @@
 // The capacity world: thousands of deep events (~1,000 markets each) over three sports, generated one NDJSON body at a time.
 import type { FeedMessage, FixtureMessage, MarketsMessage, Outcome } from '../src/feed/messages.js';
-import { MarketFactory, fmtLine, lines, overProbability, price, prng, signed } from './world.js';
+import { MarketFactory, correctScoreOutcomes, fmtLine, lines, overProbability, price, prng, signed } from './world.js';
 
 export interface CapacityPlan {
   /** Events in all (live + prematch). */
@@ -233,19 +233,7 @@ function soccerBook(f: MarketFactory, g: Game, extra: number): void {
     [SOCCER_SCOPES[1]!, 3],
     [SOCCER_SCOPES[2]!, 3],
   ] as const) {
-    const scores: Array<Omit<Outcome, 'selection_id'>> = [];
-    for (let h = 0; h <= max; h++) {
-      for (let a = 0; a <= max; a++) {
-        scores.push({
-          code: `${h}-${a}`,
-          label: `${h}-${a}`,
-          odds: price(f.jitter(0.12 / (1 + h * h + a * a))),
-          team_side: null,
-        });
-      }
-    }
-    scores.push({ code: 'other', label: 'Any other score', odds: price(0.02), team_side: null });
-    f.add(`correct_score${s.suffix}`, `Correct Score${s.label}`, scores);
+    f.add(`correct_score${s.suffix}`, `Correct Score${s.label}`, correctScoreOutcomes(f, max, 0.02));
     const goals = max === 5 ? ['0', '1', '2', '3', '4', '5', '6+'] : ['0', '1', '2', '3+'];
     f.add(
       `exact_total${s.suffix}`,

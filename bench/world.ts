@@ -50,6 +50,27 @@ export function lines(from: number, to: number, step: number): number[] {
 }
 
 export const fmtLine = (line: number): string => String(line === 0 ? 0 : line);
+
+/** Correct-score outcomes from 0-0 to max-max plus `other` (with probability `other`). */
+export function correctScoreOutcomes(
+  f: { jitter(p: number): number },
+  max: number,
+  other: number,
+): Array<Omit<Outcome, 'selection_id'>> {
+  const scores: Array<Omit<Outcome, 'selection_id'>> = [];
+  for (let h = 0; h <= max; h++) {
+    for (let a = 0; a <= max; a++) {
+      scores.push({
+        code: `${h}-${a}`,
+        label: `${h}-${a}`,
+        odds: price(f.jitter(0.12 / (1 + h * h + a * a))),
+        team_side: null,
+      });
+    }
+  }
+  scores.push({ code: 'other', label: 'Any other score', odds: price(other), team_side: null });
+  return scores;
+}
 export const signed = (line: number): string => (line > 0 ? `+${fmtLine(line)}` : fmtLine(line));
 
 const PERIODS: ReadonlyArray<{ suffix: string; label: string; share: number }> = [
@@ -180,19 +201,7 @@ function deepSoccerMarkets(f: MarketFactory, home: string, away: string, target:
     [PERIODS[1]!, 3],
     [PERIODS[2]!, 3],
   ] as const) {
-    const scores: Array<Omit<Outcome, 'selection_id'>> = [];
-    for (let h = 0; h <= max; h++) {
-      for (let a = 0; a <= max; a++) {
-        scores.push({
-          code: `${h}-${a}`,
-          label: `${h}-${a}`,
-          odds: price(f.jitter(0.12 / (1 + h * h + a * a))),
-          team_side: null,
-        });
-      }
-    }
-    scores.push({ code: 'other', label: 'Any other score', odds: price(0.03), team_side: null });
-    f.add(`correct_score${p.suffix}`, `Correct Score${p.label}`, scores);
+    f.add(`correct_score${p.suffix}`, `Correct Score${p.label}`, correctScoreOutcomes(f, max, 0.03));
   }
 
   for (const p of PERIODS) {
