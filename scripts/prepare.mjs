@@ -11,7 +11,9 @@ function run(cmd, args) {
 }
 
 if (!existsSync('node_modules/.package-lock.json') || !existsSync('node_modules/typescript')) {
-  console.error('[prepare] installing dependencies (first run; better-sqlite3 compiles from source, about two minutes)…');
+  console.error(
+    '[prepare] installing dependencies (first run; better-sqlite3 compiles from source, about two minutes)…',
+  );
   run(npm, ['install', '--no-audit', '--no-fund']);
 }
 run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']);
