@@ -1,20 +1,11 @@
-// Adapts the market catalog's grading to what settlement needs: one grade per outcome, in market order.
-import type { EventResult, Market, PlayerStats } from '../../domain/types.js';
+// What the settlement engine grades with: the market catalog's grade shape, behind a function it is given.
+import type { GradingInput, MarketGrade } from '../../domain/grading/types.js';
+import type { Market } from '../../domain/types.js';
 
-export interface OutcomeGrade {
-  result: 'won' | 'lost' | 'refund';
-  voidFactor?: number;
-}
+/** One grade per outcome in market order, `pending` (props before final stats) or `ungradeable`. */
+export type MarketGrading = MarketGrade;
 
-export type MarketGrading =
-  | { status: 'graded'; outcomes: OutcomeGrade[] }
-  | { status: 'pending'; reason: string }
-  | { status: 'ungradeable'; reason: string };
-
-export interface GradeContext {
-  sport: string;
-  result: EventResult;
-  playerStats: PlayerStats | null;
-}
+/** The grading input without the policy: the engine's grader carries the configured one. */
+export type GradeContext = Omit<GradingInput, 'policy'>;
 
 export type Grader = (market: Market, ctx: GradeContext) => MarketGrading;
