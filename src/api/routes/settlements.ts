@@ -101,7 +101,8 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const base = baseUrlOf(request, ctx.config);
 
         let records: SettlementRecord[];
-        let total: number;
+        // Feed pages count from the in-memory index; `updated_since` counts its own matches.
+        let changesTotal: number | null = null;
         let nextCursor: string | null = null;
         if (q.updated_since !== undefined) {
           const since = Date.parse(q.updated_since);
@@ -119,7 +120,7 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             limit: limit + 1 + offset,
           });
           records = rows.slice(offset, offset + limit);
-          total = await ctx.store.countSettlementChanges({
+          changesTotal = await ctx.store.countSettlementChanges({
             minEndedAt: feedFrom,
             eventIds,
             after: { at: since, eventId: '\uffff' },
@@ -140,13 +141,12 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           const last = records[records.length - 1];
           if (rows.length > limit && last !== undefined)
             nextCursor = encodeCursor('ended_at', last.endedAt, last.eventId);
-          total = -1;
         }
         const counts =
           eventIds === null
             ? ctx.settlementIndex.counts(feedFrom, detailFrom)
             : ctx.settlementIndex.countsFor(eventIds, feedFrom, detailFrom);
-        if (total < 0) total = counts.total;
+        const total = changesTotal ?? counts.total;
 
         const entries = records.map((r) => entryJson(r, base, r.endedAt < detailFrom));
         const envelope = JSON.stringify({
