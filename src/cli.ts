@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Entry point: `serve` (default), `replay <file>`, `convert-openfootball <file>`, `keys create|list|revoke`.
+// Entry point: `serve` (default), `replay <file>`, `convert-openfootball <file>`, `keys create|list|revoke|plan`.
 import { Command } from 'commander';
 import { readFile, writeFile } from 'node:fs/promises';
-import { pino } from 'pino';
-import { REDACTED_PATHS } from './api/app.js';
-import { generateApiKey, hashApiKey } from './api/keys.js';
+import { createApiKey } from './api/keys.js';
+import { createLogger } from './api/logging.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { PlanBook } from './domain/quota.js';
 import { convertOpenfootball } from './feed/openfootball.js';
 import { toNdjson } from './feed/ndjson.js';
 import { replay } from './replay.js';
 import { createService, openStore } from './service.js';
+import type { Store } from './store/store.js';
 
 function config(): Config {
   try {
@@ -25,7 +26,7 @@ function config(): Config {
 
 async function serve(): Promise<void> {
   const cfg = config();
-  const logger = pino({ level: cfg.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+  const logger = createLogger(cfg.logLevel);
   const service = await createService(cfg, { logger });
   let shuttingDown = false;
   const shutdown = (signal: string): void => {
@@ -52,9 +53,12 @@ async function serve(): Promise<void> {
     `  API docs:  ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  Store:     ${cfg.databaseUrl === null ? `embedded (${cfg.dataDir})` : 'PostgreSQL'}   Feed: ${cfg.feed}`,
   ];
-  const key = service.demoKeyCreated ?? cfg.demoApiKey;
-  if (service.demoKeyCreated !== null) {
-    lines.push(`  Demo API key (created now, plan ${cfg.demoPlan}): ${service.demoKeyCreated}`);
+  // Only a key the service generated is printed (once, at creation): a configured DEMO_API_KEY is
+  // the operator's own and would otherwise land in the logs on every start.
+  const generated = cfg.demoApiKey === null ? service.demoKeyCreated : null;
+  const key = generated ?? (cfg.demoApiKey !== null ? '$DEMO_API_KEY' : null);
+  if (generated !== null) {
+    lines.push(`  Demo API key (created now, plan ${cfg.demoPlan}; shown once): ${generated}`);
   } else if (cfg.demoApiKey !== null) {
     lines.push(`  Demo API key: the DEMO_API_KEY you configured (plan ${cfg.demoPlan})`);
   } else {
@@ -63,7 +67,7 @@ async function serve(): Promise<void> {
     );
   }
   if (key !== null) {
-    lines.push(`  Try:       curl -H 'X-API-Key: ${key}' '${base}/v1/events?limit=5'`);
+    lines.push(`  Try:       curl -H "X-API-Key: ${key}" '${base}/v1/events?limit=5'`);
   }
   if (cfg.adminKey === null)
     lines.push('  Admin routes (feed ingress, /metrics) are off: set ADMIN_KEY to enable them');
@@ -120,59 +124,106 @@ program
     else process.stdout.write(ndjson);
   });
 
-const keys = program.command('keys').description('manage client API keys in the store');
-keys
-  .command('create')
-  .option('--name <name>', 'a name for the key', 'default')
-  .option('--plan <plan>', 'plan', 'free')
-  .action(async (o: { name: string; plan: string }) => {
-    const store = await openStore(config());
-    try {
-      const secret = generateApiKey();
-      const id = `key_${hashApiKey(secret).slice(0, 16)}`;
-      await store.saveApiKey({
-        id,
-        keyHash: hashApiKey(secret),
-        name: o.name,
-        plan: o.plan,
-        createdAt: Date.now(),
-        lastUsedAt: null,
-        revokedAt: null,
-      });
-      console.log(`created key ${id} (${o.name}, plan ${o.plan}). The secret is shown once:\n${secret}`);
-    } finally {
-      await store.close();
-    }
-  });
-keys.command('list').action(async () => {
-  const store = await openStore(config());
+const keys = program
+  .command('keys')
+  .description('manage client API keys in the store (a running service sees changes within 5 s)');
+
+/** Runs a keys command on the configured store; `plans` are the configured plan names. */
+async function withStore(body: (store: Store, plans: PlanBook) => Promise<void>): Promise<void> {
+  const cfg = config();
+  const store = await openStore(cfg);
   try {
-    for (const k of await store.listApiKeys()) {
-      const state = k.revokedAt === null ? 'active' : `revoked ${new Date(k.revokedAt).toISOString()}`;
-      console.log(`${k.id}\t${k.name}\t${k.plan}\t${new Date(k.createdAt).toISOString()}\t${state}`);
-    }
+    await body(store, new PlanBook(cfg.plans));
   } finally {
     await store.close();
   }
-});
+}
+
+function checkPlan(plans: PlanBook, plan: string): boolean {
+  if (plans.has(plan)) return true;
+  console.error(`unknown plan '${plan}'; configured plans: ${plans.names().join(', ')} (see PLANS)`);
+  process.exitCode = 2;
+  return false;
+}
+
+const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
+
+keys
+  .command('create')
+  .description('create a key; its secret is printed once and stored only as a hash')
+  .option('--name <name>', 'a name for the key', 'default')
+  .option('--plan <plan>', 'plan (see PLANS)', 'free')
+  .option('--account <email>', 'the portal account that owns the key')
+  .action((o: { name: string; plan: string; account?: string }) =>
+    withStore(async (store, plans) => {
+      if (!checkPlan(plans, o.plan)) return;
+      let accountId: string | null = null;
+      if (o.account !== undefined) {
+        const account = await store.findAccountByEmail(o.account);
+        if (account === null) {
+          console.error(`no account with email ${o.account}`);
+          process.exitCode = 1;
+          return;
+        }
+        accountId = account.id;
+      }
+      const { key, secret } = await createApiKey(store, { name: o.name, plan: o.plan, accountId, now: Date.now() });
+      console.log(`created key ${key.id} (${key.name}, plan ${key.plan}). The secret is shown once:\n${secret}`);
+    }),
+  );
+
+keys
+  .command('list')
+  .description('list keys: id, name, plan, account, created, last used, state')
+  .option('--json', 'one JSON object per line')
+  .action((o: { json?: boolean }) =>
+    withStore(async (store) => {
+      for (const k of await store.listApiKeys()) {
+        const state = k.revokedAt === null ? 'active' : `revoked ${iso(k.revokedAt)}`;
+        if (o.json === true) {
+          const { keyHash: _hash, ...visible } = k;
+          console.log(JSON.stringify({ ...visible, state: k.revokedAt === null ? 'active' : 'revoked' }));
+          continue;
+        }
+        const account = k.accountId ?? '-';
+        console.log([k.id, k.name, k.plan, account, iso(k.createdAt), iso(k.lastUsedAt), state].join('\t'));
+      }
+    }),
+  );
+
 keys
   .command('revoke')
+  .description('revoke a key (refused from then on; a running service within 5 s)')
   .argument('<id>', 'key id (from keys list)')
-  .action(async (id: string) => {
-    const store = await openStore(config());
-    try {
-      const key = (await store.listApiKeys()).find((k) => k.id === id);
-      if (key === undefined) {
+  .action((id: string) =>
+    withStore(async (store) => {
+      const key = await store.revokeApiKey(id, Date.now());
+      if (key === null) {
         console.error(`no key with id ${id}`);
         process.exitCode = 1;
         return;
       }
-      await store.saveApiKey({ ...key, revokedAt: Date.now() });
       console.log(`revoked ${id}`);
-    } finally {
-      await store.close();
-    }
-  });
+    }),
+  );
+
+keys
+  .command('plan')
+  .description("move a key to another plan (its month's count is kept)")
+  .argument('<id>', 'key id (from keys list)')
+  .argument('<plan>', 'plan name (see PLANS)')
+  .action((id: string, plan: string) =>
+    withStore(async (store, plans) => {
+      if (!checkPlan(plans, plan)) return;
+      const key = await store.setApiKeyPlan(id, plan);
+      if (key === null) {
+        console.error(`no key with id ${id}`);
+        process.exitCode = 1;
+        return;
+      }
+      console.log(`key ${id} is now on plan ${plan}`);
+    }),
+  );
 
 program.parseAsync().catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));

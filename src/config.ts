@@ -1,5 +1,6 @@
 // Configuration: the one reader of process.env (and an optional .env file), validated once at boot.
 import { config as loadDotenv } from 'dotenv';
+import { parsePlans, type Plan } from './domain/quota.js';
 
 export interface Config {
   port: number;
@@ -16,6 +17,13 @@ export interface Config {
   adminKey: string | null;
   demoApiKey: string | null;
   demoPlan: string;
+  /** Plans by name: the defaults (free, starter, pro, unlimited) with `PLANS` merged over them. */
+  plans: Readonly<Record<string, Plan>>;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (the keyless /v1/status
+   * limit is per address): false (default), true (any), a hop count, or addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string;
   logLevel: string;
   /** How often write-behind flushes live data (odds, scores) to the store. */
   flushIntervalMs: number;
@@ -113,6 +121,25 @@ export function loadConfig(env?: Env): Config {
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with postgres://, got '${databaseUrl}'`);
   }
+  let plans: Record<string, Plan>;
+  try {
+    plans = parsePlans(optional(env, 'PLANS'));
+  } catch (err) {
+    throw new ConfigError(`PLANS ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const demoPlan = str(env, 'DEMO_PLAN');
+  if (plans[demoPlan] === undefined) {
+    throw new ConfigError(`DEMO_PLAN must be a configured plan (${Object.keys(plans).join(', ')}), got '${demoPlan}'`);
+  }
+  const trustProxyText = optional(env, 'TRUST_PROXY');
+  const trustProxy =
+    trustProxyText === null || trustProxyText === 'false'
+      ? false
+      : trustProxyText === 'true'
+        ? true
+        : /^\d{1,2}$/.test(trustProxyText)
+          ? Number(trustProxyText)
+          : trustProxyText;
   return {
     port: num(env, 'PORT', 0, 65535),
     host: str(env, 'HOST'),
@@ -126,7 +153,9 @@ export function loadConfig(env?: Env): Config {
     simSpeed: num(env, 'SIM_SPEED', 0.01, 100000, false),
     adminKey: optional(env, 'ADMIN_KEY'),
     demoApiKey: optional(env, 'DEMO_API_KEY'),
-    demoPlan: str(env, 'DEMO_PLAN'),
+    demoPlan,
+    plans,
+    trustProxy,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     flushIntervalMs: num(env, 'FLUSH_INTERVAL_MS', 10, 1000),
     pipelineStaleSeconds: num(env, 'PIPELINE_STALE_SECONDS', 1, 86400),

@@ -3,14 +3,20 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './api/app.js';
 import { API_VERSION, type ApiContext } from './api/context.js';
+import { KeyAdmin } from './api/key-admin.js';
 import { ensureApiKey, generateApiKey, hashApiKey, KeyAuthenticator } from './api/keys.js';
 import { teamLogoSource } from './api/logo-source.js';
 import { ApiMetrics } from './api/metrics.js';
+import type { UsageCounter } from './api/quota/counter.js';
+import { MemoryCallerLimiter } from './api/quota/memory-callers.js';
+import { MemoryUsageCounter } from './api/quota/memory-counter.js';
 import { ConfigError, type Config } from './config.js';
 import { acceleratedClock } from './domain/clock.js';
+import { PlanBook } from './domain/quota.js';
 import { isTerminal } from './domain/lifecycle.js';
 import { startSimulatorWorker } from './feed/simulator/index.js';
 import { LocalChangeBus } from './live/change-bus.js';
+import type { OutrightBook } from './live/outright-book.js';
 import { ReadModel } from './live/read-model.js';
 import { SettlementIndex } from './live/settlement-index.js';
 import { catalogGrader } from './pipeline/settlement/catalog-grader.js';
@@ -34,6 +40,10 @@ export interface Service {
   settlement: SettlementEngine;
   store: Store;
   bus: LocalChangeBus;
+  /** Key management effective at once on this node (the portal, tests). */
+  keyAdmin: KeyAdmin;
+  /** The quota counters (tests flush them). */
+  usage: UsageCounter;
   /** The demo key's secret when this start created it (printed once), else null. */
   demoKeyCreated: string | null;
   /** Stops the app (finishing in-flight requests), flushes the pipeline, closes the store. */
@@ -49,10 +59,26 @@ export async function openStore(config: Config): Promise<Store> {
   return openSqliteStore({ dataDir: config.dataDir });
 }
 
-function latestUpdate(readModel: ReadModel): number {
+/** The world time the store last heard of: event updates, outright prices and results. */
+function latestUpdate(readModel: ReadModel, outrights: OutrightBook): number {
   let latest = 0;
   for (const le of readModel.all()) latest = Math.max(latest, le.event.updatedAt);
+  for (const t of outrights.tournaments.values()) {
+    for (const m of t.markets.values()) latest = Math.max(latest, m.updatedAt);
+    for (const r of t.results.values()) latest = Math.max(latest, r.settledAt);
+  }
   return latest;
+}
+
+/** Simulator outright markets still unsettled from an earlier run: the simulator settles those that are over. */
+function openSimulatorOutrights(outrights: OutrightBook): Map<string, number[]> {
+  const open = new Map<string, number[]>();
+  for (const t of outrights.tournaments.values()) {
+    if (!t.tournamentId.startsWith('t-')) continue;
+    const ids = [...t.markets.keys()].filter((id) => !t.results.has(id));
+    if (ids.length > 0) open.set(t.tournamentId, ids);
+  }
+  return open;
 }
 
 /** Simulator events left open by an earlier run: the simulator closes those that are over. */
@@ -75,6 +101,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
   let worldNow: () => number = now;
   const world = (): number => worldNow();
   const store = await openStore(config);
+  let usage: MemoryUsageCounter | null = null;
   try {
     await store.migrate();
     const readModel = new ReadModel({ now: world });
@@ -110,7 +137,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       statsTimeoutMs: config.statsTimeoutHours * 3_600_000,
     });
     // An accelerated world resumes where it stopped: its clock never goes back across restarts.
-    const worldStartAt = simulated ? Math.max(startedAt, latestUpdate(readModel)) : startedAt;
+    const worldStartAt = simulated ? Math.max(startedAt, latestUpdate(readModel, pipeline.outrights)) : startedAt;
     if (simulated) worldNow = acceleratedClock(worldStartAt, startedAt, config.simSpeed, now);
     pipeline.start();
     await settlement.start();
@@ -144,13 +171,23 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       feedMessages: () => pipeline.counters.applied,
       feedRejected: () => pipeline.counters.rejected,
     });
+    // Quota counters: this month's counts come back from the store; written every second and on close.
+    usage = await MemoryUsageCounter.open({ store, ...(opts.logger ? { log: opts.logger } : {}) }, now());
+    const plans = new PlanBook(config.plans);
+    const keys = new KeyAuthenticator(store, now);
+    const keyAdmin = new KeyAdmin({ store, keys, plans, now });
     const ctx: ApiContext = {
       config,
       readModel,
       settlementIndex,
+      outrights: pipeline.outrights,
       store,
       pipeline,
-      keys: new KeyAuthenticator(store, now),
+      keys,
+      keyAdmin,
+      plans,
+      usage,
+      callerLimits: new MemoryCallerLimiter(),
       metrics,
       now,
       worldNow: world,
@@ -168,12 +205,14 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
           startAt: worldStartAt,
           wallStartAt: startedAt,
           openEvents: openSimulatorEvents(readModel),
+          openOutrights: openSimulatorOutrights(pipeline.outrights),
           onBatch: (messages) => pipeline.applyAll(messages),
           onError: (err) => opts.logger?.error({ err }, 'simulator error'),
         })
       : null;
 
     let closed = false;
+    const counters = usage;
     return {
       config,
       app,
@@ -182,11 +221,14 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       settlement,
       store,
       bus,
+      keyAdmin,
+      usage: counters,
       demoKeyCreated,
       async close() {
         if (closed) return;
         closed = true;
         await app.close();
+        await counters.close();
         await simulator?.stop();
         await pipeline.stop();
         await settlement.stop();
@@ -194,6 +236,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       },
     };
   } catch (err) {
+    await usage?.close();
     await store.close().catch(() => undefined);
     throw err;
   }

@@ -7,6 +7,7 @@ import { ServiceError } from '../domain/errors.js';
 import { API_VERSION, type ApiContext, type RouteAccess } from './context.js';
 import { frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { secretsEqual } from './keys.js';
+import { installMetering } from './quota/metering.js';
 import { adminFeedRoutes } from './routes/admin-feed.js';
 import { betRoutes } from './routes/bets.js';
 import { discoveryRoutes } from './routes/discovery.js';
@@ -14,7 +15,10 @@ import { eventRoutes } from './routes/events.js';
 import { liveRoutes } from './routes/live.js';
 import { logoRoutes, type LogoSource } from './routes/logo.js';
 import { operationRoutes } from './routes/operations.js';
+import { outrightSettlementRoutes } from './routes/outright-settlements.js';
+import { outrightRoutes } from './routes/outrights.js';
 import { settlementRoutes } from './routes/settlements.js';
+import { usageRoutes } from './routes/usage.js';
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'] | false;
@@ -22,13 +26,12 @@ export interface BuildAppOptions {
   logos?: LogoSource;
 }
 
-/** Secrets never reach the logs: these request headers are redacted wherever a request is logged. */
-export const REDACTED_PATHS = [
-  'req.headers["x-api-key"]',
-  'req.headers["x-admin-key"]',
-  'req.headers.authorization',
-  'req.headers.cookie',
-];
+/** A hop count becomes the function Fastify's types ask for (the same test Fastify applies to a number). */
+function trustProxyOption(
+  value: boolean | number | string,
+): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
 
 function accessOf(url: string, configured: RouteAccess | undefined): RouteAccess {
   if (configured !== undefined) return configured;
@@ -47,6 +50,8 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     // Our own onRequest check answers during shutdown, with the {error, message, component} body.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The client address (per-caller limits of /v1/status) behind a load balancer: TRUST_PROXY.
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
@@ -76,7 +81,9 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     }
     const record = await ctx.keys.authenticate(request.headers['x-api-key']);
     request.apiKeyId = record.id;
+    request.apiKey = record;
   });
+  installMetering(app, ctx);
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
@@ -111,7 +118,10 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   await app.register(liveRoutes(ctx));
   await app.register(discoveryRoutes(ctx));
   await app.register(settlementRoutes(ctx));
+  await app.register(outrightRoutes(ctx));
+  await app.register(outrightSettlementRoutes(ctx));
   await app.register(betRoutes(ctx));
+  await app.register(usageRoutes(ctx));
   await app.register(logoRoutes(opts.logos));
   if (ctx.config.adminKey !== null) await app.register(adminFeedRoutes(ctx));
 

@@ -1,10 +1,14 @@
 // What every route plugin is given: the read model, store, pipeline ingress, key checks, clock, config.
 import type { Config } from '../config.js';
+import type { PlanBook } from '../domain/quota.js';
+import type { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { SettlementIndex } from '../live/settlement-index.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
-import type { Store } from '../store/store.js';
+import type { ApiKeyRecord, Store } from '../store/store.js';
+import type { KeyAdmin } from './key-admin.js';
 import type { KeyAuthenticator } from './keys.js';
+import type { CallerLimiter, UsageCounter } from './quota/counter.js';
 import type { ApiMetrics } from './metrics.js';
 
 export const API_VERSION = '1.0.0';
@@ -13,9 +17,19 @@ export interface ApiContext {
   config: Config;
   readModel: ReadModel;
   settlementIndex: SettlementIndex;
+  /** Outright tournaments and markets (the pipeline's book). */
+  outrights: OutrightBook;
   store: Store;
   pipeline: Pipeline;
   keys: KeyAuthenticator;
+  /** Creates, revokes and re-plans keys, effective at once on this node. */
+  keyAdmin: KeyAdmin;
+  /** The configured plans. */
+  plans: PlanBook;
+  /** Monthly quotas and per-second rates per key (src/api/quota/). */
+  usage: UsageCounter;
+  /** The per-caller limits of /v1/health and /v1/status. */
+  callerLimits: CallerLimiter;
   metrics: ApiMetrics;
   /** Wall clock (uptime, freshness, caches). */
   now: () => number;
@@ -27,11 +41,23 @@ export interface ApiContext {
 /** Who may call a route: anyone, a client key (X-API-Key) or the operator (X-Admin-Key). */
 export type RouteAccess = 'public' | 'key' | 'admin';
 
+/**
+ * How a route is metered (docs/quotas.md). Key routes default to `counted` (monthly quota and
+ * per-second rate); `uncounted` takes only the per-second rate; `caller` applies the fixed
+ * health/status limits per caller. Public and admin routes are not metered unless they say so.
+ */
+export type RouteMetering = 'counted' | 'uncounted' | 'caller';
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    metering?: RouteMetering;
   }
   interface FastifyRequest {
     apiKeyId?: string;
+    /** The authenticated key (key routes). */
+    apiKey?: ApiKeyRecord;
+    /** The request was counted toward its key's quota (its 4xx/5xx answer counts as an error). */
+    usageCounted?: boolean;
   }
 }

@@ -30,6 +30,10 @@ interface CacheEntry {
  */
 export class KeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Lookups under way: a burst of requests with an uncached key asks the store once. */
+  private readonly pending = new Map<string, Promise<ApiKeyRecord | null>>();
+  /** Raised by invalidate(): a lookup that started before must not cache what it read. */
+  private generation = 0;
 
   constructor(
     private readonly store: Store,
@@ -44,14 +48,16 @@ export class KeyAuthenticator {
     if (Array.isArray(rawKey) || rawKey.length > 256) {
       throw new ServiceError('unauthorized', 'invalid API key');
     }
-    const now = this.now();
     // Keyed by the raw key (process memory only) so a hit costs no hashing on the hot path.
     let entry = this.cache.get(rawKey);
-    if (entry === undefined || entry.expires <= now) {
-      const record = await this.store.findApiKeyByHash(hashApiKey(rawKey));
-      entry = { record, expires: now + this.ttlMs };
-      if (this.cache.size > 100_000) this.cache.clear();
-      this.cache.set(rawKey, entry);
+    if (entry === undefined || entry.expires <= this.now()) {
+      const generation = this.generation;
+      const record = await this.lookup(rawKey);
+      entry = { record, expires: this.now() + this.ttlMs };
+      if (generation === this.generation) {
+        if (this.cache.size > 100_000) this.cache.clear();
+        this.cache.set(rawKey, entry);
+      }
     }
     const record = entry.record;
     if (record === null) throw new ServiceError('unauthorized', 'invalid API key');
@@ -59,9 +65,25 @@ export class KeyAuthenticator {
     return record;
   }
 
-  /** Forgets cached answers (after a key is created or revoked in this process). */
+  private lookup(rawKey: string): Promise<ApiKeyRecord | null> {
+    let lookup = this.pending.get(rawKey);
+    if (lookup === undefined) {
+      const started = this.store.findApiKeyByHash(hashApiKey(rawKey));
+      lookup = started;
+      this.pending.set(rawKey, started);
+      const forget = (): void => {
+        if (this.pending.get(rawKey) === started) this.pending.delete(rawKey);
+      };
+      started.then(forget, forget);
+    }
+    return lookup;
+  }
+
+  /** Forgets cached answers (after a key is created, revoked or re-planned in this process). */
   invalidate(): void {
+    this.generation++;
     this.cache.clear();
+    this.pending.clear();
   }
 }
 
@@ -87,6 +109,35 @@ export async function ensureApiKey(
     createdAt: opts.now,
     lastUsedAt: null,
     revokedAt: null,
+    accountId: null,
   });
   return true;
+}
+
+/** A new key id: random, so it tells nothing about the secret. */
+export function newKeyId(): string {
+  return `key_${randomBytes(8).toString('hex')}`;
+}
+
+/**
+ * Creates a key and returns its secret, which exists nowhere else from now on: show it once.
+ * The plan is not checked here (callers check it against the configured plans).
+ */
+export async function createApiKey(
+  store: Store,
+  opts: { name: string; plan: string; accountId: string | null; now: number },
+): Promise<{ key: ApiKeyRecord; secret: string }> {
+  const secret = generateApiKey();
+  const key: ApiKeyRecord = {
+    id: newKeyId(),
+    keyHash: hashApiKey(secret),
+    name: opts.name,
+    plan: opts.plan,
+    createdAt: opts.now,
+    lastUsedAt: null,
+    revokedAt: null,
+    accountId: opts.accountId,
+  };
+  await store.saveApiKey(key);
+  return { key, secret };
 }

@@ -12,7 +12,14 @@ export const MIN_DECIMAL_ODDS = 1.01;
  */
 export function roundDecimal(d: number): number {
   if (!Number.isFinite(d) || Math.abs(d) >= 1e13) return d;
-  const scaled = Number((Math.abs(d) * 100).toPrecision(15));
+  const x = Math.abs(d) * 100;
+  // Fast path (every payload formats thousands of prices): below 1e7 the 15-digit step moves x by
+  // under 1e-8, so unless x sits within 1e-6 of a half it cannot change which way x rounds.
+  if (x < 1e7 && Math.abs(x - Math.floor(x) - 0.5) > 1e-6) {
+    const r = (Math.sign(d) * Math.round(x)) / 100;
+    return r === 0 ? 0 : r;
+  }
+  const scaled = Number(x.toPrecision(15));
   const r = (Math.sign(d) * Math.round(scaled)) / 100;
   return r === 0 ? 0 : r;
 }

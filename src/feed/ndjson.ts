@@ -39,14 +39,23 @@ export function parseNdjsonLine(text: string, line: number): NdjsonLine | null {
  * replayed from a file number their lines alike.
  */
 export function parseNdjson(text: string): NdjsonLine[] {
-  const body = text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
   const out: NdjsonLine[] = [];
-  const lines = body.split(LINE_BREAK);
+  const lines = splitNdjson(text);
   for (let i = 0; i < lines.length; i++) {
     const parsed = parseNdjsonLine(lines[i]!, i + 1);
     if (parsed) out.push(parsed);
   }
   return out;
+}
+
+/** The lines of a body (a leading byte order mark dropped); line n is at index n - 1. */
+export function splitNdjson(text: string): string[] {
+  return (text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text).split(LINE_BREAK);
+}
+
+/** Whether a line holds nothing but whitespace (skipped, though it keeps its number). */
+export function isBlankLine(text: string): boolean {
+  return BLANK.test(text);
 }
 
 /**

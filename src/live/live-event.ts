@@ -1,4 +1,4 @@
-// One event in the read model: its state, its market book and a version raised on every change.
+// One event in the read model: its state, its market book and the versions cached payloads are checked against.
 import type { SportEvent } from '../domain/types.js';
 import { MarketBook } from './market-book.js';
 
@@ -8,8 +8,20 @@ export interface LiveEvent {
   book: MarketBook;
   /** Raised on every change; cached payloads built from an older version are stale. */
   version: number;
+  /**
+   * Raised when the shape of the markets array changes (markets added or withdrawn, a status that
+   * hides or locks them all). A payload built under an older one is rebuilt whole; one built under
+   * the current one only re-renders the markets whose prices moved since (see `priceStamps`).
+   */
+  marketsVersion: number;
+  /**
+   * Per outcome index: the `version` of its last price or lock change. Kept only once a payload
+   * has been built (events nobody reads pay nothing); reset when the markets array changes shape.
+   * Per outcome rather than per market so the hot path never has to find an outcome's market.
+   */
+  priceStamps: Float64Array | null;
 }
 
 export function newLiveEvent(event: SportEvent, version = 1): LiveEvent {
-  return { event, book: new MarketBook(), version };
+  return { event, book: new MarketBook(), version, marketsVersion: version, priceStamps: null };
 }

@@ -5,32 +5,28 @@ const HEADER = 8;
 const ENTRY = 17;
 
 /**
- * Encodes the current odds and locks of these selections of a book (unknown ids are skipped),
- * headed by the event's `updated_at` — so a price tick needs no event document of its own.
+ * Encodes the current odds and locks of these outcomes of a book (by index), headed by the event's
+ * `updated_at` — so a price tick needs no event document of its own.
  */
-export function encodeOdds(book: MarketBook, selectionIds: Iterable<number>, updatedAt: number): Uint8Array {
-  const ids = [...selectionIds];
-  const buf = new Uint8Array(HEADER + ids.length * ENTRY);
+export function encodeOutcomes(book: MarketBook, outcomes: ArrayLike<number>, updatedAt: number): Uint8Array {
+  const buf = new Uint8Array(HEADER + outcomes.length * ENTRY);
   const view = new DataView(buf.buffer);
   view.setFloat64(0, updatedAt, true);
-  let n = 0;
-  for (const id of ids) {
-    const o = book.indexOfSelection(id);
-    if (o < 0) continue;
-    const at = HEADER + n * ENTRY;
-    view.setFloat64(at, id, true);
+  for (let k = 0; k < outcomes.length; k++) {
+    const o = outcomes[k] as number;
+    const at = HEADER + k * ENTRY;
+    view.setFloat64(at, book.selectionId(o), true);
     view.setFloat64(at + 8, book.odds(o), true);
     view.setUint8(at + 16, book.isLocked(o) ? 1 : 0);
-    n++;
   }
-  return n === ids.length ? buf : buf.slice(0, HEADER + n * ENTRY);
+  return buf;
 }
 
 /** Every selection of a book, for a full row. */
 export function encodeAllOdds(book: MarketBook, updatedAt: number): Uint8Array {
-  const ids: number[] = [];
-  for (let o = 0; o < book.outcomeCount; o++) ids.push(book.selectionId(o));
-  return encodeOdds(book, ids, updatedAt);
+  const all = new Uint32Array(book.outcomeCount);
+  for (let o = 0; o < all.length; o++) all[o] = o;
+  return encodeOutcomes(book, all, updatedAt);
 }
 
 /** Visits every selection of a row; returns the event's `updated_at` the row was written with. */

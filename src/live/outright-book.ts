@@ -1,95 +1,96 @@
-// Outright tournaments and their futures markets as last fed (listing and settlement build on it).
+// Outright tournaments, their futures markets and results as last committed (listing, discovery, bet check).
+import { sportOrder } from '../domain/sports.js';
+import type { OutrightMarket, OutrightResult, TournamentInfo } from '../domain/outrights.js';
 
-export interface OutrightSelection {
-  selectionId: number;
-  selection: string;
-  odds: number;
-}
-
-export interface OutrightMarket {
-  marketId: number;
-  market: string;
-  selections: OutrightSelection[];
-  updatedAt: number;
-}
-
-export interface OutrightSettlement {
-  winners: Array<{ selectionId: number; deadHeatFactor: number | null }>;
-  void: boolean;
-  settledAt: number;
-}
-
-export interface Tournament {
-  tournamentId: string;
-  tournament: string;
-  sport: string;
-  sportId: number;
+export interface Tournament extends TournamentInfo {
   markets: Map<number, OutrightMarket>;
-  settlements: Map<number, OutrightSettlement>;
+  /** Results of the settled markets; a market with a result is no longer offered. */
+  results: Map<number, OutrightResult>;
 }
 
-export type BookChange = { ok: true; changed: boolean } | { ok: false; message: string };
+/** A committed change, already checked against the book (see pipeline/apply-outright.ts). */
+export type OutrightChange =
+  | { kind: 'tournament'; tournament: TournamentInfo }
+  | { kind: 'market'; tournamentId: string; market: OutrightMarket }
+  | { kind: 'result'; tournamentId: string; marketId: number; result: OutrightResult };
+
+/** A tournament as listed: its open markets by market id. */
+export interface ListedTournament {
+  tournament: Tournament;
+  markets: OutrightMarket[];
+}
 
 export class OutrightBook {
   readonly tournaments = new Map<string, Tournament>();
+  /** Raised by every change: payloads built before it are stale. */
+  version = 0;
 
-  upsertTournament(t: { tournamentId: string; tournament: string; sport: string; sportId: number }): BookChange {
-    const old = this.tournaments.get(t.tournamentId);
-    if (old === undefined) {
-      this.tournaments.set(t.tournamentId, { ...t, markets: new Map(), settlements: new Map() });
-      return { ok: true, changed: true };
+  apply(change: OutrightChange): void {
+    this.version++;
+    switch (change.kind) {
+      case 'tournament': {
+        const { tournamentId, tournament, sport, sportId } = change.tournament;
+        const old = this.tournaments.get(tournamentId);
+        if (old === undefined) {
+          this.tournaments.set(tournamentId, {
+            tournamentId,
+            tournament,
+            sport,
+            sportId,
+            markets: new Map(),
+            results: new Map(),
+          });
+        } else Object.assign(old, { tournament, sport, sportId });
+        return;
+      }
+      case 'market':
+        this.tournaments.get(change.tournamentId)?.markets.set(change.market.marketId, change.market);
+        return;
+      case 'result':
+        this.tournaments.get(change.tournamentId)?.results.set(change.marketId, change.result);
+        return;
     }
-    if (old.tournament === t.tournament && old.sport === t.sport && old.sportId === t.sportId) {
-      return { ok: true, changed: false };
-    }
-    Object.assign(old, t);
-    return { ok: true, changed: true };
   }
 
-  upsertMarket(tournamentId: string, market: OutrightMarket): BookChange {
-    const t = this.tournaments.get(tournamentId);
-    if (t === undefined) return { ok: false, message: `unknown tournament '${tournamentId}' (send it first)` };
-    if (t.settlements.has(market.marketId)) {
-      return { ok: false, message: `outright market ${market.marketId} of '${tournamentId}' is already settled` };
-    }
-    const old = t.markets.get(market.marketId);
-    if (old !== undefined && old.market === market.market && sameSelections(old.selections, market.selections)) {
-      return { ok: true, changed: false };
-    }
-    t.markets.set(market.marketId, market);
-    return { ok: true, changed: true };
+  /** Markets still offered (not settled), by market id. */
+  openMarkets(t: Tournament): OutrightMarket[] {
+    return [...t.markets.values()].filter((m) => !t.results.has(m.marketId)).sort((a, b) => a.marketId - b.marketId);
   }
 
-  settle(tournamentId: string, marketId: number, s: OutrightSettlement): BookChange {
-    const t = this.tournaments.get(tournamentId);
-    if (t === undefined) return { ok: false, message: `unknown tournament '${tournamentId}'` };
-    const m = t.markets.get(marketId);
-    if (m === undefined) return { ok: false, message: `unknown outright market ${marketId} of '${tournamentId}'` };
-    const ids = new Set(m.selections.map((x) => x.selectionId));
-    const stranger = s.winners.find((w) => !ids.has(w.selectionId));
-    if (stranger !== undefined) {
-      return { ok: false, message: `selection_id ${stranger.selectionId} is not in outright market ${marketId}` };
+  /**
+   * Tournaments with at least one open market (of one sport, or all), in catalog sport order, then
+   * tournament name, then id: the order of `GET /v1/outrights`.
+   */
+  listed(sportKey?: string): ListedTournament[] {
+    const out: ListedTournament[] = [];
+    for (const t of this.tournaments.values()) {
+      if (sportKey !== undefined && t.sport !== sportKey) continue;
+      const markets = this.openMarkets(t);
+      if (markets.length > 0) out.push({ tournament: t, markets });
     }
-    const old = t.settlements.get(marketId);
-    if (old !== undefined && old.void === s.void && JSON.stringify(old.winners) === JSON.stringify(s.winners)) {
-      return { ok: true, changed: false };
-    }
-    t.settlements.set(marketId, s);
-    return { ok: true, changed: true };
+    return out.sort(
+      (a, b) =>
+        sportOrder(a.tournament.sport) - sportOrder(b.tournament.sport) ||
+        a.tournament.tournament.localeCompare(b.tournament.tournament, 'en') ||
+        (a.tournament.tournamentId < b.tournament.tournamentId
+          ? -1
+          : a.tournament.tournamentId > b.tournament.tournamentId
+            ? 1
+            : 0),
+    );
   }
 
-  /** Sport keys that have at least one tournament. */
+  /** Tournaments with an open market, counted per sport key. */
+  tournamentCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const t of this.tournaments.values()) {
+      if (this.openMarkets(t).length > 0) counts.set(t.sport, (counts.get(t.sport) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  /** Sport keys with at least one tournament that has an open market. */
   sports(): Set<string> {
-    return new Set([...this.tournaments.values()].map((t) => t.sport));
+    return new Set(this.tournamentCounts().keys());
   }
-}
-
-function sameSelections(a: OutrightSelection[], b: OutrightSelection[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((x, i) => {
-      const y = b[i];
-      return y !== undefined && x.selectionId === y.selectionId && x.selection === y.selection && x.odds === y.odds;
-    })
-  );
 }

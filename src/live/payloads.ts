@@ -20,7 +20,7 @@ export function marketsVisible(le: LiveEvent): boolean {
   return !NO_MARKETS.has(le.event.status);
 }
 
-function forcedLock(le: LiveEvent): boolean {
+export function forcedLock(le: LiveEvent): boolean {
   return ALL_LOCKED.has(le.event.status);
 }
 
@@ -84,18 +84,6 @@ export function marketJson(book: MarketBook, i: number, format: OddsFormat, lock
   return `{"market_id":${book.marketId(i)},"key":${jsonString(book.key(i))},"name":${jsonString(book.name(i))},"outcomes":[${outcomes}]}`;
 }
 
-/** The `markets` array shared by the odds payload, the detail record and batch items. */
-export function marketsJson(le: LiveEvent, format: OddsFormat): string {
-  if (!marketsVisible(le)) return '[]';
-  const book = le.book;
-  const locked = forcedLock(le);
-  const parts: string[] = [];
-  for (let i = 0; i < book.marketCount; i++) {
-    if (!book.isWithdrawn(i)) parts.push(marketJson(book, i, format, locked));
-  }
-  return `[${parts.join(',')}]`;
-}
-
 /** JSON text of a string; interned strings repeat across markets, so their escaping is cached. */
 const escaped = new Map<string, string>();
 function jsonString(s: string): string {
@@ -108,34 +96,36 @@ function jsonString(s: string): string {
   return e;
 }
 
-/** Appends `"name":<raw json>` members to a serialized object. */
-export function withRaw(objectJson: string, members: Array<[string, string]>): string {
-  let s = objectJson.slice(0, -1);
-  for (const [name, raw] of members) s += `${s.length > 1 ? ',' : ''}${JSON.stringify(name)}:${raw}`;
-  return s + '}';
+/**
+ * The text around a payload's markets array (`{"id":…,"markets":` and `,"updated_at":…}`): small,
+ * and rendered again at every refresh because it carries fields that move with every change.
+ */
+export interface PayloadFrame {
+  prefix: string;
+  suffix: string;
 }
 
-/** The Odds payload: event id, status, markets, updated_at. */
-export function oddsPayload(le: LiveEvent, format: OddsFormat, markets: string): string {
+/** The Odds payload around its markets array: event id, status, format; then updated_at. */
+export function oddsFrame(le: LiveEvent, format: OddsFormat): PayloadFrame {
   const head = JSON.stringify({ id: le.event.id, status: le.event.status, odds_format: format });
-  return withRaw(head, [
-    ['markets', markets],
-    ['updated_at', JSON.stringify(iso(le.event.updatedAt))],
-  ]);
+  return {
+    prefix: `${head.slice(0, -1)},"markets":`,
+    suffix: `,"updated_at":${JSON.stringify(iso(le.event.updatedAt))}}`,
+  };
 }
 
-/** The single-event detail record: list item + commence_time, markets, sport_data, scoreboard, period_scores. */
-export function detailPayload(le: LiveEvent, format: OddsFormat, baseUrl: string, markets: string): string {
+/** The single-event detail record around its markets: list item + commence_time, sport_data, scoreboard, period_scores. */
+export function detailFrame(le: LiveEvent, format: OddsFormat, baseUrl: string): PayloadFrame {
   const e = le.event;
   const item = listItem(le, format, baseUrl);
   item.commence_time = iso(e.startTime);
   item.sport_data = e.sportData;
   item.scoreboard = e.scoreboard;
   item.period_scores = e.periodScores.map((p) => ({ period: p.period, home: p.home, away: p.away }));
-  return withRaw(JSON.stringify(item), [['markets', markets]]);
+  return { prefix: `${JSON.stringify(item).slice(0, -1)},"markets":`, suffix: '}' };
 }
 
-/** A batch lookup item: list item + every market in full. */
-export function batchItemPayload(le: LiveEvent, format: OddsFormat, baseUrl: string, markets: string): string {
-  return withRaw(JSON.stringify(listItem(le, format, baseUrl)), [['markets', markets]]);
+/** A batch lookup item around its markets: the list item, then every market in full. */
+export function batchItemFrame(le: LiveEvent, format: OddsFormat, baseUrl: string): PayloadFrame {
+  return { prefix: `${JSON.stringify(listItem(le, format, baseUrl)).slice(0, -1)},"markets":`, suffix: '}' };
 }

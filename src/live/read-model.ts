@@ -4,7 +4,8 @@ import type { Market, OddsFormat, SportEvent } from '../domain/types.js';
 import { queryKey, statusMatches, type EventQuery } from './event-query.js';
 import { newLiveEvent, type LiveEvent } from './live-event.js';
 import { PayloadCache } from './payload-cache.js';
-import { batchItemPayload, detailPayload, listItem, marketsJson, oddsPayload, openMarketsCount } from './payloads.js';
+import { PatchablePayload } from './patchable-payload.js';
+import { batchItemFrame, detailFrame, listItem, oddsFrame, openMarketsCount, type PayloadFrame } from './payloads.js';
 
 /** Events that ended this recently stay in the live scores (interface.md: 5 minutes). */
 export const RECENTLY_ENDED_MS = 5 * 60 * 1000;
@@ -49,6 +50,8 @@ export class ReadModel {
   private readonly now: () => number;
   /** How many payloads were serialized (pages, items, odds, detail…): stays put while nothing changes. */
   serializations = 0;
+  /** How many markets were rendered into odds, detail and batch payloads (a refresh renders only the moved ones). */
+  marketsRendered = 0;
   /** Team name behind each logo id, so logos can be drawn for any producer's ids. */
   readonly logoTeams = new Map<string, string>();
   /** Sports that have outright tournaments (filled by the outrights model later). */
@@ -102,7 +105,9 @@ export class ReadModel {
       this.orderDirty = true;
     }
     existing.event = event;
-    this.touch(existing);
+    // The status decides whether markets are shown and whether all are locked: the array's shape.
+    if (before.status !== event.status) this.touch(existing);
+    else this.touchEvent(existing);
     return existing;
   }
 
@@ -125,11 +130,31 @@ export class ReadModel {
     return withdrawn;
   }
 
-  /** Records that an event changed in place (odds, locks, stats): its payloads and list pages are stale. */
+  /** Records that an event's markets changed shape (or anything may have): its payloads are rebuilt whole. */
   touch(le: LiveEvent): void {
     le.version++;
+    le.marketsVersion = le.version;
+    le.priceStamps = null;
     this.listVersion++;
     this.payloads.dropOwner(le.event.id);
+  }
+
+  /** Records a change outside the markets array (score, clock, stats…): cached payloads refresh their frame only. */
+  touchEvent(le: LiveEvent): void {
+    le.version++;
+    this.listVersion++;
+  }
+
+  /**
+   * Records price or lock changes of the given outcome indexes: cached payloads refresh by
+   * re-rendering only the markets of those outcomes.
+   */
+  touchPrices(le: LiveEvent, outcomes: ArrayLike<number>): void {
+    le.version++;
+    this.listVersion++;
+    const stamps = le.priceStamps;
+    if (stamps === null) return;
+    for (let k = 0; k < outcomes.length; k++) stamps[outcomes[k] as number] = le.version;
   }
 
   evict(id: string): boolean {
@@ -199,19 +224,15 @@ export class ReadModel {
   }
 
   oddsJson(le: LiveEvent, format: OddsFormat): Buffer {
-    return this.cached(le, `o|${format}`, () => oddsPayload(le, format, this.marketsJson(le, format)));
+    return this.cached(le, `o|${format}`, format, () => oddsFrame(le, format));
   }
 
   detailJson(le: LiveEvent, format: OddsFormat, baseUrl: string): Buffer {
-    return this.cached(le, `d|${format}|${baseUrl}`, () =>
-      detailPayload(le, format, baseUrl, this.marketsJson(le, format)),
-    );
+    return this.cached(le, `d|${format}|${baseUrl}`, format, () => detailFrame(le, format, baseUrl));
   }
 
   batchItemJson(le: LiveEvent, format: OddsFormat, baseUrl: string): Buffer {
-    return this.cached(le, `b|${format}|${baseUrl}`, () =>
-      batchItemPayload(le, format, baseUrl, this.marketsJson(le, format)),
-    );
+    return this.cached(le, `b|${format}|${baseUrl}`, format, () => batchItemFrame(le, format, baseUrl));
   }
 
   /** Live events first, then the rest, each by start time. */
@@ -330,24 +351,27 @@ export class ReadModel {
     return { live, prematch, activeSports: sports.size };
   }
 
-  private cached(le: LiveEvent, kind: string, build: () => string): Buffer {
-    const key = `${le.event.id}|${kind}`;
-    const hit = this.payloads.get(key, le.version);
-    if (hit !== undefined) return hit;
-    const body = Buffer.from(build());
-    this.serializations++;
-    this.payloads.set(key, le.version, body, le.event.id);
-    return body;
-  }
-
   /**
-   * The markets array shared by the odds, detail and batch payloads, spliced into each. Not kept:
-   * the finished payloads are cached, and a second copy per event would cost ~300 KB of a 1,000-market
-   * book for every live event read (the capacity run measured that against its 2 GB budget).
+   * A payload that embeds the event's markets: served as cached while the event is unchanged,
+   * refreshed (moved markets only) after price ticks, rebuilt whole after a change of shape.
    */
-  private marketsJson(le: LiveEvent, format: OddsFormat): string {
+  private cached(le: LiveEvent, kind: string, format: OddsFormat, frame: () => PayloadFrame): Buffer {
+    const key = `${le.event.id}|${kind}`;
+    const hit = this.payloads.get(key, le.marketsVersion);
+    if (hit !== undefined) {
+      if (hit.builtAt !== le.version) {
+        const before = hit.body.length;
+        this.marketsRendered += hit.refresh(le, format, frame());
+        this.serializations++;
+        this.payloads.resized(hit, before);
+      }
+      return hit.body;
+    }
+    const payload = PatchablePayload.build(le, format, frame());
     this.serializations++;
-    return marketsJson(le, format);
+    this.marketsRendered += le.book.marketCount;
+    this.payloads.set(key, payload, le.event.id);
+    return payload.body;
   }
 
   private orderBySport(): Map<string, LiveEvent[]> {

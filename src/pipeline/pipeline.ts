@@ -3,7 +3,10 @@ import { isTerminal } from '../domain/lifecycle.js';
 import { playerStatsOf, sameJson } from './map-messages.js';
 import type { EventResult, FinalStatus, SportEvent, TeamSide } from '../domain/types.js';
 import type { FeedMessage, FeedMessageType } from '../feed/messages.js';
-import type { NdjsonLine } from '../feed/ndjson.js';
+import { FeedBodyParser } from '../feed/body-parser.js';
+import { parseNdjsonLine } from '../feed/ndjson.js';
+import type { IngressLine } from '../feed/packed-body.js';
+import { changesOf, type IngressMessage } from '../feed/packed-odds.js';
 import type { ChangeBus, ChangeKind } from '../live/change-bus.js';
 import type { LiveEvent } from '../live/live-event.js';
 import { decodeOdds } from '../live/odds-codec.js';
@@ -12,7 +15,7 @@ import type { ReadModel } from '../live/read-model.js';
 import type { Store } from '../store/store.js';
 import { applyFixture, applyScore, applyStatus, type EventChange } from './apply-event.js';
 import { applyOddsChanges, changedMarkets, rejectUnlessOpen } from './apply-markets.js';
-import { applyOutright } from './apply-outright.js';
+import { planOutright } from './apply-outright.js';
 import { applyResult } from './apply-result.js';
 import { applied, rejected, type ApplyOutcome, type FeedReport } from './outcome.js';
 import { isEmptyBatch, WriteBehind } from './write-behind.js';
@@ -76,6 +79,7 @@ export class Pipeline {
   private sweepTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private stopped = false;
+  private readonly bodies = new FeedBodyParser();
 
   constructor(private readonly opts: PipelineOptions) {
     this.writeBehind = new WriteBehind(opts.readModel);
@@ -117,7 +121,34 @@ export class Pipeline {
       n++;
     }
     this.writeBehind.seq = lastSeq;
+    await this.loadOutrights();
     return n;
+  }
+
+  /** Restores the outright book (tournaments, markets, results) as last committed. */
+  private async loadOutrights(): Promise<void> {
+    for (const { tournament, markets } of await this.opts.store.loadOutrights()) {
+      this.outrights.apply({ kind: 'tournament', tournament });
+      for (const { market, result } of markets) {
+        this.outrights.apply({ kind: 'market', tournamentId: tournament.tournamentId, market });
+        if (result !== null) {
+          this.outrights.apply({
+            kind: 'result',
+            tournamentId: tournament.tournamentId,
+            marketId: market.marketId,
+            result,
+          });
+        }
+      }
+    }
+    this.syncOutrightSports();
+  }
+
+  /** `has_outrights` of GET /v1/sports: sports with a tournament that has an open market. */
+  private syncOutrightSports(): void {
+    const sports = this.opts.readModel.sportsWithOutrights;
+    sports.clear();
+    for (const sport of this.outrights.sports()) sports.add(sport);
   }
 
   start(): void {
@@ -135,12 +166,28 @@ export class Pipeline {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.queue.catch(() => undefined);
     await this.flush();
+    await this.bodies.close();
+  }
+
+  /** Applies JSON values (a JSON body's messages), numbered from 1 like the lines of a body. */
+  async applyJson(values: readonly unknown[]): Promise<FeedReport> {
+    const lines: IngressLine[] = [];
+    values.forEach((v, i) => {
+      const parsed = parseNdjsonLine(JSON.stringify(v) ?? 'null', i + 1);
+      if (parsed !== null) lines.push(parsed);
+    });
+    return this.applyLines(lines);
+  }
+
+  /** Parses an NDJSON body (large ones off the event loop) and applies its lines in order. */
+  async applyNdjson(body: Uint8Array): Promise<FeedReport> {
+    return this.applyLines(await this.bodies.parse(body));
   }
 
   /** Applies parsed NDJSON lines in order: bad lines are reported, good ones applied. */
-  async applyLines(lines: Iterable<NdjsonLine>): Promise<FeedReport> {
+  async applyLines(lines: Iterable<IngressLine>): Promise<FeedReport> {
     const report: FeedReport = { accepted: 0, rejected: 0, errors: [] };
-    const work: Array<{ line: number; message: FeedMessage }> = [];
+    const work: Array<{ line: number; message: IngressMessage }> = [];
     for (const l of lines) {
       if ('error' in l) {
         report.rejected++;
@@ -160,7 +207,7 @@ export class Pipeline {
   }
 
   /** Applies messages in order, one at a time across all producers. */
-  applyAll(messages: FeedMessage[]): Promise<ApplyOutcome[]> {
+  applyAll(messages: IngressMessage[]): Promise<ApplyOutcome[]> {
     const run = async (): Promise<ApplyOutcome[]> => {
       const out: ApplyOutcome[] = [];
       for (const m of messages) out.push(await this.applyOne(m));
@@ -171,7 +218,7 @@ export class Pipeline {
     return next;
   }
 
-  apply(message: FeedMessage): Promise<ApplyOutcome> {
+  apply(message: IngressMessage): Promise<ApplyOutcome> {
     return this.applyAll([message]).then((r) => r[0] as ApplyOutcome);
   }
 
@@ -219,7 +266,7 @@ export class Pipeline {
     return old.length;
   }
 
-  private async applyOne(msg: FeedMessage): Promise<ApplyOutcome> {
+  private async applyOne(msg: IngressMessage): Promise<ApplyOutcome> {
     let outcome: ApplyOutcome;
     try {
       outcome = await this.dispatch(msg);
@@ -237,7 +284,7 @@ export class Pipeline {
     return outcome;
   }
 
-  private at(msg: FeedMessage): number {
+  private at(msg: IngressMessage): number {
     return msg.ts !== undefined ? Date.parse(msg.ts) : this.opts.now();
   }
 
@@ -258,22 +305,15 @@ export class Pipeline {
     return applied(true);
   }
 
-  private async dispatch(msg: FeedMessage): Promise<ApplyOutcome> {
+  private async dispatch(msg: IngressMessage): Promise<ApplyOutcome> {
     const at = this.at(msg);
     switch (msg.type) {
       case 'fixture':
         return this.commitEvent(applyFixture(this.event(msg.event_id)?.event, msg, at), 'fixture');
       case 'tournament':
       case 'outright_market':
-      case 'outright_result': {
-        const r = applyOutright(this.outrights, msg, at);
-        if (!r.ok) return rejected(r.message);
-        if (r.changed) {
-          this.opts.readModel.sportsWithOutrights.clear();
-          for (const sport of this.outrights.sports()) this.opts.readModel.sportsWithOutrights.add(sport);
-        }
-        return applied(r.changed);
-      }
+      case 'outright_result':
+        return this.applyOutrightMessage(msg, at);
       default:
         break;
     }
@@ -304,13 +344,13 @@ export class Pipeline {
         return applied(true);
       }
       case 'odds': {
-        const r = applyOddsChanges(le, msg);
+        const r = applyOddsChanges(le, changesOf(msg));
         if (!r.ok) return rejected(r.message);
-        if (r.changedSelections.length === 0) return applied(false);
+        if (r.outcomes.length === 0) return applied(false);
         // The odds row carries the event's updated_at: no event document per price tick.
         this.bumpUpdatedAt(le, at, false);
-        this.opts.readModel.touch(le);
-        this.writeBehind.markOdds(le.event.id, r.changedSelections);
+        this.opts.readModel.touchPrices(le, r.outcomes);
+        this.writeBehind.markOdds(le, r.outcomes);
         this.emit('odds', le.event.id);
         return applied(true);
       }
@@ -339,6 +379,32 @@ export class Pipeline {
       case 'result':
         return this.applyResultMessage(le, msg, at);
     }
+  }
+
+  /**
+   * Outright messages are rare and their facts are few: each is committed to the store before it is
+   * acknowledged, and only then applied to the book (a failed write leaves nothing half-applied).
+   */
+  private async applyOutrightMessage(
+    msg: Extract<FeedMessage, { type: 'tournament' | 'outright_market' | 'outright_result' }>,
+    at: number,
+  ): Promise<ApplyOutcome> {
+    const plan = planOutright(this.outrights, msg, at);
+    if (!plan.ok) return rejected(plan.message);
+    if (plan.change === null) return applied(false);
+    const { change } = plan;
+    const { store } = this.opts;
+    try {
+      if (change.kind === 'tournament') await store.saveTournament(change.tournament);
+      else if (change.kind === 'market') await store.saveOutrightMarket(change.tournamentId, change.market);
+      else await store.settleOutrightMarket(change.tournamentId, change.marketId, change.result, plan.entries);
+    } catch (err) {
+      this.opts.log.error({ err, type: msg.type }, 'outright message could not be stored');
+      return rejected('the message could not be stored; nothing was changed, send it again', 'service_unavailable');
+    }
+    this.outrights.apply(change);
+    this.syncOutrightSports();
+    return applied(true);
   }
 
   /** Results commit to the store (with the event's pending writes) before they are acknowledged. */

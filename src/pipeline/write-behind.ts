@@ -1,7 +1,19 @@
 // Write-behind of live data: changes are marked dirty and flushed to the store in batches.
-import { encodeAllOdds, encodeOdds } from '../live/odds-codec.js';
+import type { LiveEvent } from '../live/live-event.js';
+import { encodeAllOdds, encodeOutcomes } from '../live/odds-codec.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { WriteBatch } from '../store/store.js';
+
+/** Odds changes of one event since the last flush. */
+interface PendingOdds {
+  /** The book layout the outcome indexes refer to. */
+  layout: number;
+  outcomes: number[];
+  /** 1 for an outcome already in `outcomes`. */
+  seen: Uint8Array;
+  /** Write every selection (after a failed flush, or when the layout moved under the indexes). */
+  full: boolean;
+}
 
 /** After this many delta rows an event gets a full row, and its older rows are deleted. */
 const FULL_ROW_EVERY = 50;
@@ -18,7 +30,7 @@ const FULL_ROW_EVERY = 50;
 export class WriteBehind {
   private events = new Set<string>();
   private markets = new Map<string, Set<number>>();
-  private odds = new Map<string, Set<number>>();
+  private odds = new Map<string, PendingOdds>();
   private rowsSinceFull = new Map<string, number>();
   /** The last flush sequence number used (continues after a restart). */
   seq = 0;
@@ -28,7 +40,7 @@ export class WriteBehind {
   get pending(): number {
     let n = this.events.size;
     for (const s of this.markets.values()) n += s.size;
-    for (const s of this.odds.values()) n += s.size;
+    for (const p of this.odds.values()) n += p.full ? 1 : p.outcomes.length;
     return n;
   }
 
@@ -42,10 +54,25 @@ export class WriteBehind {
     for (const id of marketIds) set.add(id);
   }
 
-  markOdds(eventId: string, selectionIds: Iterable<number>): void {
-    let set = this.odds.get(eventId);
-    if (set === undefined) this.odds.set(eventId, (set = new Set()));
-    for (const id of selectionIds) set.add(id);
+  /** Price or lock changes of these outcomes (indexes into the event's book as it is now). */
+  markOdds(le: LiveEvent, outcomes: readonly number[]): void {
+    const book = le.book;
+    let p = this.odds.get(le.event.id);
+    if (p === undefined) {
+      p = { layout: book.layout, outcomes: [], seen: new Uint8Array(book.outcomeCount), full: false };
+      this.odds.set(le.event.id, p);
+    }
+    // Indexes from another layout no longer name the same selections: the row becomes a full one.
+    if (p.full || p.layout !== book.layout) {
+      p.full = true;
+      return;
+    }
+    for (let k = 0; k < outcomes.length; k++) {
+      const o = outcomes[k] as number;
+      if (p.seen[o] === 1) continue;
+      p.seen[o] = 1;
+      p.outcomes.push(o);
+    }
   }
 
   /** Takes everything pending (or only one event's share) out as a batch built from current state. */
@@ -71,17 +98,17 @@ export class WriteBehind {
       }
     }
     for (const eventId of only(this.odds)) {
-      const ids = this.odds.get(eventId) ?? new Set<number>();
+      const pending = this.odds.get(eventId);
       this.odds.delete(eventId);
       const le = this.readModel.get(eventId);
-      if (le === undefined) continue;
+      if (le === undefined || pending === undefined) continue;
       const rows = this.rowsSinceFull.get(eventId) ?? 0;
-      if (rows >= FULL_ROW_EVERY) {
+      if (rows >= FULL_ROW_EVERY || pending.full || pending.layout !== le.book.layout) {
         batch.oddsLog?.push({ eventId, data: encodeAllOdds(le.book, le.event.updatedAt) });
         batch.oddsLogPrune?.push({ eventId, beforeSeq: seq });
         this.rowsSinceFull.set(eventId, 1);
       } else {
-        batch.oddsLog?.push({ eventId, data: encodeOdds(le.book, ids, le.event.updatedAt) });
+        batch.oddsLog?.push({ eventId, data: encodeOutcomes(le.book, pending.outcomes, le.event.updatedAt) });
         this.rowsSinceFull.set(eventId, rows + 1);
       }
     }
@@ -95,7 +122,8 @@ export class WriteBehind {
     for (const r of batch.oddsLog ?? []) {
       // The failed row's content is current state again at the next flush: a full row is safest.
       this.rowsSinceFull.set(r.eventId, FULL_ROW_EVERY);
-      this.markOdds(r.eventId, []);
+      if (!this.odds.has(r.eventId))
+        this.odds.set(r.eventId, { layout: -1, outcomes: [], seen: new Uint8Array(0), full: true });
     }
   }
 

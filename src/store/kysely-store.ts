@@ -3,7 +3,27 @@ import { performance } from 'node:perf_hooks';
 import { Migrator, sql } from 'kysely';
 import type { Kysely, MigrationProvider, Transaction } from 'kysely';
 import { ServiceError } from '../domain/errors.js';
+import type { OutrightEntry, OutrightMarket, OutrightResult, TournamentInfo } from '../domain/outrights.js';
 import type { EventResult, Market, SportEvent } from '../domain/types.js';
+import {
+  createAccount,
+  findAccountByEmail,
+  findAccountById,
+  findApiKeyById,
+  listApiKeysOfAccount,
+  loadUsage,
+  revokeApiKey,
+  saveUsage,
+  setApiKeyPlan,
+} from './account-queries.js';
+import {
+  countOutrightSettlements,
+  listOutrightSettlements,
+  loadOutrights,
+  saveOutrightMarket,
+  saveTournament,
+  settleOutrightMarket,
+} from './outright-queries.js';
 import {
   apiKeyToRow,
   eventToRow,
@@ -24,12 +44,15 @@ import {
   settlementSummaries,
 } from './settlement-queries.js';
 import type {
+  AccountRecord,
   ApiKeyRecord,
+  OutrightSettlementQuery,
   SettlementChangesQuery,
   SettlementPageQuery,
   SettlementRecord,
   Store,
   StoredEvent,
+  UsageWrite,
   WriteBatch,
 } from './store.js';
 
@@ -288,6 +311,30 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
         return Number(r.numDeletedRows);
       }),
 
+    saveTournament: (t: TournamentInfo) => run(() => saveTournament(db, t)),
+
+    saveOutrightMarket: (tournamentId: string, market: OutrightMarket) =>
+      run(() => saveOutrightMarket(db, tournamentId, market)),
+
+    settleOutrightMarket: (
+      tournamentId: string,
+      marketId: number,
+      result: OutrightResult,
+      entries: readonly OutrightEntry[],
+    ) =>
+      run(() =>
+        db
+          .transaction()
+          .execute((trx) => settleOutrightMarket(trx, tournamentId, marketId, result, entries, maxParameters)),
+      ),
+
+    loadOutrights: () => run(() => loadOutrights(db)),
+
+    listOutrightSettlements: (q: OutrightSettlementQuery) => run(() => listOutrightSettlements(db, q)),
+
+    countOutrightSettlements: (tournamentIds: string[] | null) =>
+      run(() => countOutrightSettlements(db, tournamentIds)),
+
     findApiKeyByHash: (keyHash: string) =>
       run(async () => {
         const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
@@ -316,6 +363,24 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
         const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
         return rows.map(rowToApiKey);
       }),
+
+    findApiKeyById: (id: string) => run(() => findApiKeyById(db, id)),
+
+    listApiKeysOfAccount: (accountId: string) => run(() => listApiKeysOfAccount(db, accountId)),
+
+    revokeApiKey: (id: string, at: number) => run(() => revokeApiKey(db, id, at)),
+
+    setApiKeyPlan: (id: string, plan: string) => run(() => setApiKeyPlan(db, id, plan)),
+
+    createAccount: (account: AccountRecord) => run(() => createAccount(db, account)),
+
+    findAccountByEmail: (email: string) => run(() => findAccountByEmail(db, email)),
+
+    findAccountById: (id: string) => run(() => findAccountById(db, id)),
+
+    loadUsage: (fromDate: string) => run(() => loadUsage(db, fromDate)),
+
+    saveUsage: (write: UsageWrite) => run(() => saveUsage(db, write, maxParameters)),
 
     close: () => {
       if (closing === null) {

@@ -107,11 +107,96 @@ const oddsLog: Migration = {
   },
 };
 
+// Outrights (futures), written through: tournaments, their markets (selections with last odds as
+// JSON, the result once settled) and the outright settlement feed, one row per selection of a
+// settled market. The feed pages newest first on (settled_at, entry_id); a correction replaces a
+// market's rows, found by (tournament_id, market_id), which also serves the tournament filter.
+const outrights: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('outright_tournaments')
+      .addColumn('tournament_id', 'text', (c) => c.primaryKey())
+      .addColumn('tournament', 'text', (c) => c.notNull())
+      .addColumn('sport', 'text', (c) => c.notNull())
+      .addColumn('sport_id', 'integer', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('outright_markets')
+      .addColumn('tournament_id', 'text', (c) =>
+        c.notNull().references('outright_tournaments.tournament_id').onDelete('cascade'),
+      )
+      .addColumn('market_id', 'bigint', (c) => c.notNull())
+      .addColumn('market', 'text', (c) => c.notNull())
+      .addColumn('selections', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addColumn('result', 'text')
+      .addPrimaryKeyConstraint('outright_markets_pk', ['tournament_id', 'market_id'])
+      .execute();
+    // No foreign key: like results, settlement entries are facts that stand on their own.
+    await db.schema
+      .createTable('outright_settlements')
+      .addColumn('entry_id', 'text', (c) => c.primaryKey())
+      .addColumn('tournament_id', 'text', (c) => c.notNull())
+      .addColumn('tournament', 'text', (c) => c.notNull())
+      .addColumn('market_id', 'bigint', (c) => c.notNull())
+      .addColumn('market', 'text', (c) => c.notNull())
+      .addColumn('selection_id', 'bigint', (c) => c.notNull())
+      .addColumn('selection', 'text', (c) => c.notNull())
+      .addColumn('result', 'text', (c) => c.notNull())
+      .addColumn('dead_heat_factor', 'real')
+      .addColumn('settled_at', 'bigint', (c) => c.notNull())
+      .addColumn('sport', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('outright_settlements_by_time')
+      .on('outright_settlements')
+      .columns(['settled_at', 'entry_id'])
+      .execute();
+    await db.schema
+      .createIndex('outright_settlements_by_market')
+      .on('outright_settlements')
+      .columns(['tournament_id', 'market_id'])
+      .execute();
+  },
+};
+
+// Portal accounts, key ownership and usage counts. A key made by the CLI has no account. Usage is
+// one row per key per UTC day, written in batches by the API's counters with absolute values (so a
+// retried write is harmless); no foreign key, like results: counts are facts about the past.
+const accountsUsage: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('accounts')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('email', 'text', (c) => c.notNull().unique())
+      .addColumn('password_hash', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .alterTable('api_keys')
+      .addColumn('account_id', 'text', (c) => c.references('accounts.id'))
+      .execute();
+    await db.schema.createIndex('api_keys_by_account').on('api_keys').column('account_id').execute();
+    await db.schema
+      .createTable('api_usage')
+      .addColumn('key_id', 'text', (c) => c.notNull())
+      .addColumn('day', 'text', (c) => c.notNull())
+      .addColumn('requests', 'integer', (c) => c.notNull())
+      .addColumn('errors', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('api_usage_pk', ['key_id', 'day'])
+      .execute();
+    // Start-up loads the current month of every key: by day first.
+    await db.schema.createIndex('api_usage_by_day').on('api_usage').columns(['day', 'key_id']).execute();
+  },
+};
+
 /** Every SQLite migration, old and new; names sort in the order they must run. */
 export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_settlements': settlements,
   '0003_odds_log': oddsLog,
+  '0004_outrights': outrights,
+  '0005_accounts_usage': accountsUsage,
 };
 
 export const sqliteMigrationProvider: MigrationProvider = {

@@ -90,6 +90,7 @@ export function apiKeyToRow(key: ApiKeyRecord): ApiKeysTable {
     created_at: key.createdAt,
     last_used_at: key.lastUsedAt,
     revoked_at: key.revokedAt,
+    account_id: key.accountId,
   };
 }
 
@@ -105,5 +106,6 @@ export function rowToApiKey(row: ApiKeysTable): ApiKeyRecord {
     createdAt: Number(row.created_at),
     lastUsedAt: nullableNumber(row.last_used_at),
     revokedAt: nullableNumber(row.revoked_at),
+    accountId: row.account_id,
   };
 }

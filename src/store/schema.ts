@@ -52,6 +52,24 @@ export interface ApiKeysTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** The portal account that owns the key; null for keys made by the CLI or the demo key. */
+  account_id: string | null;
+}
+
+/** Portal accounts: the email is stored lower-cased; only a password hash is kept. */
+export interface AccountsTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: number;
+}
+
+/** Counted requests per key per UTC day (`YYYY-MM-DD`), and how many were answered 4xx/5xx. */
+export interface ApiUsageTable {
+  key_id: string;
+  day: string;
+  requests: number;
+  errors: number;
 }
 
 /** One row per settled event: counts, the entry's header fields and resolved markets as JSON text. */
@@ -69,6 +87,41 @@ export interface SettlementsTable {
   markets: string;
 }
 
+/** One row per outright tournament. */
+export interface OutrightTournamentsTable {
+  tournament_id: string;
+  tournament: string;
+  sport: string;
+  sport_id: number;
+}
+
+/** One row per outright market; `selections` as JSON, `result` (winners, void, settled_at) once settled. */
+export interface OutrightMarketsTable {
+  tournament_id: string;
+  market_id: number;
+  market: string;
+  /** OutrightSelection[] as JSON, in the producer's order. */
+  selections: string;
+  updated_at: number;
+  /** OutrightResult as JSON, or null while the market is open. */
+  result: string | null;
+}
+
+/** The outright settlement feed: one row per selection of a settled market. */
+export interface OutrightSettlementsTable {
+  entry_id: string;
+  tournament_id: string;
+  tournament: string;
+  market_id: number;
+  market: string;
+  selection_id: number;
+  selection: string;
+  result: string;
+  dead_heat_factor: number | null;
+  settled_at: number;
+  sport: string;
+}
+
 export interface StoreDatabase {
   events: EventsTable;
   markets: MarketsTable;
@@ -76,4 +129,9 @@ export interface StoreDatabase {
   api_keys: ApiKeysTable;
   settlements: SettlementsTable;
   odds_log: OddsLogTable;
+  outright_tournaments: OutrightTournamentsTable;
+  outright_markets: OutrightMarketsTable;
+  outright_settlements: OutrightSettlementsTable;
+  accounts: AccountsTable;
+  api_usage: ApiUsageTable;
 }

@@ -1,4 +1,5 @@
 // The durable store's interface: what must survive a restart (events, markets, results, API keys).
+import type { OutrightEntry, OutrightMarket, OutrightResult, TournamentInfo } from '../domain/outrights.js';
 import type { EventResult, Market, SportEvent } from '../domain/types.js';
 
 /** An API key as stored: only the SHA-256 hash of the secret is kept. */
@@ -10,6 +11,31 @@ export interface ApiKeyRecord {
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
+  /** The portal account that owns the key; null for keys made by the CLI and the demo key. */
+  accountId: string | null;
+}
+
+/** A portal account. The email is stored lower-cased (lookups ignore case); only a password hash is kept. */
+export interface AccountRecord {
+  id: string;
+  email: string;
+  passwordHash: string;
+  createdAt: number;
+}
+
+/** A key's counted requests on one UTC day, and how many of them were answered 4xx/5xx. */
+export interface UsageDay {
+  keyId: string;
+  /** `YYYY-MM-DD` (UTC). */
+  date: string;
+  requests: number;
+  errors: number;
+}
+
+/** One batch of usage counters: absolute day totals (a repeated write changes nothing) and last use per key. */
+export interface UsageWrite {
+  days: UsageDay[];
+  lastUsed: Array<{ keyId: string; at: number }>;
 }
 
 /** One write-behind flush: applied atomically (all of it or none). */
@@ -94,6 +120,22 @@ export interface SettlementChangesQuery {
   limit: number;
 }
 
+/** An outright tournament as stored, with every market (open or settled) by market id. */
+export interface StoredTournament {
+  tournament: TournamentInfo;
+  markets: Array<{ market: OutrightMarket; result: OutrightResult | null }>;
+}
+
+/** A page of the outright settlement feed, newest first (settled_at desc, entry_id desc). */
+export interface OutrightSettlementQuery {
+  /** Only these tournaments (an empty list matches nothing), or all. */
+  tournamentIds: string[] | null;
+  /** Strictly after this position (the cursor), or from the top. */
+  after: { settledAt: number; entryId: string } | null;
+  limit: number;
+  offset: number;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Applies pending migrations; safe to call on every start. */
@@ -123,9 +165,45 @@ export interface Store {
   settlementSummaries(minEndedAt: number): Promise<Array<{ eventId: string; endedAt: number; pendingCount: number }>>;
   /** Drops entries that ended before `before` (out of the feed window); results are not touched. */
   deleteSettlementsBefore(before: number): Promise<number>;
+  /** Inserts or updates an outright tournament (name, sport). */
+  saveTournament(t: TournamentInfo): Promise<void>;
+  /** Inserts or replaces an open outright market of a stored tournament (its result is never touched). */
+  saveOutrightMarket(tournamentId: string, market: OutrightMarket): Promise<void>;
+  /**
+   * Records a market's result and replaces its settlement entries with `entries`, in one
+   * transaction (a correction never shows old and new entries together, nor none).
+   */
+  settleOutrightMarket(
+    tournamentId: string,
+    marketId: number,
+    result: OutrightResult,
+    entries: readonly OutrightEntry[],
+  ): Promise<void>;
+  /** Every tournament with its markets and results (the outright book after a restart). */
+  loadOutrights(): Promise<StoredTournament[]>;
+  /** A page of outright settlement entries, newest first. */
+  listOutrightSettlements(q: OutrightSettlementQuery): Promise<OutrightEntry[]>;
+  /** How many outright settlement entries match the tournament filter. */
+  countOutrightSettlements(tournamentIds: string[] | null): Promise<number>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   /** Inserts the key, or updates name/plan/revocation of the key with the same id. */
   saveApiKey(key: ApiKeyRecord): Promise<void>;
   listApiKeys(): Promise<ApiKeyRecord[]>;
+  findApiKeyById(id: string): Promise<ApiKeyRecord | null>;
+  /** The keys of an account, oldest first. */
+  listApiKeysOfAccount(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Revokes a key (a second revocation keeps the first time); the key as now stored, or null if unknown. */
+  revokeApiKey(id: string, at: number): Promise<ApiKeyRecord | null>;
+  /** Moves a key to another plan; the key as now stored, or null if unknown. */
+  setApiKeyPlan(id: string, plan: string): Promise<ApiKeyRecord | null>;
+  /** Creates an account; false (and nothing written) when the email, ignoring case, is taken. */
+  createAccount(account: AccountRecord): Promise<boolean>;
+  /** The account of that email, ignoring case. */
+  findAccountByEmail(email: string): Promise<AccountRecord | null>;
+  findAccountById(id: string): Promise<AccountRecord | null>;
+  /** Usage rows of every key from `fromDate` (`YYYY-MM-DD`, inclusive) on. */
+  loadUsage(fromDate: string): Promise<UsageDay[]>;
+  /** Writes usage day totals (insert or replace) and raises keys' last-used times, in one transaction. */
+  saveUsage(write: UsageWrite): Promise<void>;
   close(): Promise<void>;
 }

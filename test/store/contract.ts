@@ -15,6 +15,8 @@ import {
   sampleResult,
   contentsOf,
 } from './fixtures.js';
+import { runAccountStoreContract } from './account-contract.js';
+import { runOutrightStoreContract } from './outright-contract.js';
 
 export interface StoreHandle {
   store: Store;
@@ -60,6 +62,9 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
       await handle.cleanup();
     }
   }
+
+  runOutrightStoreContract(name, withStore);
+  runAccountStoreContract(name, withStore);
 
   describe(`Store contract: ${name}`, () => {
     describe('migrations and health', () => {

@@ -81,6 +81,7 @@ export function sampleKey(id: string, overrides: Partial<ApiKeyRecord> = {}): Ap
     createdAt: T0,
     lastUsedAt: null,
     revokedAt: null,
+    accountId: null,
     ...overrides,
   };
 }

@@ -1,16 +1,24 @@
-// POST /v1/bets/check: settles a single bet or a parlay from the settlement feed, exactly.
+// POST /v1/bets/check: settles a single bet or a parlay (match and outright legs) from the settlement feeds, exactly.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { checkBet, type LegOutcome } from '../../domain/bet-check.js';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { canonicalMarketKey } from '../../domain/market-key.js';
+import { selectionOutcome, type OutrightMarket, type OutrightSelection } from '../../domain/outrights.js';
 import type { LiveEvent } from '../../live/live-event.js';
 import { parseResolved, type ResolvedMarket } from '../../domain/resolved-market.js';
 import type { ApiContext } from '../context.js';
 import { errorResponses } from '../schemas/common.js';
 
 const LegSchema = Type.Object({
-  event_id: Type.String({ minLength: 1, maxLength: 128 }),
+  event_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'a match bet: the event' })),
+  tournament_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'an outright bet: the tournament (instead of event_id), with market_id and selection_id',
+    }),
+  ),
   market_id: Type.Optional(Type.Integer({ minimum: 0 })),
   selection_id: Type.Optional(Type.Integer({ minimum: 0 })),
   market: Type.Optional(
@@ -29,26 +37,37 @@ const LegSchema = Type.Object({
 });
 
 const BodySchema = Type.Object({
-  legs: Type.Array(LegSchema, { minItems: 1, maxItems: 20, description: '1 leg = single, 2-20 = parlay' }),
+  legs: Type.Array(LegSchema, {
+    minItems: 1,
+    maxItems: 20,
+    description:
+      '1 leg = single, 2-20 = parlay; each leg names event_id (a match market) or tournament_id (an outright market), not both',
+  }),
   stake: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: '> 0' })),
 });
 
+const LegAnswerSchema = Type.Object({
+  event_id: Type.Optional(Type.String({ description: 'on a match leg' })),
+  tournament_id: Type.Optional(Type.String({ description: 'on an outright leg' })),
+  market_id: Type.Integer(),
+  selection_id: Type.Integer(),
+  market: Type.String({ description: 'key of the market matched; `outright` on an outright leg' }),
+  market_name: Type.String(),
+  outcome: Type.String({ description: 'label of the selection matched' }),
+  result: Type.String({ description: 'won, lost, refund or pending' }),
+  odds: Type.Number(),
+  void_factor: Type.Optional(Type.Number()),
+  dead_heat_factor: Type.Optional(
+    Type.Number({ description: 'a dead-heat winner of an outright: share of the stake paid at the odds' }),
+  ),
+  reason: Type.Union([Type.String(), Type.Null()]),
+});
+
+type LegAnswer = Static<typeof LegAnswerSchema>;
+
 const ResponseSchema = Type.Object({
   status: Type.String({ description: 'won, lost, refund or pending' }),
-  legs: Type.Array(
-    Type.Object({
-      event_id: Type.String(),
-      market_id: Type.Integer(),
-      selection_id: Type.Integer(),
-      market: Type.String({ description: 'key of the market matched' }),
-      market_name: Type.String(),
-      outcome: Type.String({ description: 'label of the selection matched' }),
-      result: Type.String({ description: 'won, lost, refund or pending' }),
-      odds: Type.Number(),
-      void_factor: Type.Optional(Type.Number()),
-      reason: Type.Union([Type.String(), Type.Null()]),
-    }),
-  ),
+  legs: Type.Array(LegAnswerSchema),
   combined_odds: Type.Number(),
   stake: Type.Optional(Type.Number()),
   payout: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
@@ -89,11 +108,10 @@ function marketsOf(le: LiveEvent | undefined, resolved: ResolvedMarket[]): Marke
     }));
 }
 
-function findMarket(markets: MarketView[], leg: Leg, i: number): MarketView {
+function findMarket(markets: MarketView[], leg: Leg, i: number, eventId: string): MarketView {
   if (leg.market_id !== undefined) {
     const m = markets.find((x) => x.marketId === leg.market_id);
-    if (m === undefined)
-      throw notFound(`legs[${i}]: market_id ${leg.market_id} is not a market of event '${leg.event_id}'`);
+    if (m === undefined) throw notFound(`legs[${i}]: market_id ${leg.market_id} is not a market of event '${eventId}'`);
     return m;
   }
   if (leg.market === undefined)
@@ -106,7 +124,7 @@ function findMarket(markets: MarketView[], leg: Leg, i: number): MarketView {
     const main = markets.find((m) => m.key === '1x2') ?? markets.find((m) => m.key === 'moneyline');
     if (main !== undefined) return main;
   }
-  throw notFound(`legs[${i}]: no market '${leg.market}' in event '${leg.event_id}'`);
+  throw notFound(`legs[${i}]: no market '${leg.market}' in event '${eventId}'`);
 }
 
 function findOutcome(m: MarketView, leg: Leg, i: number): MarketView['outcomes'][number] {
@@ -143,6 +161,130 @@ function pendingReason(le: LiveEvent | undefined): string {
   }
 }
 
+/** A leg's answer and what it contributes to the bet. */
+interface CheckedLeg {
+  out: LegAnswer;
+  outcome: LegOutcome;
+}
+
+/** A match leg: from the live book while the event is there, else from its settlement entry. */
+async function eventLeg(
+  ctx: ApiContext,
+  leg: Leg,
+  eventId: string,
+  i: number,
+  resolvedByEvent: Map<string, ResolvedMarket[]>,
+): Promise<CheckedLeg> {
+  const le = ctx.readModel.get(eventId);
+  let resolved = resolvedByEvent.get(eventId);
+  if (resolved === undefined) {
+    const record = await ctx.store.getSettlement(eventId);
+    resolved = record === null ? [] : parseResolved(record.marketsJson);
+    resolvedByEvent.set(eventId, resolved);
+    if (le === undefined && record === null) {
+      throw notFound(`legs[${i}]: event '${eventId}' not found (or its settlement has left the feed)`);
+    }
+  }
+  const market = findMarket(marketsOf(le, resolved), leg, i, eventId);
+  const outcome = findOutcome(market, leg, i);
+  const odds = leg.odds ?? outcome.odds;
+  if (odds === null) {
+    throw badRequest(`legs[${i}].odds is needed: the event is no longer live, so its last odds are not known`);
+  }
+  const graded = resolved
+    .find((m) => m.market_id === market.marketId)
+    ?.outcomes.find((o) => o.selection_id === outcome.selectionId);
+  const leg0: LegOutcome =
+    graded === undefined
+      ? { result: 'pending', odds }
+      : {
+          result: graded.result,
+          odds,
+          ...(graded.void_factor !== undefined ? { voidFactor: graded.void_factor } : {}),
+        };
+  return {
+    outcome: leg0,
+    out: {
+      event_id: eventId,
+      market_id: market.marketId,
+      selection_id: outcome.selectionId,
+      market: market.key,
+      market_name: market.name,
+      outcome: outcome.label,
+      result: leg0.result,
+      odds,
+      ...(leg0.voidFactor !== undefined ? { void_factor: leg0.voidFactor } : {}),
+      reason: graded === undefined ? pendingReason(le) : null,
+    },
+  };
+}
+
+/**
+ * An outright leg: the tournament's market (open or settled) and selection by id, or by name
+ * (`market`, `outcome`, case-insensitive). Settled: won (a dead heat pays its share), lost, or
+ * refund when the market was void; open: pending.
+ */
+function outrightLeg(ctx: ApiContext, leg: Leg, tournamentId: string, i: number): CheckedLeg {
+  const t = ctx.outrights.tournaments.get(tournamentId);
+  if (t === undefined) throw notFound(`legs[${i}]: tournament '${tournamentId}' not found`);
+  let market: OutrightMarket | undefined;
+  if (leg.market_id !== undefined) {
+    market = t.markets.get(leg.market_id);
+    if (market === undefined) {
+      throw notFound(
+        `legs[${i}]: market_id ${leg.market_id} is not an outright market of tournament '${tournamentId}'`,
+      );
+    }
+  } else if (leg.market !== undefined) {
+    const wanted = leg.market.trim().toLowerCase();
+    market = [...t.markets.values()].find((m) => m.market.toLowerCase() === wanted);
+    if (market === undefined) throw notFound(`legs[${i}]: no market '${leg.market}' in tournament '${tournamentId}'`);
+  } else {
+    throw badRequest(`legs[${i}] needs market_id (or market) and selection_id (or outcome)`);
+  }
+  let selection: OutrightSelection | undefined;
+  if (leg.selection_id !== undefined) {
+    selection = market.selections.find((s) => s.selectionId === leg.selection_id);
+    if (selection === undefined) {
+      throw notFound(`legs[${i}]: selection_id ${leg.selection_id} is not in outright market ${market.marketId}`);
+    }
+  } else if (leg.outcome !== undefined) {
+    const wanted = leg.outcome.trim().toLowerCase();
+    selection = market.selections.find((s) => s.selection.toLowerCase() === wanted);
+    if (selection === undefined) {
+      throw notFound(`legs[${i}]: no selection '${leg.outcome}' in outright market ${market.marketId}`);
+    }
+  } else {
+    throw badRequest(`legs[${i}] needs selection_id (or outcome)`);
+  }
+  const odds = leg.odds ?? selection.odds;
+  const result = t.results.get(market.marketId);
+  const settled = result === undefined ? null : selectionOutcome(result, selection.selectionId);
+  const leg0: LegOutcome =
+    settled === null
+      ? { result: 'pending', odds }
+      : {
+          result: settled.result,
+          odds,
+          ...(settled.deadHeatFactor !== null ? { deadHeatFactor: settled.deadHeatFactor } : {}),
+        };
+  return {
+    outcome: leg0,
+    out: {
+      tournament_id: tournamentId,
+      market_id: market.marketId,
+      selection_id: selection.selectionId,
+      market: 'outright',
+      market_name: market.market,
+      outcome: selection.selection,
+      result: leg0.result,
+      odds,
+      ...(leg0.deadHeatFactor !== undefined ? { dead_heat_factor: leg0.deadHeatFactor } : {}),
+      reason: settled === null ? 'awaiting tournament result' : null,
+    },
+  };
+}
+
 export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
@@ -151,6 +293,8 @@ export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['settlement'],
           summary: 'Check a single bet or a parlay: result per leg, combined odds and payout',
+          description:
+            'A leg names a match market (event_id + market_id/market + selection_id/outcome) or an outright market (tournament_id + market_id + selection_id); legs of both kinds mix in a parlay. A dead-heat winner pays stake x odds x dead_heat_factor for that leg.',
           body: BodySchema,
           response: { 200: ResponseSchema, ...errorResponses },
         },
@@ -158,52 +302,26 @@ export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { legs, stake } = request.body;
         const resolvedByEvent = new Map<string, ResolvedMarket[]>();
-        const outLegs = [];
+        const outLegs: LegAnswer[] = [];
         const outcomes: LegOutcome[] = [];
         for (const [i, leg] of legs.entries()) {
           if (leg.odds !== undefined && (!Number.isFinite(leg.odds) || leg.odds < 1)) {
             throw badRequest(`legs[${i}].odds must be a decimal number >= 1, got ${leg.odds}`);
           }
-          const le = ctx.readModel.get(leg.event_id);
-          let resolved = resolvedByEvent.get(leg.event_id);
-          if (resolved === undefined) {
-            const record = await ctx.store.getSettlement(leg.event_id);
-            resolved = record === null ? [] : parseResolved(record.marketsJson);
-            resolvedByEvent.set(leg.event_id, resolved);
-            if (le === undefined && record === null) {
-              throw notFound(`legs[${i}]: event '${leg.event_id}' not found (or its settlement has left the feed)`);
-            }
+          let checked: CheckedLeg;
+          if (leg.event_id !== undefined && leg.tournament_id !== undefined) {
+            throw badRequest(
+              `legs[${i}] names both event_id and tournament_id: a leg is either a match bet (event_id) or an outright bet (tournament_id)`,
+            );
+          } else if (leg.event_id !== undefined) {
+            checked = await eventLeg(ctx, leg, leg.event_id, i, resolvedByEvent);
+          } else if (leg.tournament_id !== undefined) {
+            checked = outrightLeg(ctx, leg, leg.tournament_id, i);
+          } else {
+            throw badRequest(`legs[${i}] needs event_id (a match bet) or tournament_id (an outright bet)`);
           }
-          const market = findMarket(marketsOf(le, resolved), leg, i);
-          const outcome = findOutcome(market, leg, i);
-          const odds = leg.odds ?? outcome.odds;
-          if (odds === null) {
-            throw badRequest(`legs[${i}].odds is needed: the event is no longer live, so its last odds are not known`);
-          }
-          const graded = resolved
-            .find((m) => m.market_id === market.marketId)
-            ?.outcomes.find((o) => o.selection_id === outcome.selectionId);
-          const leg0: LegOutcome =
-            graded === undefined
-              ? { result: 'pending', odds }
-              : {
-                  result: graded.result,
-                  odds,
-                  ...(graded.void_factor !== undefined ? { voidFactor: graded.void_factor } : {}),
-                };
-          outcomes.push(leg0);
-          outLegs.push({
-            event_id: leg.event_id,
-            market_id: market.marketId,
-            selection_id: outcome.selectionId,
-            market: market.key,
-            market_name: market.name,
-            outcome: outcome.label,
-            result: leg0.result,
-            odds,
-            ...(leg0.voidFactor !== undefined ? { void_factor: leg0.voidFactor } : {}),
-            reason: graded === undefined ? pendingReason(le) : null,
-          });
+          outcomes.push(checked.outcome);
+          outLegs.push(checked.out);
         }
         const check = checkBet(outcomes, stake ?? 1);
         return {

@@ -33,6 +33,8 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/health',
       {
+        // 2/s and 120/h per caller, never counted toward the quota.
+        config: { metering: 'caller' },
         schema: {
           tags: ['service'],
           summary: 'Health of the datastore and the data pipeline; 503 when degraded',
@@ -64,7 +66,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/status',
       {
-        config: { access: 'public' },
+        config: { access: 'public', metering: 'caller' },
         schema: {
           tags: ['service'],
           summary: 'Public API status (no key needed)',

@@ -1,4 +1,4 @@
-// Simulator settings: margin, price limits, update pacing, fixture horizons and the rates of disruptions.
+// Simulator settings: margin, price limits, update pacing, fixture horizons, disruption rates and outrights.
 
 export interface DisruptionRates {
   /** Share of fixtures postponed at kick-off. */
@@ -41,6 +41,14 @@ export interface SimConfig {
   /** Postponed fixtures not resumed are cancelled after this long. */
   postponedCancelAfterMs: number;
   disruptions: DisruptionRates;
+  /** Outright (tournament) markets: price refresh interval, simulated ms (interface.md: every 3 hours). */
+  outrightRefreshMs: number;
+  /** Share of outright markets voided at the end of their tournament instead of settled. */
+  outrightVoidRate: number;
+  /** Monte Carlo runs behind each outright price. */
+  outrightSimulations: number;
+  /** Whether the world runs tournaments with outright markets at all. */
+  outrights: boolean;
   /** Only these sports (tests); all when absent. */
   sports?: readonly string[];
   /** Only leagues of these tiers (tests); all when absent. */
@@ -69,6 +77,9 @@ export const NO_DISRUPTIONS: DisruptionRates = {
   interrupted: 0,
 };
 
+/** Outright prices are recomputed on this simulated-time grid (interface.md: "every 3 hours"). */
+export const OUTRIGHT_REFRESH_MS = 3 * 3_600_000;
+
 export const DEFAULT_SIM_CONFIG: SimConfig = {
   margin: 0.05,
   maxOdds: 1000,
@@ -81,6 +92,10 @@ export const DEFAULT_SIM_CONFIG: SimConfig = {
   finalStatsDelayMs: 3 * 60_000,
   postponedCancelAfterMs: 72 * 3_600_000,
   disruptions: DEFAULT_DISRUPTIONS,
+  outrightRefreshMs: OUTRIGHT_REFRESH_MS,
+  outrightVoidRate: 0.02,
+  outrightSimulations: 2_000,
+  outrights: true,
 };
 
 export type SimConfigInput = Partial<Omit<SimConfig, 'disruptions'>> & { disruptions?: Partial<DisruptionRates> };

@@ -6,7 +6,14 @@ import type { ParentToWorker, WorkerInput, WorkerToParent } from './worker.js';
 
 export { Simulator, type SimulatorOptions } from './simulator.js';
 export { buildWorld, type World, type SimLeague, type SimTeam, type SimPlayer } from './world.js';
-export { DEFAULT_SIM_CONFIG, NO_DISRUPTIONS, resolveConfig, type SimConfig, type SimConfigInput } from './config.js';
+export {
+  DEFAULT_SIM_CONFIG,
+  NO_DISRUPTIONS,
+  OUTRIGHT_REFRESH_MS,
+  resolveConfig,
+  type SimConfig,
+  type SimConfigInput,
+} from './config.js';
 export { playOneGame } from './single-game.js';
 
 export interface SimulatorWorkerOptions {
@@ -26,6 +33,8 @@ export interface SimulatorWorkerOptions {
   onError?: (err: unknown) => void;
   /** Simulator events the consumer still holds open from an earlier run (id → status). */
   openEvents?: ReadonlyMap<string, string>;
+  /** Outright markets the consumer holds unsettled from an earlier run (tournament id → market ids). */
+  openOutrights?: ReadonlyMap<string, readonly number[]>;
 }
 
 export interface SimulatorWorkerHandle {
@@ -42,6 +51,9 @@ export function startSimulatorWorker(opts: SimulatorWorkerOptions): SimulatorWor
     tickMs: opts.tickMs ?? 150,
     highWater: 20_000,
     ...(opts.openEvents !== undefined ? { openEvents: [...opts.openEvents] } : {}),
+    ...(opts.openOutrights !== undefined
+      ? { openOutrights: [...opts.openOutrights].map(([id, markets]): [string, number[]] => [id, [...markets]]) }
+      : {}),
     ...(opts.config !== undefined ? { config: opts.config } : {}),
   };
   const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: input });

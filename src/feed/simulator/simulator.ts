@@ -4,6 +4,7 @@ import { resolveConfig, type SimConfig, type SimConfigInput } from './config.js'
 import { SimGame } from './game.js';
 import { MinHeap } from './heap.js';
 import { DAY_MS, epochDayOf } from './ids.js';
+import { OutrightWorld } from './outrights/outrights.js';
 import { fixturesOfDay } from './schedule.js';
 import { buildWorld, type SimLeague, type World } from './world.js';
 
@@ -19,11 +20,20 @@ export interface SimulatorOptions {
    * that are over by the start are closed on the first call, so a restart leaves nothing live forever.
    */
   openEvents?: ReadonlyMap<string, string>;
+  /**
+   * Outright markets a consumer still holds unsettled from an earlier run (tournament id → market
+   * ids). Those whose tournament is over by the start are settled (or voided) on the first call.
+   */
+  openOutrights?: ReadonlyMap<string, readonly number[]>;
 }
 
 type Entry =
   | { at: number; key: number; kind: 'generate'; league: SimLeague; day: number }
-  | { at: number; key: number; kind: 'game'; game: SimGame };
+  | { at: number; key: number; kind: 'game'; game: SimGame }
+  | { at: number; key: number; kind: 'outrights' };
+
+/** Heap key of outright work: before games due at the same instant. */
+const OUTRIGHTS_KEY = -1;
 
 export interface SimulatorCounts {
   games: number;
@@ -44,6 +54,9 @@ export class Simulator {
   private simulatedTo: number;
   private emitted = 0;
   private readonly openEvents: ReadonlyMap<string, string>;
+  private readonly openOutrights: ReadonlyMap<string, readonly number[]> | undefined;
+  /** Tournaments and their outright markets; null when the configuration turns them off. */
+  readonly outrights: OutrightWorld | null;
 
   constructor(opts: SimulatorOptions) {
     this.seed = opts.seed >>> 0;
@@ -53,6 +66,15 @@ export class Simulator {
     this.repriceMs = Math.max(this.config.repriceMs, this.config.repriceWallMs * Math.max(1, opts.speed));
     this.world = buildWorld(this.seed);
     this.openEvents = opts.openEvents ?? new Map();
+    this.openOutrights = opts.openOutrights;
+    this.outrights = this.config.outrights
+      ? new OutrightWorld({
+          seed: this.seed,
+          config: this.config,
+          leagues: this.leagues(),
+          allLeagues: this.world.leagues,
+        })
+      : null;
   }
 
   private leagues(): SimLeague[] {
@@ -87,6 +109,9 @@ export class Simulator {
       if (top.kind === 'generate') {
         this.generate(top.league, top.day, top.at, out);
         this.scheduleGeneration(top.league, top.day + 1);
+      } else if (top.kind === 'outrights') {
+        for (const m of this.outrights!.run(top.at)) out.push(m);
+        this.scheduleOutrights();
       } else {
         const game = top.game;
         for (const m of game.run(top.at)) out.push(m);
@@ -113,6 +138,15 @@ export class Simulator {
       const m = closeStaleMessage(eventId, status, this.startAt);
       if (m !== null) out.push(m);
     }
+    if (this.outrights !== null) {
+      for (const m of this.outrights.init(this.startAt, this.openOutrights)) out.push(m);
+      this.scheduleOutrights();
+    }
+  }
+
+  private scheduleOutrights(): void {
+    const at = this.outrights?.nextAt() ?? Infinity;
+    if (Number.isFinite(at)) this.heap.push({ at, key: OUTRIGHTS_KEY, kind: 'outrights' });
   }
 
   private scheduleGeneration(league: SimLeague, day: number): void {

@@ -17,6 +17,8 @@ export interface WorkerInput {
   highWater: number;
   /** Events the consumer still holds open from an earlier run (id → status), to close if over. */
   openEvents?: Array<[string, string]>;
+  /** Outright markets the consumer holds unsettled (tournament id → market ids), to settle if over. */
+  openOutrights?: Array<[string, number[]]>;
 }
 
 export type ParentToWorker = { type: 'pull' } | { type: 'stop' };
@@ -29,6 +31,7 @@ function run(port: NonNullable<typeof parentPort>, input: WorkerInput): void {
     startAt: input.startAt,
     config: input.config,
     ...(input.openEvents !== undefined ? { openEvents: new Map(input.openEvents) } : {}),
+    ...(input.openOutrights !== undefined ? { openOutrights: new Map(input.openOutrights) } : {}),
   });
   const outbox = new Outbox();
   let requested = false;

@@ -43,7 +43,7 @@ export function oddsWithMargin(ps: readonly number[], opts: MarginOptions): numb
   return implied.map((q) => toOdds(q, opts.maxOdds));
 }
 
-function toOdds(implied: number, maxOdds: number): number {
+export function toOdds(implied: number, maxOdds: number): number {
   if (!(implied > 0)) return maxOdds;
   const raw = Math.min(maxOdds, Math.max(MIN_DECIMAL_ODDS, 1 / implied));
   // Any 2-decimal value is a valid price here, so plain rounding of the hundredths is enough.

@@ -1,0 +1,64 @@
+// Key management for this node (the portal, tests): create, revoke and re-plan keys, effective at once here.
+import { badRequest } from '../domain/errors.js';
+import type { PlanBook } from '../domain/quota.js';
+import type { ApiKeyRecord, Store } from '../store/store.js';
+import { createApiKey, type KeyAuthenticator } from './keys.js';
+
+const MAX_NAME_LENGTH = 100;
+
+export interface KeyAdminDeps {
+  store: Store;
+  keys: KeyAuthenticator;
+  plans: PlanBook;
+  now: () => number;
+}
+
+/**
+ * Every change forgets this node's cached key lookups, so a revoked key is refused by the very next
+ * request here (other processes, like the `keys` CLI, take up to the cache's 5 seconds).
+ */
+export class KeyAdmin {
+  constructor(private readonly deps: KeyAdminDeps) {}
+
+  /** Checks a plan name against the configuration; 400 naming the known plans. */
+  checkPlan(plan: string): void {
+    if (!this.deps.plans.has(plan)) {
+      throw badRequest(`unknown plan '${plan}'; configured plans: ${this.deps.plans.names().join(', ')}`);
+    }
+  }
+
+  /** A new key (its secret is returned once, never stored). */
+  async create(opts: {
+    name: string;
+    plan?: string;
+    accountId: string | null;
+  }): Promise<{ key: ApiKeyRecord; secret: string }> {
+    const name = opts.name.trim();
+    if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
+      throw badRequest(`key name must be 1 to ${MAX_NAME_LENGTH} characters`);
+    }
+    const plan = opts.plan ?? 'free';
+    this.checkPlan(plan);
+    return createApiKey(this.deps.store, { name, plan, accountId: opts.accountId, now: this.deps.now() });
+  }
+
+  /** Revokes a key; null when there is no such key. */
+  async revoke(id: string): Promise<ApiKeyRecord | null> {
+    const key = await this.deps.store.revokeApiKey(id, this.deps.now());
+    this.deps.keys.invalidate();
+    return key;
+  }
+
+  /** Moves a key to another configured plan; null when there is no such key. */
+  async setPlan(id: string, plan: string): Promise<ApiKeyRecord | null> {
+    this.checkPlan(plan);
+    const key = await this.deps.store.setApiKeyPlan(id, plan);
+    this.deps.keys.invalidate();
+    return key;
+  }
+
+  /** An account's keys, oldest first. */
+  listOfAccount(accountId: string): Promise<ApiKeyRecord[]> {
+    return this.deps.store.listApiKeysOfAccount(accountId);
+  }
+}

@@ -1,0 +1,43 @@
+// A key's own usage: GET /v1/usage (counted) and GET /v1/usage/warnings (not counted, still answers when blocked).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ApiContext } from '../context.js';
+import { usageBody, warningsBody } from '../quota/report.js';
+import { errorResponses } from '../schemas/common.js';
+import { UsageSchema, WarningsSchema } from '../schemas/usage.js';
+
+export function usageRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/usage',
+      {
+        schema: {
+          tags: ['service'],
+          summary: "The calling key's plan, limits and counted requests this month, by day",
+          response: { 200: UsageSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const key = request.apiKey!;
+        const plan = ctx.plans.of(key.plan);
+        return usageBody(plan, await ctx.usage.snapshot(key.id, ctx.now()));
+      },
+    );
+
+    app.get(
+      '/v1/usage/warnings',
+      {
+        config: { metering: 'uncounted' },
+        schema: {
+          tags: ['service'],
+          summary: 'Active warnings of the calling key: quota thresholds and elevated error rate (not counted)',
+          response: { 200: WarningsSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const key = request.apiKey!;
+        const plan = ctx.plans.of(key.plan);
+        return warningsBody(plan, await ctx.usage.snapshot(key.id, ctx.now()));
+      },
+    );
+  };
+}
