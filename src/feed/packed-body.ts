@@ -15,8 +15,8 @@ const MIN_CHANGE_CHARS = 24;
 
 /**
  * Same lines, numbers, messages and errors as parseNdjson, except that odds messages carry
- * `packed` views into three arrays shared by the whole body; `buffers` lists those arrays'
- * ArrayBuffers, to be transferred (not copied) to the thread that applies them.
+ * `packed` views into three arrays shared by the whole body (`buffers` lists their ArrayBuffers,
+ * should the lines be posted to another thread: they transfer without a copy).
  */
 export function parsePackedBody(text: string): { lines: IngressLine[]; buffers: ArrayBuffer[] } {
   const size = Math.ceil(text.length / MIN_CHANGE_CHARS) + 1;

@@ -1,10 +1,10 @@
-// Odds changes held in typed arrays instead of one object per change: how large bodies cross threads and reach the book.
+// Odds changes held in typed arrays instead of one object per change: how large feed bodies reach the book.
 import type { FeedMessage, OddsMessage } from './messages.js';
 
 /**
  * The changes of one odds message, column-wise. A live tick is ~100,000 changes: as objects they
- * cost the parse, the garbage collector and a structured clone; as three typed arrays (views into
- * one arena per body) they cross from the parse worker by transfer, at no copy.
+ * cost the parse and the garbage collector as much again; as three typed arrays (views into one
+ * arena per body) they cost neither.
  */
 export interface PackedChanges {
   ids: Float64Array;
@@ -14,7 +14,7 @@ export interface PackedChanges {
   locks: Int8Array;
 }
 
-/** An odds message as the parse worker hands it over: its changes packed. */
+/** An odds message as a parsed feed body hands it over: its changes packed. */
 export interface PackedOddsMessage {
   type: 'odds';
   ts?: string;
