@@ -73,27 +73,58 @@ export function listItem(le: LiveEvent, format: OddsFormat, baseUrl: string): Re
   };
 }
 
-/** The JSON of one market of the book (with every selection forced locked when play is stopped). */
-export function marketJson(book: MarketBook, i: number, format: OddsFormat, locked: boolean): string {
-  const [a, b] = book.outcomeRange(i);
-  let outcomes = '';
-  for (let o = a; o < b; o++) {
-    const side = book.teamSide(o);
-    outcomes += `${o === a ? '' : ','}{"selection_id":${book.selectionId(o)},"code":${jsonString(book.code(o))},"label":${jsonString(book.label(o))},"odds":${JSON.stringify(formatOdds(book.odds(o), format))},"is_locked":${locked || book.isLocked(o)},"team_side":${side === null ? 'null' : `"${side}"`}}`;
-  }
-  return `{"market_id":${book.marketId(i)},"key":${jsonString(book.key(i))},"name":${jsonString(book.name(i))},"outcomes":[${outcomes}]}`;
+/** Receives a market's JSON in pieces, so the place of each outcome's odds and lock values can be kept. */
+export interface MarketSink {
+  /** Fixed text (everything but the odds and lock values). */
+  text(s: string): void;
+  /** The JSON of outcome o's odds value; `,"is_locked":` and its lock value follow at once. */
+  odds(o: number, s: string): void;
+  lock(s: string): void;
 }
 
-/** JSON text of a string; interned strings repeat across markets, so their escaping is cached. */
-const escaped = new Map<string, string>();
-function jsonString(s: string): string {
-  let e = escaped.get(s);
-  if (e === undefined) {
-    e = JSON.stringify(s);
-    if (escaped.size >= 200_000) escaped.clear();
-    escaped.set(s, e);
+/** The JSON of an outcome's odds in a format. */
+export function oddsText(book: MarketBook, o: number, format: OddsFormat): string {
+  return JSON.stringify(formatOdds(book.odds(o), format));
+}
+
+/** The JSON text of an outcome's lock flag (every selection is locked while play is stopped). */
+export function lockText(book: MarketBook, o: number, locked: boolean): string {
+  return locked || book.isLocked(o) ? 'true' : 'false';
+}
+
+/** Writes one market of the book as JSON into a sink. */
+export function writeMarket(book: MarketBook, i: number, format: OddsFormat, locked: boolean, sink: MarketSink): void {
+  const [a, b] = book.outcomeRange(i);
+  sink.text(
+    `{"market_id":${book.marketId(i)},"key":${jsonString(book.key(i))},"name":${jsonString(book.name(i))},"outcomes":[`,
+  );
+  for (let o = a; o < b; o++) {
+    const side = book.teamSide(o);
+    sink.text(
+      `${o === a ? '' : ','}{"selection_id":${book.selectionId(o)},"code":${jsonString(book.code(o))},"label":${jsonString(book.label(o))},"odds":`,
+    );
+    sink.odds(o, oddsText(book, o, format));
+    sink.text(LOCK_MEMBER);
+    sink.lock(lockText(book, o, locked));
+    sink.text(`,"team_side":${side === null ? 'null' : `"${side}"`}}`);
   }
-  return e;
+  sink.text(']}');
+}
+
+/** What separates an outcome's odds value from its lock value. */
+export const LOCK_MEMBER = ',"is_locked":';
+
+/** Characters a JSON string must escape (JSON.stringify also escapes lone surrogates). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be found here
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * JSON text of a string. Names and labels almost never need escaping, so they are quoted as they
+ * are; a cache keyed by string was tried and thrashed on the millions of distinct labels of a
+ * big world.
+ */
+function jsonString(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
 /**

@@ -50,8 +50,8 @@ export class ReadModel {
   private readonly now: () => number;
   /** How many payloads were serialized (pages, items, odds, detail…): stays put while nothing changes. */
   serializations = 0;
-  /** How many markets were rendered into odds, detail and batch payloads (a refresh renders only the moved ones). */
-  marketsRendered = 0;
+  /** Selections written into odds, detail and batch payloads (a refresh writes only the moved ones). */
+  selectionsWritten = 0;
   /** Team name behind each logo id, so logos can be drawn for any producer's ids. */
   readonly logoTeams = new Map<string, string>();
   /** Sports that have outright tournaments (filled by the outrights model later). */
@@ -59,7 +59,8 @@ export class ReadModel {
 
   constructor(opts: ReadModelOptions) {
     this.now = opts.now;
-    this.payloads = new PayloadCache(opts.payloadCacheBytes ?? 256 * 1024 * 1024);
+    // Room for the odds payloads of ~1,500 live 1,000-market events: misses cost full rebuilds.
+    this.payloads = new PayloadCache(opts.payloadCacheBytes ?? 512 * 1024 * 1024);
   }
 
   get size(): number {
@@ -361,7 +362,7 @@ export class ReadModel {
     if (hit !== undefined) {
       if (hit.builtAt !== le.version) {
         const before = hit.body.length;
-        this.marketsRendered += hit.refresh(le, format, frame());
+        this.selectionsWritten += hit.refresh(le, format, frame());
         this.serializations++;
         this.payloads.resized(hit, before);
       }
@@ -369,7 +370,7 @@ export class ReadModel {
     }
     const payload = PatchablePayload.build(le, format, frame());
     this.serializations++;
-    this.marketsRendered += le.book.marketCount;
+    this.selectionsWritten += payload.selections;
     this.payloads.set(key, payload, le.event.id);
     return payload.body;
   }

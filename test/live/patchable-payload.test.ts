@@ -105,12 +105,12 @@ describe('patchable payloads', () => {
     for (const f of formats) assert.equal(rm.oddsJson(le, f).toString(), fresh(le, f).odds);
   });
 
-  it('a refresh renders only the moved markets; a change of shape rebuilds whole', () => {
+  it('a refresh rewrites only the moved selections; a change of shape rebuilds whole', () => {
     const rm = new ReadModel({ now: () => T0 });
     const le = rm.putEvent(event());
     rm.upsertMarkets(le, markets(100));
     rm.oddsJson(le, 'decimal');
-    const before = rm.marketsRendered;
+    const before = rm.selectionsWritten;
     le.book.setOdds(0, 2.5);
     le.book.setOdds(5, 2.5);
     le.book.setOdds(6, 2.5);
@@ -118,17 +118,50 @@ describe('patchable payloads', () => {
     const body = JSON.parse(rm.oddsJson(le, 'decimal').toString()) as {
       markets: Array<{ outcomes: Array<{ odds: number }> }>;
     };
-    assert.equal(rm.marketsRendered - before, 3, 'outcomes 0, 5 and 6 sit in three markets: only those are rendered');
+    assert.equal(rm.selectionsWritten - before, 3, 'only the three moved selections are rewritten');
     assert.equal(body.markets[0]!.outcomes[0]!.odds, 2.5);
     assert.equal(body.markets[2]!.outcomes[1]!.odds, 2.5);
     assert.equal(body.markets[3]!.outcomes[0]!.odds, 2.5);
     assert.equal(body.markets[1]!.outcomes[0]!.odds, 1.9);
 
     rm.withdrawMarkets(le, [2]);
-    const mid = rm.marketsRendered;
+    const mid = rm.selectionsWritten;
     const after = JSON.parse(rm.oddsJson(le, 'decimal').toString()) as { markets: unknown[] };
     assert.equal(after.markets.length, 99);
-    assert.equal(rm.marketsRendered - mid, 100, 'a withdrawal rebuilds the payload whole');
+    assert.equal(
+      rm.selectionsWritten - mid,
+      198,
+      'a withdrawal rebuilds the payload whole (99 markets, 198 selections)',
+    );
+  });
+
+  it('labels that need escaping come out exactly as fed', () => {
+    const rm = new ReadModel({ now: () => T0 });
+    const le = rm.putEvent(event());
+    const labels = ['say "yes"', 'back\\slash', 'tab\there', 'Müller 😀', 'lone \ud800 surrogate', 'line\u2028sep'];
+    rm.upsertMarkets(le, [
+      {
+        marketId: 1,
+        key: 'player_goals',
+        name: 'Name "quoted"',
+        outcomes: labels.map((label, k) => ({
+          selectionId: k + 1,
+          code: `p${k}`,
+          label,
+          odds: 2,
+          teamSide: null,
+          isLocked: false,
+        })),
+      },
+    ]);
+    const body = JSON.parse(rm.oddsJson(le, 'decimal').toString()) as {
+      markets: Array<{ name: string; outcomes: Array<{ label: string }> }>;
+    };
+    assert.equal(body.markets[0]!.name, 'Name "quoted"');
+    assert.deepEqual(
+      body.markets[0]!.outcomes.map((o) => o.label),
+      labels,
+    );
   });
 
   it('a status that locks every selection rebuilds; the score alone refreshes only the frame', () => {
@@ -136,11 +169,11 @@ describe('patchable payloads', () => {
     const le = rm.putEvent(event());
     rm.upsertMarkets(le, markets(10));
     rm.detailJson(le, 'decimal', BASE);
-    const start = rm.marketsRendered;
+    const start = rm.selectionsWritten;
     rm.putEvent({ ...le.event, score: { home: 1, away: 0 } });
     const scored = JSON.parse(rm.detailJson(le, 'decimal', BASE).toString()) as { score: { home: number } };
     assert.equal(scored.score.home, 1);
-    assert.equal(rm.marketsRendered, start, 'no market rendered for a score change');
+    assert.equal(rm.selectionsWritten, start, 'no selection rewritten for a score change');
     rm.putEvent({ ...le.event, status: 'suspended' });
     const suspended = JSON.parse(rm.oddsJson(le, 'decimal').toString()) as {
       markets: Array<{ outcomes: Array<{ is_locked: boolean }> }>;
