@@ -9,7 +9,7 @@ import { envNumber, UsageError } from './env.js';
 import { formatChecks, formatTable } from './report.js';
 import type { BenchContext, BenchSettings, Section, SectionResult } from './section.js';
 import { gradingSection } from './settlement-grading.js';
-import { settlementPageSection } from './settlement-page.js';
+import { settlementPagePgSection, settlementPageSection } from './settlement-page.js';
 import { settleSection } from './settlement-settle.js';
 
 /**
@@ -22,6 +22,7 @@ const SECTIONS: readonly Section[] = [
   gradingSection,
   settleSection,
   settlementPageSection,
+  settlementPagePgSection,
   capacitySection,
 ];
 

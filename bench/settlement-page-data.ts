@@ -1,10 +1,11 @@
-// A data dir holding a million settlement entries, written straight into SQLite (the engine would take hours to grade them).
+// A million settlement entries written straight into the store (the engine would take hours to grade them): the rows, and the SQLite data dir.
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedMarket } from '../src/domain/resolved-market.js';
 import { buildWorld, type SimLeague } from '../src/feed/simulator/world.js';
 import { DEFAULT_SQLITE_FILE, openSqliteStore } from '../src/store/sqlite-store.js';
+import type { SettlementsTable } from '../src/store/schema.js';
 import type { SettlementHeader } from '../src/store/store.js';
 
 const MINUTE_MS = 60_000;
@@ -99,11 +100,87 @@ function resolvedMarkets(rand: () => number, sport: string, home: number, away: 
   ];
 }
 
+/** The fixture's rows, generated one at a time (a million never sit in memory at once). */
+export interface SettlementRows {
+  rows: Iterable<SettlementsTable>;
+  /** (ended_at, event_id) of random entries, filled while `rows` is iterated; shuffle with `shuffleSamples` after. */
+  samples: SettlementFixture['samples'];
+  /** Shuffles the samples once every row was generated, so any slice is spread over the whole feed. */
+  shuffleSamples(): void;
+}
+
 /**
- * Creates the store (migrations) in `dataDir`, then inserts `entries` settlement rows in one
- * transaction. Entries end on whole minutes (as results do) spread over the last six days, oldest
- * first, so many share an ended_at and the cursor's event_id tie-break is exercised.
+ * `entries` settlement rows, oldest first, the same every run. Entries end on whole minutes (as
+ * results do) spread over the last six days, so many share an ended_at and the cursor's event_id
+ * tie-break is exercised.
  */
+export function settlementRows(entries: number, sampleCount: number, now = Date.now()): SettlementRows {
+  const rand = mulberry32(20250101);
+  const leagues: SimLeague[] = buildWorld(1).leagues.filter((l) => l.teams.length >= 2);
+  const wanted = new Set<number>();
+  while (wanted.size < Math.min(sampleCount, entries)) wanted.add(Math.floor(rand() * entries));
+  const samples: SettlementFixture['samples'] = [];
+  const oldest = Math.floor(now / MINUTE_MS) * MINUTE_MS - SPREAD_DAYS * DAY_MS + MINUTE_MS;
+  const minutes = (SPREAD_DAYS * DAY_MS) / MINUTE_MS - 1;
+
+  function* rows(): Generator<SettlementsTable> {
+    for (let i = 0; i < entries; i++) {
+      const league = leagues[Math.floor(rand() * leagues.length)]!;
+      const hi = Math.floor(rand() * league.teams.length);
+      let ai = Math.floor(rand() * (league.teams.length - 1));
+      if (ai >= hi) ai++;
+      const home = league.teams[hi]!;
+      const away = league.teams[ai]!;
+      const endedAt = oldest + Math.floor((i * minutes) / entries) * MINUTE_MS;
+      // Simulator-style ids (`sim-<league><day><slot>`), unique through `i`, unrelated to the end order.
+      const eventId = `sim-${league.index + 1}${String(i).padStart(7, '0')}`;
+      const revision = 1 + Math.floor(rand() * 4);
+      const updatedAt = endedAt + 1000 + Math.floor(rand() * 5000) * revision;
+      const sh = Math.floor(rand() * 5);
+      const sa = Math.floor(rand() * 4);
+      const header: SettlementHeader = {
+        homeTeam: home.name,
+        awayTeam: away.name,
+        homeLogoId: home.logoId,
+        awayLogoId: away.logoId,
+        finalScore: { home: sh, away: sa },
+        sport: league.sport,
+        league: league.name,
+        country: league.country,
+        startTime: endedAt - (105 + Math.floor(rand() * 20)) * MINUTE_MS,
+        resultRevision: 1,
+      };
+      const markets = resolvedMarkets(rand, league.sport, sh, sa);
+      // Most entries are complete; a few still wait for final player stats.
+      const pending = rand() < 0.03 ? 1 + Math.floor(rand() * 40) : 0;
+      if (wanted.has(i)) samples.push({ endedAt, eventId });
+      yield {
+        event_id: eventId,
+        ended_at: endedAt,
+        updated_at: updatedAt,
+        revision,
+        resolved_count: markets.length,
+        total_count: markets.length + pending,
+        pending_count: pending,
+        header: JSON.stringify(header),
+        markets: JSON.stringify(markets),
+      };
+    }
+  }
+
+  return {
+    rows: rows(),
+    samples,
+    shuffleSamples: () => {
+      for (let i = samples.length - 1; i > 0; i--) {
+        const j = Math.floor(rand() * (i + 1));
+        [samples[i], samples[j]] = [samples[j]!, samples[i]!];
+      }
+    },
+  };
+}
+
+/** Creates the store (migrations) in `dataDir`, then inserts `entries` settlement rows in one transaction. */
 export async function buildSettlementFixture(
   dataDir: string,
   entries: number,
@@ -114,12 +191,7 @@ export async function buildSettlementFixture(
   const store = await openSqliteStore({ dataDir });
   await store.close();
 
-  const rand = mulberry32(20250101);
-  const leagues: SimLeague[] = buildWorld(1).leagues.filter((l) => l.teams.length >= 2);
-  const wanted = new Set<number>();
-  while (wanted.size < Math.min(sampleCount, entries)) wanted.add(Math.floor(rand() * entries));
-  const samples: SettlementFixture['samples'] = [];
-
+  const source = settlementRows(entries, sampleCount, now);
   const file = join(dataDir, DEFAULT_SQLITE_FILE);
   const db = new Database(file);
   try {
@@ -131,65 +203,30 @@ export async function buildSettlementFixture(
       `INSERT INTO settlements (event_id, ended_at, updated_at, revision, resolved_count, total_count, pending_count, header, markets)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const oldest = Math.floor(now / MINUTE_MS) * MINUTE_MS - SPREAD_DAYS * DAY_MS + MINUTE_MS;
-    const minutes = (SPREAD_DAYS * DAY_MS) / MINUTE_MS - 1;
     db.transaction(() => {
-      for (let i = 0; i < entries; i++) {
-        const league = leagues[Math.floor(rand() * leagues.length)]!;
-        const hi = Math.floor(rand() * league.teams.length);
-        let ai = Math.floor(rand() * (league.teams.length - 1));
-        if (ai >= hi) ai++;
-        const home = league.teams[hi]!;
-        const away = league.teams[ai]!;
-        const endedAt = oldest + Math.floor((i * minutes) / entries) * MINUTE_MS;
-        // Simulator-style ids (`sim-<league><day><slot>`), unique through `i`, unrelated to the end order.
-        const eventId = `sim-${league.index + 1}${String(i).padStart(7, '0')}`;
-        const revision = 1 + Math.floor(rand() * 4);
-        const updatedAt = endedAt + 1000 + Math.floor(rand() * 5000) * revision;
-        const sh = Math.floor(rand() * 5);
-        const sa = Math.floor(rand() * 4);
-        const header: SettlementHeader = {
-          homeTeam: home.name,
-          awayTeam: away.name,
-          homeLogoId: home.logoId,
-          awayLogoId: away.logoId,
-          finalScore: { home: sh, away: sa },
-          sport: league.sport,
-          league: league.name,
-          country: league.country,
-          startTime: endedAt - (105 + Math.floor(rand() * 20)) * MINUTE_MS,
-          resultRevision: 1,
-        };
-        const markets = resolvedMarkets(rand, league.sport, sh, sa);
-        // Most entries are complete; a few still wait for final player stats.
-        const pending = rand() < 0.03 ? 1 + Math.floor(rand() * 40) : 0;
+      for (const r of source.rows) {
         insert.run(
-          eventId,
-          endedAt,
-          updatedAt,
-          revision,
-          markets.length,
-          markets.length + pending,
-          pending,
-          JSON.stringify(header),
-          JSON.stringify(markets),
+          r.event_id,
+          r.ended_at,
+          r.updated_at,
+          r.revision,
+          r.resolved_count,
+          r.total_count,
+          r.pending_count,
+          r.header,
+          r.markets,
         );
-        if (wanted.has(i)) samples.push({ endedAt, eventId });
       }
     })();
     db.pragma('journal_mode = WAL');
   } finally {
     db.close();
   }
-  // Collected oldest first: shuffled, so any slice of them is spread over the whole feed.
-  for (let i = samples.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [samples[i], samples[j]] = [samples[j]!, samples[i]!];
-  }
+  source.shuffleSamples();
   return {
     entries,
     seconds: (Date.now() - started) / 1000,
     fileBytes: statSync(file).size,
-    samples,
+    samples: source.samples,
   };
 }

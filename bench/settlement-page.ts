@@ -1,4 +1,4 @@
-// Section `settlement-page`: GET /v1/settlements over a million stored entries (first page, deep cursors, event_ids), with a raw baseline.
+// Sections `settlement-page` (SQLite) and `settlement-page-pg` (PostgreSQL): GET /v1/settlements over a million stored entries, with a raw baseline.
 import type autocannon from 'autocannon';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,9 +9,9 @@ import { measureLoad, medianRun, serverMicrosPerRequest, type LoadOptions, type 
 import { startRawBaseline } from './raw-baseline.js';
 import { check, type BenchContext, type ResultRow, type Section, type SectionResult } from './section.js';
 import { startService, type ServiceHandle } from './service-process.js';
-import { buildSettlementFixture } from './settlement-page-data.js';
+import { buildSettlementFixture, type SettlementFixture } from './settlement-page-data.js';
+import { buildPostgresSettlementFixture } from './settlement-page-pg-data.js';
 
-const SECTION = 'settlement-page';
 const FIRST_PAGE = '/v1/settlements?limit=50';
 const PAGE_SIZE = 50;
 const CURSORS = 200;
@@ -39,16 +39,24 @@ function anyOf(paths: readonly string[]): autocannon.Request[] {
   ];
 }
 
-function logRun(ctx: BenchContext, target: string, i: number, runs: number, run: LoadRun): void {
+type Engine = 'sqlite' | 'postgres';
+
+const SECTION_OF: Record<Engine, string> = { sqlite: 'settlement-page', postgres: 'settlement-page-pg' };
+
+/** The PostgreSQL server the `-pg` section fills a throwaway schema on. */
+const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+function logRun(ctx: BenchContext, name: string, target: string, i: number, runs: number, run: LoadRun): void {
   const problems = run.non2xx + run.errors + run.timeouts;
   ctx.log(
-    `[${SECTION}] ${target.padEnd(12)} run ${i}/${runs}: ${run.requestsPerSec.toFixed(1)} req/s, ` +
+    `[${name}] ${target.padEnd(12)} run ${i}/${runs}: ${run.requestsPerSec.toFixed(1)} req/s, ` +
       `p50 ${run.latencyP50Ms} ms, p99 ${run.latencyP99Ms} ms, CPU server ${run.serverCpuPercent?.toFixed(0) ?? '?'}% client ${run.clientCpuPercent.toFixed(0)}%` +
       (problems > 0 ? `  (non-2xx ${run.non2xx}, errors ${run.errors}, timeouts ${run.timeouts})` : ''),
   );
 }
 
-async function run(ctx: BenchContext): Promise<SectionResult> {
+async function run(ctx: BenchContext, engine: Engine): Promise<SectionResult> {
+  const name = SECTION_OF[engine];
   const started = Date.now();
   const entries = envNumber('BENCH_SETTLEMENT_ENTRIES', 1_000_000, 1_000, true);
   // A lone client by default: p99 is then the page's own cost. With many connections on this
@@ -59,13 +67,49 @@ async function run(ctx: BenchContext): Promise<SectionResult> {
   const dataDir = join(dir, 'data');
   await mkdir(dataDir, { recursive: true });
 
-  ctx.log(`building ${entries.toLocaleString('en-US')} settlement entries…`);
-  const fixture = await buildSettlementFixture(dataDir, entries, CURSORS + ID_LISTS * IDS_PER_LIST);
+  ctx.log(`building ${entries.toLocaleString('en-US')} settlement entries (${engine})…`);
+  const samples = CURSORS + ID_LISTS * IDS_PER_LIST;
+  let fixture: SettlementFixture;
+  let env: Record<string, string> = {};
+  let dropSchema = async (): Promise<void> => {};
+  if (engine === 'postgres') {
+    const pgFixture = await buildPostgresSettlementFixture(BENCH_DATABASE_URL, entries, samples);
+    fixture = pgFixture;
+    env = { DATABASE_URL: pgFixture.url };
+    dropSchema = pgFixture.drop;
+  } else {
+    fixture = await buildSettlementFixture(dataDir, entries, samples);
+  }
+  try {
+    return await measure(ctx, { name, dir, dataDir, fixture, env, entries, connections, started });
+  } finally {
+    await dropSchema();
+  }
+}
+
+interface Measured {
+  name: string;
+  dir: string;
+  dataDir: string;
+  fixture: SettlementFixture;
+  /** Extra service environment (DATABASE_URL for the PostgreSQL run). */
+  env: Record<string, string>;
+  entries: number;
+  connections: number;
+  started: number;
+}
+
+/** Starts the service on the filled store, checks what it answers, then measures the page targets. */
+async function measure(
+  ctx: BenchContext,
+  { name, dir, dataDir, fixture, env, entries, connections, started }: Measured,
+): Promise<SectionResult> {
   const mb = fixture.fileBytes / 1024 / 1024;
-  ctx.log(`built in ${fixture.seconds.toFixed(1)} s, store file ${mb.toFixed(0)} MB`);
+  const storeName = env.DATABASE_URL === undefined ? 'store file' : 'settlements table with indexes';
+  ctx.log(`built in ${fixture.seconds.toFixed(1)} s, ${storeName} ${mb.toFixed(0)} MB`);
 
   const bootStarted = Date.now();
-  const service = await startService(ctx.children, { dataDir, nodeArgs: ctx.settings.serviceNodeArgs });
+  const service = await startService(ctx.children, { dataDir, env, nodeArgs: ctx.settings.serviceNodeArgs });
   await waitForHttp(`${service.baseUrl}/readyz`, service.child);
   const bootSeconds = (Date.now() - bootStarted) / 1000;
   ctx.log(`service up at ${service.baseUrl} in ${bootSeconds.toFixed(1)} s`);
@@ -152,12 +196,12 @@ async function run(ctx: BenchContext): Promise<SectionResult> {
     // running when its run ends delays the raw server's run, not the service's next one.
     for (const target of ['raw', 'first', 'ids', 'deep'] as const) {
       const r = await measureLoad(targets[target]);
-      logRun(ctx, target, i, s.runs, r);
+      logRun(ctx, name, target, i, s.runs, r);
       runs[target].push(r);
     }
   }
   const rows: ResultRow[] = (['raw', 'first', 'deep', 'ids'] as const).map((t) => ({
-    section: SECTION,
+    section: name,
     target: labels[t],
     median: medianRun(runs[t]),
     runs: runs[t],
@@ -170,15 +214,15 @@ async function run(ctx: BenchContext): Promise<SectionResult> {
   const seconds = (Date.now() - started) / 1000;
 
   const notes = [
-    `${SECTION}: ${entries.toLocaleString('en-US')} entries built in ${fixture.seconds.toFixed(1)} s, store file ${mb.toFixed(0)} MB; ` +
+    `${name}: ${entries.toLocaleString('en-US')} entries built in ${fixture.seconds.toFixed(1)} s, ${storeName} ${mb.toFixed(0)} MB; ` +
       `service ready in ${bootSeconds.toFixed(1)} s; ${connections} connections`,
-    `${SECTION}: first page ${first.body.length.toLocaleString('en-US')} bytes; service/raw req/s = ` +
+    `${name}: first page ${first.body.length.toLocaleString('en-US')} bytes; service/raw req/s = ` +
       `${(firstRow.median.requestsPerSec / rawRow.median.requestsPerSec).toFixed(2)}`,
   ];
   const rawCost = serverMicrosPerRequest(rawRow.median);
   const cost = (r: ResultRow): string => serverMicrosPerRequest(r.median)?.toFixed(0) ?? '?';
   notes.push(
-    `${SECTION}: server CPU per request: first page ${cost(firstRow)} µs, deep ${cost(deepRow)} µs, event_ids ${cost(idsRow)} µs, raw ${rawCost?.toFixed(0) ?? '?'} µs`,
+    `${name}: server CPU per request: first page ${cost(firstRow)} µs, deep ${cost(deepRow)} µs, event_ids ${cost(idsRow)} µs, raw ${rawCost?.toFixed(0) ?? '?'} µs`,
   );
   for (const r of rows) {
     const bad = r.median.non2xx + r.median.errors + r.median.timeouts;
@@ -187,12 +231,12 @@ async function run(ctx: BenchContext): Promise<SectionResult> {
         `WARNING: ${r.target}: ${r.median.non2xx} non-2xx, ${r.median.errors} errors, ${r.median.timeouts} timeouts`,
       );
   }
-  notes.push(`${SECTION}: section took ${seconds.toFixed(1)} s`);
+  notes.push(`${name}: section took ${seconds.toFixed(1)} s`);
   return {
     rows,
     checks: [
-      check(SECTION, `${SECTION}: first page p99`, firstRow.median.latencyP99Ms, '<=', TARGET_P99_MS, 'ms'),
-      check(SECTION, `${SECTION}: deep pages p99`, deepRow.median.latencyP99Ms, '<=', TARGET_P99_MS, 'ms'),
+      check(name, `${name}: first page p99`, firstRow.median.latencyP99Ms, '<=', TARGET_P99_MS, 'ms'),
+      check(name, `${name}: deep pages p99`, deepRow.median.latencyP99Ms, '<=', TARGET_P99_MS, 'ms'),
     ],
     notes,
     data: {
@@ -208,9 +252,17 @@ async function run(ctx: BenchContext): Promise<SectionResult> {
 }
 
 export const settlementPageSection: Section = {
-  name: SECTION,
+  name: SECTION_OF.sqlite,
   // About two minutes and a 1.4 GB store file: too much for every `npm run bench`.
   optIn: true,
   description: 'GET /v1/settlements with 1,000,000 stored entries: first page, deep cursors, event_ids; raw baseline',
-  run,
+  run: (ctx) => run(ctx, 'sqlite'),
+};
+
+export const settlementPagePgSection: Section = {
+  name: SECTION_OF.postgres,
+  // Needs a PostgreSQL server (BENCH_DATABASE_URL) and a few minutes to fill it.
+  optIn: true,
+  description: 'the same over PostgreSQL (BENCH_DATABASE_URL; a throwaway schema, dropped after)',
+  run: (ctx) => run(ctx, 'postgres'),
 };

@@ -10,6 +10,7 @@ import { convertOpenfootball } from './feed/openfootball.js';
 import { toNdjson } from './feed/ndjson.js';
 import { replay } from './replay.js';
 import { createService, openStore } from './service.js';
+import { redactDatabaseUrl } from './store/postgres-store.js';
 import type { Store } from './store/store.js';
 
 function config(): Config {
@@ -51,7 +52,7 @@ async function serve(): Promise<void> {
   const lines = [
     `Sports data service ${'1.0.0'} listening on ${address}`,
     `  API docs:  ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
-    `  Store:     ${cfg.databaseUrl === null ? `embedded (${cfg.dataDir})` : 'PostgreSQL'}   Feed: ${cfg.feed}`,
+    `  Store:     ${cfg.databaseUrl === null ? `embedded (${cfg.dataDir})` : `PostgreSQL (${redactDatabaseUrl(cfg.databaseUrl)})`}   Feed: ${cfg.feed}`,
   ];
   // Only a key the service generated is printed (once, at creation): a configured DEMO_API_KEY is
   // the operator's own and would otherwise land in the logs on every start.
@@ -84,7 +85,7 @@ program
 
 program
   .command('replay')
-  .description('replay an NDJSON feed file into a running service (--url) or into the embedded store')
+  .description('replay an NDJSON feed file into a running service (--url) or into the configured store')
   .argument('<file>', 'NDJSON feed file')
   .option('--url <url>', 'base URL of a running service (needs --admin-key or ADMIN_KEY)')
   .option('--admin-key <key>', 'admin key of the running service')

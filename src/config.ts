@@ -9,6 +9,8 @@ export interface Config {
   publicUrl: string | null;
   dataDir: string;
   databaseUrl: string | null;
+  /** Most connections to PostgreSQL this process opens (with DATABASE_URL). */
+  databasePoolSize: number;
   redisUrl: string | null;
   role: 'all' | 'api' | 'pipeline';
   feed: 'simulator' | 'none';
@@ -58,6 +60,7 @@ const DEFAULTS = {
   HOST: '127.0.0.1',
   DATA_DIR: './data',
   ROLE: 'all',
+  DATABASE_POOL_SIZE: '10',
   FEED: 'simulator',
   SIM_SEED: '42',
   SIM_SPEED: '1',
@@ -146,6 +149,7 @@ export function loadConfig(env?: Env): Config {
     publicUrl: publicUrl === null ? null : publicUrl.replace(/\/+$/, ''),
     dataDir: str(env, 'DATA_DIR'),
     databaseUrl,
+    databasePoolSize: num(env, 'DATABASE_POOL_SIZE', 1, 1000),
     redisUrl: optional(env, 'REDIS_URL'),
     role: oneOf(env, 'ROLE', ['all', 'api', 'pipeline'] as const),
     feed: oneOf(env, 'FEED', ['simulator', 'none'] as const),

@@ -10,7 +10,7 @@ import { createService } from './service.js';
 
 export interface ReplayOptions {
   file: string;
-  /** Base URL of a running service; absent = apply into the embedded store of `config.dataDir`. */
+  /** Base URL of a running service; absent = apply into the configured store (DATABASE_URL, else `config.dataDir`). */
   url?: string;
   adminKey?: string;
   /** Lines per request / per pipeline batch. */

@@ -10,7 +10,7 @@ import { ApiMetrics } from './api/metrics.js';
 import type { UsageCounter } from './api/quota/counter.js';
 import { MemoryCallerLimiter } from './api/quota/memory-callers.js';
 import { MemoryUsageCounter } from './api/quota/memory-counter.js';
-import { ConfigError, type Config } from './config.js';
+import type { Config } from './config.js';
 import { acceleratedClock } from './domain/clock.js';
 import { PlanBook } from './domain/quota.js';
 import { isTerminal } from './domain/lifecycle.js';
@@ -22,6 +22,8 @@ import { SettlementIndex } from './live/settlement-index.js';
 import { catalogGrader } from './pipeline/settlement/catalog-grader.js';
 import { SettlementEngine } from './pipeline/settlement/engine.js';
 import { Pipeline } from './pipeline/pipeline.js';
+import { portalPlugin } from './portal/plugin.js';
+import { openPostgresStore } from './store/postgres-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 import type { Store } from './store/store.js';
 
@@ -50,11 +52,10 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** The configured store, migrated: PostgreSQL with DATABASE_URL (rejects when it does not answer), else the embedded file. */
 export async function openStore(config: Config): Promise<Store> {
   if (config.databaseUrl !== null) {
-    throw new ConfigError(
-      'DATABASE_URL (PostgreSQL) is not supported by this build yet; unset it to use the embedded store',
-    );
+    return openPostgresStore({ url: config.databaseUrl, poolSize: config.databasePoolSize });
   }
   return openSqliteStore({ dataDir: config.dataDir });
 }
@@ -196,6 +197,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     const app = await buildApp(ctx, {
       ...(opts.logger ? { loggerInstance: opts.logger } : {}),
       logos: teamLogoSource(readModel),
+      portal: portalPlugin(ctx),
     });
 
     const simulator = simulated

@@ -10,6 +10,7 @@ describe('configuration', () => {
     assert.equal(c.host, '127.0.0.1');
     assert.equal(c.dataDir, './data');
     assert.equal(c.databaseUrl, null);
+    assert.equal(c.databasePoolSize, 10);
     assert.equal(c.redisUrl, null);
     assert.equal(c.role, 'all');
     assert.equal(c.feed, 'simulator');
@@ -60,6 +61,8 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['PUBLIC_URL', 'ftp://x'],
     ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_SIZE', 'many'],
   ] as const) {
     it(`rejects ${name}=${value} with a message naming ${name}`, () => {
       assert.throws(

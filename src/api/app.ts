@@ -2,7 +2,12 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+} from 'fastify';
 import { ServiceError } from '../domain/errors.js';
 import { API_VERSION, type ApiContext, type RouteAccess } from './context.js';
 import { frameworkErrorHandler, installErrorHandling } from './errors.js';
@@ -24,6 +29,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'] | false;
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   logos?: LogoSource;
+  /** The developer portal, mounted at /portal (given by the composer: the portal builds on the api, not the reverse). */
+  portal?: FastifyPluginAsync;
 }
 
 /** A hop count becomes the function Fastify's types ask for (the same test Fastify applies to a number). */
@@ -124,6 +131,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   await app.register(usageRoutes(ctx));
   await app.register(logoRoutes(opts.logos));
   if (ctx.config.adminKey !== null) await app.register(adminFeedRoutes(ctx));
+  if (opts.portal !== undefined) await app.register(opts.portal, { prefix: '/portal' });
 
   return app;
 }

@@ -4,7 +4,7 @@ import type { PlanBook } from '../domain/quota.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { createApiKey, type KeyAuthenticator } from './keys.js';
 
-const MAX_NAME_LENGTH = 100;
+export const MAX_NAME_LENGTH = 100;
 
 export interface KeyAdminDeps {
   store: Store;
@@ -27,16 +27,22 @@ export class KeyAdmin {
     }
   }
 
+  /** A key name trimmed, or 400 when it is empty or too long. */
+  checkName(raw: string): string {
+    const name = raw.trim();
+    if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
+      throw badRequest(`key name must be 1 to ${MAX_NAME_LENGTH} characters`);
+    }
+    return name;
+  }
+
   /** A new key (its secret is returned once, never stored). */
   async create(opts: {
     name: string;
     plan?: string;
     accountId: string | null;
   }): Promise<{ key: ApiKeyRecord; secret: string }> {
-    const name = opts.name.trim();
-    if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
-      throw badRequest(`key name must be 1 to ${MAX_NAME_LENGTH} characters`);
-    }
+    const name = this.checkName(opts.name);
     const plan = opts.plan ?? 'free';
     this.checkPlan(plan);
     return createApiKey(this.deps.store, { name, plan, accountId: opts.accountId, now: this.deps.now() });
@@ -47,6 +53,11 @@ export class KeyAdmin {
     const key = await this.deps.store.revokeApiKey(id, this.deps.now());
     this.deps.keys.invalidate();
     return key;
+  }
+
+  /** Renames a key (the name is only a label: authentication is unchanged); null when there is no such key. */
+  rename(id: string, name: string): Promise<ApiKeyRecord | null> {
+    return this.deps.store.renameApiKey(id, this.checkName(name));
   }
 
   /** Moves a key to another configured plan; null when there is no such key. */

@@ -59,8 +59,9 @@ export class ReadModel {
 
   constructor(opts: ReadModelOptions) {
     this.now = opts.now;
-    // Room for the odds payloads of ~1,500 live 1,000-market events: misses cost full rebuilds.
-    this.payloads = new PayloadCache(opts.payloadCacheBytes ?? 512 * 1024 * 1024);
+    // Room for the odds payloads of ~1,200 live 1,000-market events (a miss costs a full rebuild),
+    // within the capacity run's 2 GB: at 512 MB the whole service peaked at 1.92 GB.
+    this.payloads = new PayloadCache(opts.payloadCacheBytes ?? 384 * 1024 * 1024);
   }
 
   get size(): number {

@@ -7,11 +7,16 @@ import type { OutrightEntry, OutrightMarket, OutrightResult, TournamentInfo } fr
 import type { EventResult, Market, SportEvent } from '../domain/types.js';
 import {
   createAccount,
+  createPortalSession,
+  deleteExpiredPortalSessions,
+  deletePortalSession,
   findAccountByEmail,
   findAccountById,
   findApiKeyById,
+  findPortalSession,
   listApiKeysOfAccount,
   loadUsage,
+  renameApiKey,
   revokeApiKey,
   saveUsage,
   setApiKeyPlan,
@@ -47,6 +52,7 @@ import type {
   AccountRecord,
   ApiKeyRecord,
   OutrightSettlementQuery,
+  PortalSessionRecord,
   SettlementChangesQuery,
   SettlementPageQuery,
   SettlementRecord,
@@ -60,6 +66,8 @@ export interface KyselyStoreOptions {
   kind: Store['kind'];
   db: Kysely<StoreDatabase>;
   migrationProvider: MigrationProvider;
+  /** The schema of Kysely's migration tables (PostgreSQL: the store's own, not any schema that has them). */
+  migrationTableSchema?: string;
   /**
    * Most bound parameters one statement may carry. Multi-row statements are cut into chunks that
    * stay under it (SQLite's limit is 32766 since 3.32, PostgreSQL's 65535).
@@ -79,11 +87,13 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 // One multi-row upsert may not touch the same key twice (PostgreSQL rejects it), so a batch that
-// repeats an event or market keeps the last occurrence, as if applied in order.
+// repeats an event or market keeps the last occurrence, as if applied in order. Rows go in key
+// order: two transactions writing the same rows on PostgreSQL lock them in the same order, so
+// they wait for each other instead of deadlocking.
 function lastById<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
   const byKey = new Map<string, T>();
   for (const item of items) byKey.set(keyOf(item), item);
-  return [...byKey.values()];
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
 }
 
 async function applyBatch(trx: Transaction<StoreDatabase>, batch: WriteBatch, maxParameters: number): Promise<void> {
@@ -187,7 +197,11 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
 
     migrate: () =>
       run(async () => {
-        const migrator = new Migrator({ db, provider: options.migrationProvider });
+        const migrator = new Migrator({
+          db,
+          provider: options.migrationProvider,
+          ...(options.migrationTableSchema !== undefined ? { migrationTableSchema: options.migrationTableSchema } : {}),
+        });
         const { error } = await migrator.migrateToLatest();
         if (error !== undefined) {
           throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
@@ -203,55 +217,60 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
 
     loadEvents: () =>
       run(async () => {
-        // One transaction so events and markets come from the same committed state.
-        return db.transaction().execute(async (trx): Promise<StoredEvent[]> => {
-          const eventRows = await trx
-            .selectFrom('events')
-            .select(['id', 'doc'])
-            .orderBy('start_time')
-            .orderBy('id')
-            .execute();
-          const oddsRows = await trx
-            .selectFrom('odds_log')
-            .select(['event_id', 'seq', 'data'])
-            .orderBy('event_id')
-            .orderBy('seq')
-            .execute();
-          const oddsByEvent = new Map<string, Array<{ seq: number; data: Uint8Array }>>();
-          for (const row of oddsRows) {
-            let list = oddsByEvent.get(row.event_id);
-            if (list === undefined) oddsByEvent.set(row.event_id, (list = []));
-            list.push({ seq: Number(row.seq), data: row.data });
-          }
-          const marketRows = await trx
-            .selectFrom('markets')
-            .select(['event_id', 'position', 'seq', 'doc'])
-            .orderBy('event_id')
-            .orderBy('position')
-            .orderBy('market_id')
-            .execute();
-          const marketsByEvent = new Map<string, { markets: Market[]; positions: number[]; seqs: number[] }>();
-          for (const row of marketRows) {
-            let list = marketsByEvent.get(row.event_id);
-            if (list === undefined) {
-              list = { markets: [], positions: [], seqs: [] };
-              marketsByEvent.set(row.event_id, list);
+        // One transaction so events and markets come from the same committed state (repeatable
+        // read: PostgreSQL's default read committed would give each statement its own snapshot;
+        // SQLite's transactions always have one).
+        return db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute(async (trx): Promise<StoredEvent[]> => {
+            const eventRows = await trx
+              .selectFrom('events')
+              .select(['id', 'doc'])
+              .orderBy('start_time')
+              .orderBy('id')
+              .execute();
+            const oddsRows = await trx
+              .selectFrom('odds_log')
+              .select(['event_id', 'seq', 'data'])
+              .orderBy('event_id')
+              .orderBy('seq')
+              .execute();
+            const oddsByEvent = new Map<string, Array<{ seq: number; data: Uint8Array }>>();
+            for (const row of oddsRows) {
+              let list = oddsByEvent.get(row.event_id);
+              if (list === undefined) oddsByEvent.set(row.event_id, (list = []));
+              list.push({ seq: Number(row.seq), data: row.data });
             }
-            list.markets.push(rowToMarket(row));
-            list.positions.push(Number(row.position));
-            list.seqs.push(Number(row.seq));
-          }
-          return eventRows.map((row) => {
-            const m = marketsByEvent.get(row.id);
-            return {
-              event: rowToEvent(row),
-              markets: m?.markets ?? [],
-              positions: m?.positions ?? [],
-              marketSeqs: m?.seqs ?? [],
-              oddsLog: oddsByEvent.get(row.id) ?? [],
-            };
+            const marketRows = await trx
+              .selectFrom('markets')
+              .select(['event_id', 'position', 'seq', 'doc'])
+              .orderBy('event_id')
+              .orderBy('position')
+              .orderBy('market_id')
+              .execute();
+            const marketsByEvent = new Map<string, { markets: Market[]; positions: number[]; seqs: number[] }>();
+            for (const row of marketRows) {
+              let list = marketsByEvent.get(row.event_id);
+              if (list === undefined) {
+                list = { markets: [], positions: [], seqs: [] };
+                marketsByEvent.set(row.event_id, list);
+              }
+              list.markets.push(rowToMarket(row));
+              list.positions.push(Number(row.position));
+              list.seqs.push(Number(row.seq));
+            }
+            return eventRows.map((row) => {
+              const m = marketsByEvent.get(row.id);
+              return {
+                event: rowToEvent(row),
+                markets: m?.markets ?? [],
+                positions: m?.positions ?? [],
+                marketSeqs: m?.seqs ?? [],
+                oddsLog: oddsByEvent.get(row.id) ?? [],
+              };
+            });
           });
-        });
       }),
 
     writeBatch: (batch: WriteBatch) =>
@@ -372,11 +391,21 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
 
     setApiKeyPlan: (id: string, plan: string) => run(() => setApiKeyPlan(db, id, plan)),
 
+    renameApiKey: (id: string, name: string) => run(() => renameApiKey(db, id, name)),
+
     createAccount: (account: AccountRecord) => run(() => createAccount(db, account)),
 
     findAccountByEmail: (email: string) => run(() => findAccountByEmail(db, email)),
 
     findAccountById: (id: string) => run(() => findAccountById(db, id)),
+
+    createPortalSession: (session: PortalSessionRecord) => run(() => createPortalSession(db, session)),
+
+    findPortalSession: (tokenHash: string) => run(() => findPortalSession(db, tokenHash)),
+
+    deletePortalSession: (tokenHash: string) => run(() => deletePortalSession(db, tokenHash)),
+
+    deleteExpiredPortalSessions: (at: number) => run(() => deleteExpiredPortalSessions(db, at)),
 
     loadUsage: (fromDate: string) => run(() => loadUsage(db, fromDate)),
 

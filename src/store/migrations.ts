@@ -1,8 +1,9 @@
-// Versioned schema migrations of the embedded (SQLite) store, provided in code to Kysely's Migrator.
+// Versioned schema migrations of the store, provided in code to Kysely's Migrator: one list for SQLite and PostgreSQL.
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 
-// Column types are the portable subset (text, integer, bigint, real; JSON as text) so a PostgreSQL
-// set can mirror these migrations table for table and the same Kysely queries run on both.
+// Column types are the portable subset (text, integer, bigint, real, blob; JSON as text): PostgreSQL
+// runs these very migrations with the types mapped by postgres-migrations.ts (text COLLATE "C",
+// bytea, double precision), so the same Kysely queries run on both. Write new ones the same way.
 // Times are epoch milliseconds and market ids go up to 2^53 (feed.md): both need 64-bit `bigint`.
 // Migrations receive an untyped Kysely because they describe the schema at their own point in
 // history, not today's StoreDatabase.
@@ -190,6 +191,21 @@ const accountsUsage: Migration = {
   },
 };
 
+// Portal sign-ins: one row per session, found by the hash of the cookie's token (a stolen copy of
+// the table signs no one in). Expired rows are swept by `expires_at`.
+const portalSessions: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('portal_sessions')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('portal_sessions_by_expiry').on('portal_sessions').column('expires_at').execute();
+  },
+};
+
 /** Every SQLite migration, old and new; names sort in the order they must run. */
 export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
@@ -197,6 +213,7 @@ export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003_odds_log': oddsLog,
   '0004_outrights': outrights,
   '0005_accounts_usage': accountsUsage,
+  '0006_portal_sessions': portalSessions,
 };
 
 export const sqliteMigrationProvider: MigrationProvider = {

@@ -117,39 +117,43 @@ export async function settleOutrightMarket(
 }
 
 export async function loadOutrights(db: Kysely<StoreDatabase>): Promise<StoredTournament[]> {
-  return db.transaction().execute(async (trx) => {
-    const tournaments = await trx.selectFrom('outright_tournaments').selectAll().orderBy('tournament_id').execute();
-    const markets = await trx
-      .selectFrom('outright_markets')
-      .selectAll()
-      .orderBy('tournament_id')
-      .orderBy('market_id')
-      .execute();
-    const byTournament = new Map<string, StoredTournament['markets']>();
-    for (const row of markets) {
-      let list = byTournament.get(row.tournament_id);
-      if (list === undefined) byTournament.set(row.tournament_id, (list = []));
-      // Documents are only written by this module: they have the shape they were written with.
-      list.push({
-        market: {
-          marketId: Number(row.market_id),
-          market: row.market,
-          selections: JSON.parse(row.selections) as OutrightSelection[],
-          updatedAt: Number(row.updated_at),
+  // Repeatable read: one snapshot for both statements on PostgreSQL too (SQLite always has one).
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const tournaments = await trx.selectFrom('outright_tournaments').selectAll().orderBy('tournament_id').execute();
+      const markets = await trx
+        .selectFrom('outright_markets')
+        .selectAll()
+        .orderBy('tournament_id')
+        .orderBy('market_id')
+        .execute();
+      const byTournament = new Map<string, StoredTournament['markets']>();
+      for (const row of markets) {
+        let list = byTournament.get(row.tournament_id);
+        if (list === undefined) byTournament.set(row.tournament_id, (list = []));
+        // Documents are only written by this module: they have the shape they were written with.
+        list.push({
+          market: {
+            marketId: Number(row.market_id),
+            market: row.market,
+            selections: JSON.parse(row.selections) as OutrightSelection[],
+            updatedAt: Number(row.updated_at),
+          },
+          result: row.result === null ? null : (JSON.parse(row.result) as OutrightResult),
+        });
+      }
+      return tournaments.map((row) => ({
+        tournament: {
+          tournamentId: row.tournament_id,
+          tournament: row.tournament,
+          sport: row.sport,
+          sportId: Number(row.sport_id),
         },
-        result: row.result === null ? null : (JSON.parse(row.result) as OutrightResult),
-      });
-    }
-    return tournaments.map((row) => ({
-      tournament: {
-        tournamentId: row.tournament_id,
-        tournament: row.tournament,
-        sport: row.sport,
-        sportId: Number(row.sport_id),
-      },
-      markets: byTournament.get(row.tournament_id) ?? [],
-    }));
-  });
+        markets: byTournament.get(row.tournament_id) ?? [],
+      }));
+    });
 }
 
 /** The query of a feed page, newest first; the cursor continues strictly after (settled_at, entry_id). */

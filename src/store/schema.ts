@@ -64,6 +64,14 @@ export interface AccountsTable {
   created_at: number;
 }
 
+/** Signed-in portal sessions: only the SHA-256 hash of the cookie's token is kept. */
+export interface PortalSessionsTable {
+  token_hash: string;
+  account_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** Counted requests per key per UTC day (`YYYY-MM-DD`), and how many were answered 4xx/5xx. */
 export interface ApiUsageTable {
   key_id: string;
@@ -134,4 +142,5 @@ export interface StoreDatabase {
   outright_settlements: OutrightSettlementsTable;
   accounts: AccountsTable;
   api_usage: ApiUsageTable;
+  portal_sessions: PortalSessionsTable;
 }

@@ -58,8 +58,8 @@ function filtered(q: Q, minEndedAt: number, eventIds: string[] | null): Q {
   return out;
 }
 
-/** Newest first; the cursor continues strictly after (ended_at, event_id) in that order. */
-export async function listSettlements(db: Kysely<StoreDatabase>, q: SettlementPageQuery): Promise<SettlementRecord[]> {
+/** The query of a feed page, newest first; the cursor continues strictly after (ended_at, event_id) in that order. */
+export function settlementPageQuery(db: Kysely<StoreDatabase>, q: SettlementPageQuery) {
   let query = filtered(db.selectFrom('settlements').selectAll(), q.minEndedAt, q.eventIds);
   if (q.after !== null) {
     const { at, eventId } = q.after;
@@ -67,12 +67,11 @@ export async function listSettlements(db: Kysely<StoreDatabase>, q: SettlementPa
     // one range of the (ended_at, event_id) index, where the OR form scanned from the top.
     query = query.where((eb) => eb(eb.refTuple('ended_at', 'event_id'), '<', eb.tuple(at, eventId)));
   }
-  const rows = await query
-    .orderBy('ended_at', 'desc')
-    .orderBy('event_id', 'desc')
-    .limit(q.limit)
-    .offset(q.offset)
-    .execute();
+  return query.orderBy('ended_at', 'desc').orderBy('event_id', 'desc').limit(q.limit).offset(q.offset);
+}
+
+export async function listSettlements(db: Kysely<StoreDatabase>, q: SettlementPageQuery): Promise<SettlementRecord[]> {
+  const rows = await settlementPageQuery(db, q).execute();
   return rows.map(rowToSettlement);
 }
 

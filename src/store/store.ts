@@ -23,6 +23,14 @@ export interface AccountRecord {
   createdAt: number;
 }
 
+/** A signed-in portal session; the cookie carries the token, the store only its SHA-256 hash. */
+export interface PortalSessionRecord {
+  tokenHash: string;
+  accountId: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
 /** A key's counted requests on one UTC day, and how many of them were answered 4xx/5xx. */
 export interface UsageDay {
   keyId: string;
@@ -194,6 +202,8 @@ export interface Store {
   listApiKeysOfAccount(accountId: string): Promise<ApiKeyRecord[]>;
   /** Revokes a key (a second revocation keeps the first time); the key as now stored, or null if unknown. */
   revokeApiKey(id: string, at: number): Promise<ApiKeyRecord | null>;
+  /** Renames a key; the key as now stored, or null if unknown. */
+  renameApiKey(id: string, name: string): Promise<ApiKeyRecord | null>;
   /** Moves a key to another plan; the key as now stored, or null if unknown. */
   setApiKeyPlan(id: string, plan: string): Promise<ApiKeyRecord | null>;
   /** Creates an account; false (and nothing written) when the email, ignoring case, is taken. */
@@ -201,6 +211,14 @@ export interface Store {
   /** The account of that email, ignoring case. */
   findAccountByEmail(email: string): Promise<AccountRecord | null>;
   findAccountById(id: string): Promise<AccountRecord | null>;
+  /** Records a portal session (the token hash is unique). */
+  createPortalSession(session: PortalSessionRecord): Promise<void>;
+  /** The session of that token hash, expired or not (the caller compares `expiresAt`). */
+  findPortalSession(tokenHash: string): Promise<PortalSessionRecord | null>;
+  /** Ends a session (signing out); unknown hashes are ignored. */
+  deletePortalSession(tokenHash: string): Promise<void>;
+  /** Sweeps sessions that expired at or before `at`; how many went. */
+  deleteExpiredPortalSessions(at: number): Promise<number>;
   /** Usage rows of every key from `fromDate` (`YYYY-MM-DD`, inclusive) on. */
   loadUsage(fromDate: string): Promise<UsageDay[]>;
   /** Writes usage day totals (insert or replace) and raises keys' last-used times, in one transaction. */

@@ -131,6 +131,24 @@ export function runAccountStoreContract(
         ]);
       }));
 
+    it('portal sessions are found by token hash, survive a restart, and go on sign-out or once expired', () =>
+      withStore(async ({ store, restart }) => {
+        await store.createAccount(account('a1', 'ann@example.com'));
+        const s1 = { tokenHash: 'h1', accountId: 'a1', createdAt: T0, expiresAt: T0 + 1000 };
+        const s2 = { tokenHash: 'h2', accountId: 'a1', createdAt: T0, expiresAt: T0 + 5000 };
+        await store.createPortalSession(s1);
+        await store.createPortalSession(s2);
+        await assert.rejects(store.createPortalSession(s1), 'a token hash is unique');
+        const reopened = await restart();
+        assert.deepEqual(await reopened.findPortalSession('h1'), s1);
+        assert.equal(await reopened.findPortalSession('nope'), null);
+        assert.equal(await reopened.deleteExpiredPortalSessions(T0 + 1000), 1, 'expired at or before the time');
+        assert.equal(await reopened.findPortalSession('h1'), null);
+        await reopened.deletePortalSession('h2');
+        await reopened.deletePortalSession('h2');
+        assert.equal(await reopened.findPortalSession('h2'), null);
+      }));
+
     it('after close, the account and usage calls reject as service_unavailable', () =>
       withStore(async ({ store }) => {
         await store.close();
@@ -144,6 +162,8 @@ export function runAccountStoreContract(
           () => store.setApiKeyPlan('k1', 'pro'),
           () => store.loadUsage('2026-03-01'),
           () => store.saveUsage({ days: [], lastUsed: [] }),
+          () => store.findPortalSession('h1'),
+          () => store.deletePortalSession('h1'),
         ];
         for (const call of calls) {
           await assert.rejects(call(), (e: unknown) => e instanceof ServiceError && e.code === 'service_unavailable');

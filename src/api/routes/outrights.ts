@@ -98,7 +98,9 @@ export function outrightRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         },
       },
       async (_request, reply) => {
-        const now = ctx.now();
+        // On the world clock, like the outrights' own 3-hour refresh: an accelerated simulator
+        // (SIM_SPEED) would otherwise show a start-up answer for 5 wall minutes of world days.
+        const now = ctx.worldNow();
         if (sportsCache === null || now >= sportsCache.expiresAt) {
           sportsCache = { expiresAt: now + OUTRIGHT_SPORTS_TTL_MS, body: sportsJson(book) };
         }
