@@ -11,3 +11,12 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export function sendRawJson(reply: unknown, body: string | Buffer): FastifyReply {
   return (reply as FastifyReply).type(JSON_TYPE).send(body);
 }
+
+/**
+ * Sends cached payload bytes whose memory the read model recycles: they are held until the
+ * response is done with them (`close` follows `finish`, and comes on an aborted response too).
+ */
+export function sendHeldJson(reply: unknown, body: Buffer, hold: (b: Buffer) => () => void): FastifyReply {
+  (reply as FastifyReply).raw.once('close', hold(body));
+  return sendRawJson(reply, body);
+}

@@ -1,5 +1,6 @@
 // A cached payload that embeds an event's markets array and is refreshed by rewriting only the prices and locks that moved.
 import type { OddsFormat } from '../domain/types.js';
+import type { BufferPool } from './buffer-pool.js';
 import type { LiveEvent } from './live-event.js';
 import {
   forcedLock,
@@ -103,7 +104,7 @@ export class PatchablePayload {
   }
 
   /** Brings the body up to the event's version; returns how many selections were rewritten. */
-  refresh(le: LiveEvent, format: OddsFormat, frame: PayloadFrame): number {
+  refresh(le: LiveEvent, format: OddsFormat, frame: PayloadFrame, pool: BufferPool): number {
     const stamps = le.priceStamps;
     const book = le.book;
     const locked = forcedLock(le);
@@ -130,7 +131,7 @@ export class PatchablePayload {
     const prefix = Buffer.byteLength(frame.prefix);
     const suffix = Buffer.byteLength(frame.suffix);
     const shift = prefix + 1 - this.head;
-    const body = Buffer.allocUnsafe(old.length + delta + shift + suffix - (old.length - this.tailAt - 1));
+    const body = pool.take(old.length + delta + shift + suffix - (old.length - this.tailAt - 1));
     body.write(frame.prefix, 0);
     body[prefix] = 0x5b; // [
     const at = new Uint32Array(oldAt.length);
@@ -167,6 +168,7 @@ export class PatchablePayload {
     body[to++] = 0x5d; // ]
     to += body.write(frame.suffix, to);
     this.body = to === body.length ? body : body.subarray(0, to);
+    pool.give(old);
     this.oddsAt = at;
     this.head = prefix + 1;
     this.tailAt = tailAt;

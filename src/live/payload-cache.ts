@@ -14,7 +14,11 @@ export class PayloadCache {
   private readonly byOwner = new Map<string, Set<string>>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    /** Called with each payload that leaves the cache (its memory may be recycled). */
+    private readonly onDrop: (payload: PatchablePayload) => void = () => undefined,
+  ) {}
 
   get(key: string, marketsVersion: number): PatchablePayload | undefined {
     const e = this.entries.get(key);
@@ -83,5 +87,6 @@ export class PayloadCache {
   private drop(key: string, e: PatchablePayload): void {
     this.entries.delete(key);
     this.bytes -= e.body.length;
+    this.onDrop(e);
   }
 }

@@ -4,6 +4,7 @@ import type { Market, OddsFormat, SportEvent } from '../domain/types.js';
 import { queryKey, statusMatches, type EventQuery } from './event-query.js';
 import { newLiveEvent, type LiveEvent } from './live-event.js';
 import { PayloadCache } from './payload-cache.js';
+import { BufferPool } from './buffer-pool.js';
 import { PatchablePayload } from './patchable-payload.js';
 import { batchItemFrame, detailFrame, listItem, oddsFrame, openMarketsCount, type PayloadFrame } from './payloads.js';
 
@@ -45,6 +46,8 @@ export class ReadModel {
   private listVersion = 1;
   private readonly pages = new Map<string, { version: number; body: Buffer }>();
   private readonly payloads: PayloadCache;
+  /** Memory of refreshed payloads, recycled once no response holds it. */
+  readonly buffers = new BufferPool();
   /** Serialized list items per event, per format and base URL (small; rebuilt on the event's change). */
   private readonly items = new WeakMap<LiveEvent, { version: number; byKey: Map<string, string> }>();
   private readonly now: () => number;
@@ -61,7 +64,7 @@ export class ReadModel {
     this.now = opts.now;
     // Room for the odds payloads of ~1,200 live 1,000-market events (a miss costs a full rebuild),
     // within the capacity run's 2 GB: at 512 MB the whole service peaked at 1.92 GB.
-    this.payloads = new PayloadCache(opts.payloadCacheBytes ?? 384 * 1024 * 1024);
+    this.payloads = new PayloadCache(opts.payloadCacheBytes ?? 384 * 1024 * 1024, (p) => this.buffers.give(p.body));
   }
 
   get size(): number {
@@ -225,6 +228,14 @@ export class ReadModel {
     return body;
   }
 
+  /**
+   * Marks a payload as being sent (its memory is not recycled until the returned function runs):
+   * whoever sends a payload of this model after the current turn of the event loop must hold it.
+   */
+  hold(body: Buffer): () => void {
+    return this.buffers.hold(body);
+  }
+
   oddsJson(le: LiveEvent, format: OddsFormat): Buffer {
     return this.cached(le, `o|${format}`, format, () => oddsFrame(le, format));
   }
@@ -363,7 +374,7 @@ export class ReadModel {
     if (hit !== undefined) {
       if (hit.builtAt !== le.version) {
         const before = hit.body.length;
-        this.selectionsWritten += hit.refresh(le, format, frame());
+        this.selectionsWritten += hit.refresh(le, format, frame(), this.buffers);
         this.serializations++;
         this.payloads.resized(hit, before);
       }

@@ -64,6 +64,12 @@ export class SettlementIndex {
     return this.entries.has(eventId);
   }
 
+  /** An entry's end time and whether it is fully settled (the change stream passes it to other nodes). */
+  get(eventId: string): { endedAt: number; settled: boolean } | undefined {
+    const e = this.entries.get(eventId);
+    return e === undefined ? undefined : { endedAt: e.endedAt, settled: e.settled };
+  }
+
   /** Whether an entry still has markets pending. */
   pending(eventId: string): boolean {
     const e = this.entries.get(eventId);

@@ -181,3 +181,30 @@ describe('patchable payloads', () => {
     assert.ok(suspended.markets.every((m) => m.outcomes.every((o) => o.is_locked)));
   });
 });
+
+describe('payload memory recycling', () => {
+  it('a held payload is never written into; once released its memory serves a later refresh', () => {
+    const rm = new ReadModel({ now: () => T0 });
+    const le = rm.putEvent(event());
+    rm.upsertMarkets(le, markets(50));
+    const tick = (o: number, odds: number): Buffer => {
+      le.book.setOdds(o, odds);
+      rm.touchPrices(le, [o]);
+      return rm.oddsJson(le, 'decimal');
+    };
+    rm.oddsJson(le, 'decimal');
+    const a = tick(0, 2.5); // from here on, bodies live in the pool's memory
+    const aText = a.toString();
+    const release = rm.hold(a);
+    for (let k = 1; k <= 5; k++) tick(k, 2 + k / 10);
+    assert.equal(a.toString(), aText, 'a held body is never written into');
+    release();
+    const before = rm.buffers.reused;
+    const last = tick(6, 3.3);
+    tick(7, 3.4);
+    assert.ok(rm.buffers.reused > before, 'released memory is reused');
+    assert.equal(last.length > 0, true);
+    const fresh = PatchablePayload.build({ ...le, priceStamps: null }, 'decimal', oddsFrame(le, 'decimal'));
+    assert.equal(rm.oddsJson(le, 'decimal').toString(), fresh.body.toString());
+  });
+});

@@ -6,7 +6,7 @@ import { isTerminal, resultStatusOf } from '../../domain/lifecycle.js';
 import type { OddsFormat } from '../../domain/types.js';
 import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
-import { sendRawJson } from '../raw-json.js';
+import { sendHeldJson, sendRawJson } from '../raw-json.js';
 import { parseSport, toEventQuery } from '../event-filters.js';
 import {
   EventIdParams,
@@ -108,9 +108,10 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const le = readModel.get(request.params.eventId);
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
-        return sendRawJson(
+        return sendHeldJson(
           reply,
           readModel.detailJson(le, fmt(request.query.odds_format), baseUrlOf(request, ctx.config)),
+          (b) => readModel.hold(b),
         );
       },
     );
@@ -129,7 +130,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const le = readModel.get(request.params.eventId);
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
-        return sendRawJson(reply, readModel.oddsJson(le, fmt(request.query.odds_format)));
+        return sendHeldJson(reply, readModel.oddsJson(le, fmt(request.query.odds_format)), (b) => readModel.hold(b));
       },
     );
 
@@ -191,18 +192,21 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const base = baseUrlOf(request, ctx.config);
         const f = fmt(request.query.odds_format);
         const parts: Buffer[] = [];
+        // Held until copied: a later item's refresh may recycle memory the cache let go of.
+        const releases: Array<() => void> = [];
         for (const id of ids) {
           const le = readModel.get(id);
           if (le === undefined) continue;
-          parts.push(
-            Buffer.from(`${parts.length === 0 ? '' : ','}${JSON.stringify(id)}:`),
-            readModel.batchItemJson(le, f, base),
-          );
+          const item = readModel.batchItemJson(le, f, base);
+          releases.push(readModel.hold(item));
+          parts.push(Buffer.from(`${parts.length === 0 ? '' : ','}${JSON.stringify(id)}:`), item);
         }
         const found = parts.length / 2;
         parts.unshift(Buffer.from('{"events":{'));
         parts.push(Buffer.from(`},"found":${found},"requested":${ids.length}}`));
-        return sendRawJson(reply, Buffer.concat(parts));
+        const body = Buffer.concat(parts);
+        for (const release of releases) release();
+        return sendRawJson(reply, body);
       },
     );
   };
