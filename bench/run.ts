@@ -6,6 +6,7 @@ import { listSection, oddsSection } from './api-read.js';
 import { CAPACITY_USAGE, capacitySection } from './capacity.js';
 import { Children } from './children.js';
 import { envNumber, UsageError } from './env.js';
+import { oddsRedisSection } from './odds-redis.js';
 import { formatChecks, formatTable } from './report.js';
 import type { BenchContext, BenchSettings, Section, SectionResult } from './section.js';
 import { gradingSection } from './settlement-grading.js';
@@ -19,6 +20,7 @@ import { settleSection } from './settlement-settle.js';
 const SECTIONS: readonly Section[] = [
   oddsSection,
   listSection,
+  oddsRedisSection,
   gradingSection,
   settleSection,
   settlementPageSection,

@@ -28,7 +28,11 @@ function config(): Config {
 async function serve(): Promise<void> {
   const cfg = config();
   const logger = createLogger(cfg.logLevel);
-  const service = await createService(cfg, { logger });
+  const service = await createService(cfg, { logger }).catch((err: unknown) => {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`configuration error: ${err.message}`);
+    process.exit(2);
+  });
   let shuttingDown = false;
   const shutdown = (signal: string): void => {
     if (shuttingDown) return;
@@ -54,6 +58,10 @@ async function serve(): Promise<void> {
     `  API docs:  ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  Store:     ${cfg.databaseUrl === null ? `embedded (${cfg.dataDir})` : `PostgreSQL (${redactDatabaseUrl(cfg.databaseUrl)})`}   Feed: ${cfg.feed}`,
   ];
+  if (cfg.role === 'api')
+    lines.push('  Role:      api (a replica fed by the change stream in Redis; feed requests go on to PIPELINE_URL)');
+  if (cfg.role === 'pipeline')
+    lines.push('  Role:      pipeline (a leader candidate: probes, /metrics and the feed ingress only)');
   // Only a key the service generated is printed (once, at creation): a configured DEMO_API_KEY is
   // the operator's own and would otherwise land in the logs on every start.
   const generated = cfg.demoApiKey === null ? service.demoKeyCreated : null;
@@ -67,7 +75,7 @@ async function serve(): Promise<void> {
       `  API keys: create one with 'npm run cli -- keys create --name me' (the demo key was shown at first start)`,
     );
   }
-  if (key !== null) {
+  if (key !== null && cfg.role !== 'pipeline') {
     lines.push(`  Try:       curl -H "X-API-Key: ${key}" '${base}/v1/events?limit=5'`);
   }
   if (cfg.adminKey === null)

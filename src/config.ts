@@ -12,7 +12,11 @@ export interface Config {
   /** Most connections to PostgreSQL this process opens (with DATABASE_URL). */
   databasePoolSize: number;
   redisUrl: string | null;
+  /** Namespace of every Redis key (REDIS_PREFIX), so installations can share one Redis. */
+  redisPrefix: string;
   role: 'all' | 'api' | 'pipeline';
+  /** ROLE=api: the pipeline nodes (PIPELINE_URL, comma-separated) that this node relays feed requests to. */
+  pipelineUrls: string[];
   feed: 'simulator' | 'none';
   simSeed: number;
   simSpeed: number;
@@ -61,6 +65,7 @@ const DEFAULTS = {
   DATA_DIR: './data',
   ROLE: 'all',
   DATABASE_POOL_SIZE: '10',
+  REDIS_PREFIX: 'sds',
   FEED: 'simulator',
   SIM_SEED: '42',
   SIM_SPEED: '1',
@@ -124,6 +129,25 @@ export function loadConfig(env?: Env): Config {
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with postgres://, got '${databaseUrl}'`);
   }
+  const redisUrl = optional(env, 'REDIS_URL');
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError(
+      `REDIS_URL must start with redis:// or rediss://, got '${redisUrl.replace(/:[^:@/]*@/, ':***@')}'`,
+    );
+  }
+  const redisPrefix = str(env, 'REDIS_PREFIX');
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(redisPrefix)) {
+    throw new ConfigError(`REDIS_PREFIX must be 1-64 letters, digits, '.', '_' or '-', got '${redisPrefix}'`);
+  }
+  const pipelineUrls = (optional(env, 'PIPELINE_URL') ?? '')
+    .split(',')
+    .map((u) => u.trim().replace(/\/+$/, ''))
+    .filter((u) => u !== '');
+  for (const u of pipelineUrls) {
+    if (!/^https?:\/\/[^\s/]+$/.test(u)) {
+      throw new ConfigError(`PIPELINE_URL must be http(s) base URLs separated by commas, got '${u}'`);
+    }
+  }
   let plans: Record<string, Plan>;
   try {
     plans = parsePlans(optional(env, 'PLANS'));
@@ -150,8 +174,10 @@ export function loadConfig(env?: Env): Config {
     dataDir: str(env, 'DATA_DIR'),
     databaseUrl,
     databasePoolSize: num(env, 'DATABASE_POOL_SIZE', 1, 1000),
-    redisUrl: optional(env, 'REDIS_URL'),
+    redisUrl,
+    redisPrefix,
     role: oneOf(env, 'ROLE', ['all', 'api', 'pipeline'] as const),
+    pipelineUrls,
     feed: oneOf(env, 'FEED', ['simulator', 'none'] as const),
     simSeed: num(env, 'SIM_SEED', 0, 2 ** 31 - 1),
     simSpeed: num(env, 'SIM_SPEED', 0.01, 100000, false),

@@ -8,8 +8,7 @@ import { ensureApiKey, generateApiKey, hashApiKey, KeyAuthenticator } from './ap
 import { teamLogoSource } from './api/logo-source.js';
 import { ApiMetrics } from './api/metrics.js';
 import type { UsageCounter } from './api/quota/counter.js';
-import { MemoryCallerLimiter } from './api/quota/memory-callers.js';
-import { MemoryUsageCounter } from './api/quota/memory-counter.js';
+import { openQuotaCounters, type QuotaCounters } from './api/quota/counters.js';
 import type { Config } from './config.js';
 import { acceleratedClock } from './domain/clock.js';
 import { PlanBook } from './domain/quota.js';
@@ -22,6 +21,10 @@ import { SettlementIndex } from './live/settlement-index.js';
 import { catalogGrader } from './pipeline/settlement/catalog-grader.js';
 import { SettlementEngine } from './pipeline/settlement/engine.js';
 import { Pipeline } from './pipeline/pipeline.js';
+import { Follower } from './pipeline/follower.js';
+import { LeaderElection } from './pipeline/leader-election.js';
+import type { WorldClockParams } from './pipeline/redis-change-stream.js';
+import { checkScaleOutConfig, openChangeStream, registerScaleOutMetrics, type ChangeStreamEnds } from './scale-out.js';
 import { portalPlugin } from './portal/plugin.js';
 import { openPostgresStore } from './store/postgres-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
@@ -32,6 +35,11 @@ export interface ServiceOptions {
   now?: () => number;
   /** A pino logger, or none (tests). */
   logger?: Logger;
+  /**
+   * ROLE=pipeline: the leader lost its election lock (another node may lead now), so it must stop
+   * writing at once. Default: log and exit the process with code 1 (the orchestrator restarts it).
+   */
+  onLeadershipLost?: (reason: string) => void;
 }
 
 export interface Service {
@@ -48,6 +56,9 @@ export interface Service {
   usage: UsageCounter;
   /** The demo key's secret when this start created it (printed once), else null. */
   demoKeyCreated: string | null;
+  /** ROLE=api: the replica following the change stream; ROLE=pipeline: the leader election. */
+  follower: Follower | null;
+  election: LeaderElection | null;
   /** Stops the app (finishing in-flight requests), flushes the pipeline, closes the store. */
   close(): Promise<void>;
 }
@@ -101,10 +112,17 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
   const simulated = config.feed === 'simulator' && config.role !== 'api';
   let worldNow: () => number = now;
   const world = (): number => worldNow();
+  checkScaleOutConfig(config);
+  const log = opts.logger ?? silentLog;
   const store = await openStore(config);
-  let usage: MemoryUsageCounter | null = null;
+  let quota: QuotaCounters | null = null;
+  let stream: ChangeStreamEnds | null = null;
   try {
     await store.migrate();
+    // Scaled out, an API node (ROLE=api) is a replica fed by the change stream, and a pipeline node
+    // (ROLE=pipeline) publishes to it once elected; ROLE=all is the one process of the default.
+    stream = await openChangeStream(config, log);
+    const writer = stream.writer;
     const readModel = new ReadModel({ now: world });
     const bus = new LocalChangeBus();
     const pipeline = new Pipeline({
@@ -115,9 +133,11 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       wallNow: now,
       flushIntervalMs: config.flushIntervalMs,
       endedRetentionMs: config.endedRetentionHours * 3_600_000,
-      log: opts.logger ?? silentLog,
+      log,
+      ...(config.role === 'api' ? { replica: true } : {}),
+      ...(writer !== null ? { sink: writer } : {}),
     });
-    await pipeline.load();
+    if (config.role === 'all') await pipeline.load();
     const settlementIndex = new SettlementIndex();
     const settlement = new SettlementEngine({
       store,
@@ -137,11 +157,35 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       feedRetentionMs: config.settlementFeedDays * 86_400_000,
       statsTimeoutMs: config.statsTimeoutHours * 3_600_000,
     });
-    // An accelerated world resumes where it stopped: its clock never goes back across restarts.
-    const worldStartAt = simulated ? Math.max(startedAt, latestUpdate(readModel, pipeline.outrights)) : startedAt;
-    if (simulated) worldNow = acceleratedClock(worldStartAt, startedAt, config.simSpeed, now);
-    pipeline.start();
-    await settlement.start();
+    let worldStartAt = startedAt;
+    let wallStartAt = startedAt;
+    /** Starts applying and settling (ROLE=all at once; ROLE=pipeline once elected, after loading the store). */
+    const startWork = async (): Promise<void> => {
+      wallStartAt = now();
+      // An accelerated world resumes where it stopped: its clock never goes back across restarts.
+      worldStartAt = simulated ? Math.max(wallStartAt, latestUpdate(readModel, pipeline.outrights)) : wallStartAt;
+      if (simulated) worldNow = acceleratedClock(worldStartAt, wallStartAt, config.simSpeed, now);
+      const clock: WorldClockParams = {
+        startAt: worldStartAt,
+        wallStartAt,
+        speed: simulated ? config.simSpeed : 1,
+      };
+      await writer?.begin(clock);
+      pipeline.start();
+      await settlement.start();
+    };
+    if (config.role === 'all') await startWork();
+    if (config.role === 'api') pipeline.start(); // its timers sweep old events; a replica never flushes
+    if (writer !== null) {
+      // Settlement counters of the API nodes follow every committed settlement batch.
+      bus.subscribe((c) => {
+        if (c.kind !== 'settlement') return;
+        const entry = settlementIndex.get(c.eventId);
+        if (entry !== undefined) {
+          writer.settlement({ event_id: c.eventId, ended_at: entry.endedAt, pending: !entry.settled });
+        }
+      });
+    }
 
     let demoKeyCreated: string | null = null;
     if (config.demoApiKey !== null) {
@@ -172,8 +216,16 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       feedMessages: () => pipeline.counters.applied,
       feedRejected: () => pipeline.counters.rejected,
     });
-    // Quota counters: this month's counts come back from the store; written every second and on close.
-    usage = await MemoryUsageCounter.open({ store, ...(opts.logger ? { log: opts.logger } : {}) }, now());
+    // Quota counters (in memory, or in Redis with REDIS_URL): this month's counts come back from the
+    // store; written every second and on close.
+    quota = await openQuotaCounters({
+      redisUrl: config.redisUrl,
+      redisPrefix: config.redisPrefix,
+      store,
+      ...(opts.logger ? { log: opts.logger } : {}),
+      now: now(),
+    });
+    const usage = quota.usage;
     const plans = new PlanBook(config.plans);
     const keys = new KeyAuthenticator(store, now);
     const keyAdmin = new KeyAdmin({ store, keys, plans, now });
@@ -188,7 +240,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       keyAdmin,
       plans,
       usage,
-      callerLimits: new MemoryCallerLimiter(),
+      callerLimits: quota.callerLimits,
       metrics,
       now,
       worldNow: world,
@@ -200,21 +252,79 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       portal: portalPlugin(ctx),
     });
 
-    const simulator = simulated
-      ? startSimulatorWorker({
-          seed: config.simSeed,
-          speed: config.simSpeed,
-          startAt: worldStartAt,
-          wallStartAt: startedAt,
-          openEvents: openSimulatorEvents(readModel),
-          openOutrights: openSimulatorOutrights(pipeline.outrights),
-          onBatch: (messages) => pipeline.applyAll(messages),
-          onError: (err) => opts.logger?.error({ err }, 'simulator error'),
-        })
-      : null;
+    const startSimulator = (): ReturnType<typeof startSimulatorWorker> | null =>
+      simulated
+        ? startSimulatorWorker({
+            seed: config.simSeed,
+            speed: config.simSpeed,
+            startAt: worldStartAt,
+            wallStartAt,
+            openEvents: openSimulatorEvents(readModel),
+            openOutrights: openSimulatorOutrights(pipeline.outrights),
+            onBatch: (messages) => pipeline.applyAll(messages),
+            onError: (err) => opts.logger?.error({ err }, 'simulator error'),
+          })
+        : null;
+    let simulator: ReturnType<typeof startSimulatorWorker> | null = null;
+    if (config.role === 'all') simulator = startSimulator();
+
+    let follower: Follower | null = null;
+    let election: LeaderElection | null = null;
+    if (config.role === 'api' && stream.reader !== null) {
+      const scaleMetrics = registerScaleOutMetrics(metrics.registry, { follower: () => follower });
+      follower = new Follower({
+        pipeline,
+        reader: stream.reader,
+        store,
+        index: settlementIndex,
+        now: world,
+        feedRetentionMs: config.settlementFeedDays * 86_400_000,
+        setClock: (c) => {
+          worldNow = c === null ? now : acceleratedClock(c.startAt, c.wallStartAt, c.speed, now);
+        },
+        log,
+        onLag: scaleMetrics.observeLag,
+      });
+      const replica = follower;
+      ctx.feedRole = {
+        kind: 'relay',
+        pipelineUrls: config.pipelineUrls,
+        waitFor: (position, timeoutMs) => replica.waitFor(position, timeoutMs),
+      };
+      // The first snapshot is loaded before the node listens, as a single process loads at start.
+      await follower.start();
+    }
+    if (config.role === 'pipeline' && writer !== null && config.databaseUrl !== null) {
+      let leading = false;
+      registerScaleOutMetrics(metrics.registry, { leading: () => leading });
+      ctx.feedRole = { kind: 'candidate', leading: () => leading, position: () => writer.position };
+      const lost =
+        opts.onLeadershipLost ??
+        ((reason: string) => {
+          log.error({ reason }, 'pipeline leadership lost: exiting so that only the new leader writes');
+          process.exit(1);
+        });
+      election = new LeaderElection({
+        url: config.databaseUrl,
+        log,
+        onElected: async () => {
+          opts.logger?.info('elected pipeline leader: loading the store and taking the feed');
+          await pipeline.load();
+          await startWork();
+          simulator = startSimulator();
+          leading = true;
+        },
+        onLost: (reason) => {
+          leading = false;
+          lost(reason);
+        },
+      });
+      election.start();
+    }
 
     let closed = false;
-    const counters = usage;
+    const counters = quota;
+    const streamEnds = stream;
     return {
       config,
       app,
@@ -224,21 +334,28 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       store,
       bus,
       keyAdmin,
-      usage: counters,
+      usage,
       demoKeyCreated,
+      follower,
+      election,
       async close() {
         if (closed) return;
         closed = true;
         await app.close();
         await counters.close();
+        await follower?.stop();
         await simulator?.stop();
         await pipeline.stop();
         await settlement.stop();
+        // The lock goes last: a standby takes over only once this node's writes are flushed.
+        await election?.stop();
+        await streamEnds.close();
         await store.close();
       },
     };
   } catch (err) {
-    await usage?.close();
+    await quota?.close();
+    await stream?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw err;
   }

@@ -121,17 +121,21 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(operationRoutes(ctx));
-  await app.register(eventRoutes(ctx));
-  await app.register(liveRoutes(ctx));
-  await app.register(discoveryRoutes(ctx));
-  await app.register(settlementRoutes(ctx));
-  await app.register(outrightRoutes(ctx));
-  await app.register(outrightSettlementRoutes(ctx));
-  await app.register(betRoutes(ctx));
-  await app.register(usageRoutes(ctx));
-  await app.register(logoRoutes(opts.logos));
+  // A pipeline node (ROLE=pipeline) holds no read model for clients: probes, metrics and the feed only.
+  const servesReads = ctx.config.role !== 'pipeline';
+  if (servesReads) {
+    await app.register(eventRoutes(ctx));
+    await app.register(liveRoutes(ctx));
+    await app.register(discoveryRoutes(ctx));
+    await app.register(settlementRoutes(ctx));
+    await app.register(outrightRoutes(ctx));
+    await app.register(outrightSettlementRoutes(ctx));
+    await app.register(betRoutes(ctx));
+    await app.register(usageRoutes(ctx));
+    await app.register(logoRoutes(opts.logos));
+  }
   if (ctx.config.adminKey !== null) await app.register(adminFeedRoutes(ctx));
-  if (opts.portal !== undefined) await app.register(opts.portal, { prefix: '/portal' });
+  if (servesReads && opts.portal !== undefined) await app.register(opts.portal, { prefix: '/portal' });
 
   return app;
 }

@@ -36,7 +36,22 @@ export interface ApiContext {
   /** World clock: what event times compare with (differs from the wall with an accelerated simulator). */
   worldNow: () => number;
   startedAt: number;
+  /** Scaled out (ROLE=pipeline or api): who applies POST /admin/v1/feed. Absent (ROLE=all): this node. */
+  feedRole?: FeedRole;
 }
+
+/**
+ * `candidate` (ROLE=pipeline): this node applies feed while it leads, and a standby answers 503;
+ * the answer carries the change-stream position of what was applied. `relay` (ROLE=api): the body
+ * goes on to the pipeline nodes, and the answer waits until this node's read model has it.
+ */
+export type FeedRole =
+  | { kind: 'candidate'; leading(): boolean; position(): string }
+  | {
+      kind: 'relay';
+      pipelineUrls: readonly string[];
+      waitFor(position: string, timeoutMs: number): Promise<boolean>;
+    };
 
 /** Who may call a route: anyone, a client key (X-API-Key) or the operator (X-Admin-Key). */
 export type RouteAccess = 'public' | 'key' | 'admin';

@@ -11,7 +11,7 @@ import type { LiveEvent } from '../live/live-event.js';
 import { decodeOdds } from '../live/odds-codec.js';
 import { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
-import type { Store } from '../store/store.js';
+import type { StoredEvent, StoredTournament, Store } from '../store/store.js';
 import { applyFixture, applyScore, applyStatus, type EventChange } from './apply-event.js';
 import { applyOddsChanges, changedMarkets, rejectUnlessOpen } from './apply-markets.js';
 import { planOutright } from './apply-outright.js';
@@ -36,6 +36,30 @@ export interface PipelineOptions {
   /** Final events older than this leave the read model (their results stay in the store). */
   endedRetentionMs: number;
   log: PipelineLogger;
+  /**
+   * A replica (ROLE=api) applies what the leader applied, from the change stream, to its own read
+   * model: it never writes the store, and a result's previous revision is the one it holds.
+   */
+  replica?: boolean;
+  /** A leader that publishes what it applies (scaled out): see AppliedSink. */
+  sink?: AppliedSink;
+}
+
+/** Where a leader's pipeline hands what it applied (the change stream when scaled out). */
+export interface AppliedSink {
+  /** The messages of one batch that changed something, in order, each with the `ts` it was applied at. */
+  applied(messages: IngressMessage[]): void;
+  /** A mark of what has been handed over so far, taken when a flush takes its batch. */
+  mark(): unknown;
+  /** The flush taken at `mark` committed: the store reflects everything handed over up to the mark. */
+  flushed(mark: unknown): void;
+}
+
+/** What a (re)load reads from the store before it touches the read model. */
+interface Snapshot {
+  events: StoredEvent[];
+  results: Map<string, EventResult>;
+  outrights: StoredTournament[];
 }
 
 export interface PipelineCounters {
@@ -80,9 +104,14 @@ export class Pipeline {
   private sweepTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private stopped = false;
+  /** Results being committed outside a flush: a flush taken meanwhile is no watermark (see flush). */
+  private committingResults = 0;
+  /** Whether this pipeline writes the store (not a replica). */
+  private readonly writes: boolean;
 
   constructor(private readonly opts: PipelineOptions) {
     this.writeBehind = new WriteBehind(opts.readModel);
+    this.writes = opts.replica !== true;
   }
 
   /** Pending write-behind items (events + markets) not yet in the store. */
@@ -92,15 +121,46 @@ export class Pipeline {
 
   /** Restores the read model from the store (every event, market and result as last committed). */
   async load(): Promise<number> {
-    const { readModel, store, now, endedRetentionMs } = this.opts;
-    const stored = await store.loadEvents();
+    return this.restore(await this.snapshot());
+  }
+
+  /**
+   * A replica's fresh start from the store (after a gap in the change stream, or a new leader):
+   * everything is read first, then the read model is replaced in one synchronous step, so a request
+   * sees the old state or the new one, never half of each.
+   */
+  async reload(): Promise<number> {
+    const snapshot = await this.snapshot();
+    const { readModel } = this.opts;
+    for (const id of [...readModel.all()].map((le) => le.event.id)) readModel.evict(id);
+    this.results.clear();
+    this.outrights.tournaments.clear();
+    this.outrights.version++;
+    return this.restore(snapshot);
+  }
+
+  private async snapshot(): Promise<Snapshot> {
+    const { store, now, endedRetentionMs } = this.opts;
     const cutoff = now() - endedRetentionMs;
+    const events = (await store.loadEvents()).filter(
+      ({ event }) => !(isTerminal(event.status) && event.statusChangedAt < cutoff),
+    );
+    const results = new Map<string, EventResult>();
+    for (const { event } of events) {
+      if (!isTerminal(event.status)) continue;
+      const r = await store.getResult(event.id);
+      if (r !== null) results.set(event.id, r);
+    }
+    return { events, results, outrights: await store.loadOutrights() };
+  }
+
+  private restore(snapshot: Snapshot): number {
+    const { readModel } = this.opts;
     let n = 0;
     let lastSeq = 0;
-    for (const { event, markets, positions, marketSeqs, oddsLog } of stored) {
+    for (const { event, markets, positions, marketSeqs, oddsLog } of snapshot.events) {
       for (const s of marketSeqs) lastSeq = Math.max(lastSeq, s);
       for (const r of oddsLog) lastSeq = Math.max(lastSeq, r.seq);
-      if (isTerminal(event.status) && event.statusChangedAt < cutoff) continue;
       const le = readModel.putEvent(event);
       if (markets.length > 0) readModel.restoreMarkets(le, markets, positions);
       // Odds logged after a market's document was written are newer than it: apply them in order.
@@ -114,20 +174,18 @@ export class Pipeline {
         if (updatedAt > le.event.updatedAt) le.event = { ...le.event, updatedAt };
       }
       if (oddsLog.length > 0) readModel.touch(le);
-      if (isTerminal(event.status)) {
-        const r = await store.getResult(event.id);
-        if (r !== null) this.results.set(event.id, r);
-      }
+      const r = snapshot.results.get(event.id);
+      if (r !== undefined) this.results.set(event.id, r);
       n++;
     }
-    this.writeBehind.seq = lastSeq;
-    await this.loadOutrights();
+    this.writeBehind.seq = Math.max(this.writeBehind.seq, lastSeq);
+    this.restoreOutrights(snapshot.outrights);
     return n;
   }
 
   /** Restores the outright book (tournaments, markets, results) as last committed. */
-  private async loadOutrights(): Promise<void> {
-    for (const { tournament, markets } of await this.opts.store.loadOutrights()) {
+  private restoreOutrights(stored: StoredTournament[]): void {
+    for (const { tournament, markets } of stored) {
       this.outrights.apply({ kind: 'tournament', tournament });
       for (const { market, result } of markets) {
         this.outrights.apply({ kind: 'market', tournamentId: tournament.tournamentId, market });
@@ -212,9 +270,23 @@ export class Pipeline {
 
   /** Applies messages in order, one at a time across all producers. */
   applyAll(messages: IngressMessage[]): Promise<ApplyOutcome[]> {
+    const sink = this.opts.sink;
     const run = async (): Promise<ApplyOutcome[]> => {
       const out: ApplyOutcome[] = [];
-      for (const m of messages) out.push(await this.applyOne(m));
+      if (sink === undefined) {
+        for (const m of messages) out.push(await this.applyOne(m));
+        return out;
+      }
+      // A leader stamps every message with the time it applies it, so every replica computes the
+      // same updated_at, and hands on the messages that changed something.
+      const changed: IngressMessage[] = [];
+      for (const m of messages) {
+        const msg = m.ts === undefined ? { ...m, ts: new Date(this.opts.now()).toISOString() } : m;
+        const outcome = await this.applyOne(msg);
+        out.push(outcome);
+        if (outcome.ok && outcome.changed) changed.push(msg);
+      }
+      if (changed.length > 0) sink.applied(changed);
       return out;
     };
     const next = this.queue.then(run, run);
@@ -234,13 +306,21 @@ export class Pipeline {
   /** Writes pending live data to the store; one flush at a time. */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing;
+    const sink = this.opts.sink;
+    // A result commits its event's pending writes itself: until it has, a flush does not cover
+    // everything handed over, so it is no watermark.
+    const mark = sink !== undefined && this.committingResults === 0 ? sink.mark() : undefined;
     const batch = this.writeBehind.take();
-    if (isEmptyBatch(batch)) return Promise.resolve();
+    if (isEmptyBatch(batch)) {
+      if (mark !== undefined) sink?.flushed(mark);
+      return Promise.resolve();
+    }
     this.flushing = this.opts.store
       .writeBatch(batch)
       .then(
         () => {
           this.counters.flushes++;
+          if (mark !== undefined) sink?.flushed(mark);
         },
         (err: unknown) => {
           this.counters.flushFailures++;
@@ -304,7 +384,7 @@ export class Pipeline {
     if (!change.ok) return rejected(change.message);
     if (change.next === null) return applied(false);
     this.opts.readModel.putEvent(change.next);
-    this.writeBehind.markEvent(change.next.id);
+    if (this.writes) this.writeBehind.markEvent(change.next.id);
     this.emit(kind, change.next.id);
     return applied(true);
   }
@@ -340,10 +420,12 @@ export class Pipeline {
         if (r.markets.length === 0) return applied(false);
         this.opts.readModel.upsertMarkets(le, r.markets);
         this.bumpUpdatedAt(le, at);
-        this.writeBehind.markMarkets(
-          le.event.id,
-          r.markets.map((m) => m.marketId),
-        );
+        if (this.writes) {
+          this.writeBehind.markMarkets(
+            le.event.id,
+            r.markets.map((m) => m.marketId),
+          );
+        }
         this.emit('markets', le.event.id);
         return applied(true);
       }
@@ -354,7 +436,7 @@ export class Pipeline {
         // The odds row carries the event's updated_at: no event document per price tick.
         this.bumpUpdatedAt(le, at, false);
         this.opts.readModel.touchPrices(le, r.outcomes);
-        this.writeBehind.markOdds(le, r.outcomes);
+        if (this.writes) this.writeBehind.markOdds(le, r.outcomes);
         this.emit('odds', le.event.id);
         return applied(true);
       }
@@ -368,7 +450,7 @@ export class Pipeline {
         const withdrawn = this.opts.readModel.withdrawMarkets(le, msg.all === true ? 'all' : (msg.market_ids ?? []));
         if (withdrawn.length === 0) return applied(false);
         this.bumpUpdatedAt(le, at);
-        this.writeBehind.markMarkets(le.event.id, withdrawn);
+        if (this.writes) this.writeBehind.markMarkets(le.event.id, withdrawn);
         this.emit('markets', le.event.id);
         return applied(true);
       }
@@ -399,7 +481,9 @@ export class Pipeline {
     const { change } = plan;
     const { store } = this.opts;
     try {
-      if (change.kind === 'tournament') await store.saveTournament(change.tournament);
+      if (!this.writes) {
+        // A replica: the leader stored it before publishing.
+      } else if (change.kind === 'tournament') await store.saveTournament(change.tournament);
       else if (change.kind === 'market') await store.saveOutrightMarket(change.tournamentId, change.market);
       else await store.settleOutrightMarket(change.tournamentId, change.marketId, change.result, plan.entries);
     } catch (err) {
@@ -417,7 +501,7 @@ export class Pipeline {
     msg: Extract<FeedMessage, { type: 'result' }>,
     at: number,
   ): Promise<ApplyOutcome> {
-    const previous = await this.result(le.event.id);
+    const previous = await this.previousResult(le.event.id);
     const change = applyResult(le.event, previous, msg, at);
     if (!change.ok) return rejected(change.message);
     if (change.noop) return applied(false);
@@ -432,7 +516,7 @@ export class Pipeline {
     winner: TeamSide | null,
     at: number,
   ): Promise<ApplyOutcome> {
-    const previous = await this.result(le.event.id);
+    const previous = await this.previousResult(le.event.id);
     const result: EventResult = {
       eventId: next.id,
       status,
@@ -446,15 +530,28 @@ export class Pipeline {
     return this.commitResult(le, next, result);
   }
 
+  /**
+   * The result a result or final status message revises. A replica asks only its own memory: the
+   * store may already hold the very result being replayed (the leader commits before publishing).
+   */
+  private async previousResult(eventId: string): Promise<EventResult | null> {
+    return this.writes ? this.result(eventId) : (this.results.get(eventId) ?? null);
+  }
+
   private async commitResult(le: LiveEvent, next: SportEvent, result: EventResult): Promise<ApplyOutcome> {
-    const batch = this.writeBehind.take(le.event.id);
-    batch.events = [next];
-    try {
-      await this.opts.store.saveResult(result, batch);
-    } catch (err) {
-      this.writeBehind.restore({ ...batch, events: [le.event] });
-      this.opts.log.error({ err, eventId: le.event.id }, 'result could not be stored');
-      return rejected('the result could not be stored; nothing was changed, send it again', 'service_unavailable');
+    if (this.writes) {
+      const batch = this.writeBehind.take(le.event.id);
+      batch.events = [next];
+      this.committingResults++;
+      try {
+        await this.opts.store.saveResult(result, batch);
+      } catch (err) {
+        this.writeBehind.restore({ ...batch, events: [le.event] });
+        this.opts.log.error({ err, eventId: le.event.id }, 'result could not be stored');
+        return rejected('the result could not be stored; nothing was changed, send it again', 'service_unavailable');
+      } finally {
+        this.committingResults--;
+      }
     }
     this.results.set(le.event.id, result);
     this.opts.readModel.putEvent(next);
@@ -464,6 +561,6 @@ export class Pipeline {
 
   private bumpUpdatedAt(le: LiveEvent, at: number, writeEvent = true): void {
     if (at !== le.event.updatedAt) le.event = { ...le.event, updatedAt: at };
-    if (writeEvent) this.writeBehind.markEvent(le.event.id);
+    if (writeEvent && this.writes) this.writeBehind.markEvent(le.event.id);
   }
 }

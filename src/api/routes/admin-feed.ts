@@ -1,11 +1,25 @@
 // POST /admin/v1/feed: the operator's feed ingress (NDJSON, or JSON messages), guarded by ADMIN_KEY.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ServiceError, type ErrorCode } from '../../domain/errors.js';
+import type { FeedReport } from '../../pipeline/outcome.js';
 import type { ApiContext } from '../context.js';
+import { FeedRelay, STREAM_POSITION_HEADER } from '../feed-relay.js';
 import { errorResponses } from '../schemas/common.js';
 import { FeedReportSchema } from '../schemas/discovery.js';
 
+/** The leader's error answer, as this node's own (same code, message and component). */
+function relayedError(body: string): ServiceError {
+  try {
+    const e = JSON.parse(body) as { error: ErrorCode; message: string; component?: string };
+    return new ServiceError(e.error, e.message, e.component !== undefined ? { component: e.component } : {});
+  } catch {
+    return new ServiceError('server_error', 'the pipeline node answered something that is not JSON');
+  }
+}
+
 export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
+    let relay: FeedRelay | undefined;
     // The raw bytes: the pipeline parses large bodies on a worker thread, not on this event loop.
     app.addContentTypeParser(
       ['application/x-ndjson', 'application/ndjson', 'application/jsonl'],
@@ -24,11 +38,34 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           response: { 200: FeedReportSchema, ...errorResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const body: unknown = request.body;
-        if (Buffer.isBuffer(body)) return ctx.pipeline.applyNdjson(body);
-        // A JSON body: one message or an array of them, numbered like lines.
-        return ctx.pipeline.applyJson(body === undefined ? [] : Array.isArray(body) ? body : [body]);
+        const role = ctx.feedRole;
+        if (role?.kind === 'relay') {
+          // An API node: the leader applies it, and this node answers once it has applied it too.
+          relay ??= new FeedRelay(role.pipelineUrls, ctx.config.adminKey ?? '');
+          const answer = Buffer.isBuffer(body)
+            ? await relay.send(body, request.headers['content-type'] ?? 'application/x-ndjson')
+            : await relay.send(JSON.stringify(body ?? []), 'application/json');
+          if (answer.status !== 200) throw relayedError(answer.body);
+          if (answer.position !== null) await role.waitFor(answer.position, 5000);
+          return JSON.parse(answer.body) as FeedReport;
+        }
+        if (role?.kind === 'candidate') {
+          if (!role.leading()) {
+            throw new ServiceError(
+              'service_unavailable',
+              'this pipeline node is a standby (another node leads and takes the feed); send it to the next pipeline node',
+              { component: 'pipeline' },
+            );
+          }
+        }
+        const report = Buffer.isBuffer(body)
+          ? await ctx.pipeline.applyNdjson(body)
+          : // A JSON body: one message or an array of them, numbered like lines.
+            await ctx.pipeline.applyJson(body === undefined ? [] : Array.isArray(body) ? body : [body]);
+        if (role?.kind === 'candidate') void reply.header(STREAM_POSITION_HEADER, role.position());
+        return report;
       },
     );
   };

@@ -103,11 +103,15 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         config: { access: 'public' },
         schema: {
           tags: ['operator'],
-          summary: 'Readiness probe: store reachable and read model loaded',
+          summary: 'Readiness probe: store reachable and read model loaded (a standby pipeline node: 503 standby)',
           response: { 200: Probe, 503: Probe },
         },
       },
       async (_request, reply) => {
+        // A standby pipeline node is alive but takes no traffic: not ready, so a balancer skips it.
+        if (ctx.feedRole?.kind === 'candidate' && !ctx.feedRole.leading()) {
+          return reply.code(503).send({ status: 'standby' });
+        }
         const latency = await pingStore(ctx, 1000);
         const ready = latency !== null;
         return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready' });

@@ -1,0 +1,275 @@
+// An API node's replica: loads its read model from the store, then follows the change stream; a gap or a new leader means a fresh snapshot.
+import { randomBytes } from 'node:crypto';
+import type { SettlementIndex } from '../live/settlement-index.js';
+import type { Store } from '../store/store.js';
+import type { Pipeline, PipelineLogger } from './pipeline.js';
+import {
+  compareStreamIds,
+  streamIdMs,
+  type ChangeStreamReader,
+  type LeaderRecord,
+  type SettlementNote,
+  type StreamEntry,
+  type WorldClockParams,
+} from './redis-change-stream.js';
+import { decodeFeedBatch } from './stream-codec.js';
+
+export interface FollowerOptions {
+  /** A replica pipeline (`replica: true`): applies entries to this node's read model only. */
+  pipeline: Pipeline;
+  reader: ChangeStreamReader;
+  store: Store;
+  index: SettlementIndex;
+  /** World time (the settlement feed's window). */
+  now: () => number;
+  feedRetentionMs: number;
+  /** Runs this node's world clock like the leader's (null: the wall clock). */
+  setClock(clock: WorldClockParams | null): void;
+  log: PipelineLogger;
+  /** How long a snapshot after a gap waits for the store to cover the gap (default 10 s). */
+  watermarkWaitMs?: number;
+  /** Each applied entry's age (ms): stream lag. */
+  onLag?: (ms: number) => void;
+}
+
+/** Entries per read. */
+const FOLLOW_COUNT = 100;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Verdict = 'apply' | 'skip' | 'snapshot';
+
+interface Waiter {
+  epoch: number;
+  seq: number;
+  resolve: (reached: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The snapshot: read the watermark (the last entry the store reflects), load the store, continue
+ * with the entries after the watermark. Entries the store already reflected may be applied again:
+ * feed messages are idempotent, and a replica ignores the rejections a replay can bring (an odds
+ * change for an event that has since ended). Entries carry the leader's epoch and a gapless
+ * sequence number: an entry of a newer epoch (a new leader, whose state is the store's) or after a
+ * hole (Redis lost or trimmed entries) means a fresh snapshot; an entry of an older epoch (a
+ * leader that lost its lock and has not stopped yet) is ignored.
+ */
+export class Follower {
+  private lastId = '0';
+  private epoch: number | null = null;
+  private seq = 0;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private offsetMs = 0;
+  private waiters: Waiter[] = [];
+  private readFailing = false;
+  /** This node's name in the stream's holds. */
+  private readonly node = randomBytes(6).toString('hex');
+  /** The entry this node holds in the stream while it loads and catches up, or null. */
+  private holding: string | null = null;
+  private holdTimer: NodeJS.Timeout | null = null;
+  /** Fresh snapshots taken after the first (gaps, new leaders). */
+  snapshots = 0;
+  /** Entries applied. */
+  entries = 0;
+
+  constructor(private readonly opts: FollowerOptions) {}
+
+  /** Loads the first snapshot (awaited: the node serves once it has data), then follows in the background. */
+  async start(): Promise<void> {
+    this.offsetMs = await this.opts.reader.offsetMs();
+    await this.snapshot(null, true);
+    this.running = true;
+    this.loop = this.follow();
+    this.timer = setInterval(() => this.trimIndex(), 60_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.holding !== null) await this.release();
+    this.opts.reader.close();
+    if (this.timer) clearInterval(this.timer);
+    for (const w of this.waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.resolve(false);
+    }
+    await this.loop;
+  }
+
+  /** Where this node is (`epoch:seq`), for diagnostics. */
+  get position(): string {
+    return `${this.epoch ?? 0}:${this.seq}`;
+  }
+
+  /**
+   * Resolves true once this node has applied the entry at `position` (`epoch:seq`, as the leader
+   * answered a feed request), false after `timeoutMs`: a node's own feed requests read their writes.
+   */
+  waitFor(position: string, timeoutMs: number): Promise<boolean> {
+    const [epoch, seq] = position.split(':').map(Number);
+    if (epoch === undefined || seq === undefined || !Number.isFinite(epoch) || !Number.isFinite(seq)) {
+      return Promise.resolve(false);
+    }
+    if (this.reached(epoch, seq)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        epoch,
+        seq,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  private reached(epoch: number, seq: number): boolean {
+    return this.epoch !== null && (this.epoch > epoch || (this.epoch === epoch && this.seq >= seq));
+  }
+
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    this.waiters = this.waiters.filter((w) => {
+      if (!this.reached(w.epoch, w.seq)) return true;
+      clearTimeout(w.timer);
+      w.resolve(true);
+      return false;
+    });
+  }
+
+  /** Loads the store at (or past) the watermark; `requiredId`: the watermark must have reached it. */
+  private async snapshot(requiredId: string | null, first: boolean): Promise<void> {
+    const { reader, pipeline } = this.opts;
+    let mark = await reader.watermark();
+    if (requiredId !== null) {
+      const deadline = Date.now() + (this.opts.watermarkWaitMs ?? 10_000);
+      while ((mark === null || compareStreamIds(mark.id, requiredId) < 0) && Date.now() < deadline) {
+        await sleep(50);
+        mark = await reader.watermark();
+      }
+      if (mark === null || compareStreamIds(mark.id, requiredId) < 0) {
+        // The leader has not flushed past the gap (it may be gone): load what there is, and the
+        // next entry after the hole brings us back here until a flush or a new leader covers it.
+        this.opts.log.warn({ requiredId, watermark: mark?.id ?? null }, 'the store is behind the change stream');
+      }
+    }
+    // Loading a large store takes longer than the stream keeps entries: hold those after the mark.
+    await this.hold(mark?.id ?? '0');
+    const leader: LeaderRecord | null = await reader.leader();
+    const summaries = await this.opts.store.settlementSummaries(this.opts.now() - this.opts.feedRetentionMs);
+    this.opts.setClock(leader?.clock ?? null);
+    if (first) await pipeline.load();
+    else await pipeline.reload();
+    const { index } = this.opts;
+    for (const id of index.idsEndedBefore(Number.POSITIVE_INFINITY)) index.delete(id);
+    for (const s of summaries) index.upsert(s.eventId, s.endedAt, s.pendingCount);
+    this.lastId = mark?.id ?? '0';
+    this.epoch = mark?.epoch ?? null;
+    this.seq = mark?.seq ?? 0;
+    if (!first) this.snapshots++;
+    this.wake();
+  }
+
+  private async hold(id: string): Promise<void> {
+    this.holding = id;
+    await this.opts.reader.hold(this.node, id, this.offsetMs);
+    if (this.holdTimer === null) {
+      this.holdTimer = setInterval(() => {
+        if (this.holding !== null) this.opts.reader.hold(this.node, this.holding, this.offsetMs).catch(() => undefined);
+      }, 5000);
+      this.holdTimer.unref();
+    }
+  }
+
+  private async release(): Promise<void> {
+    this.holding = null;
+    if (this.holdTimer) clearInterval(this.holdTimer);
+    this.holdTimer = null;
+    await this.opts.reader.release(this.node).catch(() => undefined);
+  }
+
+  private async verdict(e: StreamEntry): Promise<Verdict> {
+    if (this.epoch === null) return 'apply'; // no watermark yet: the first entry read sets the place
+    if (e.epoch < this.epoch) {
+      // A deposed leader's entry, unless Redis lost its data and the epochs started again.
+      const current = await this.opts.reader.currentEpoch();
+      return current !== null && current < this.epoch && e.epoch >= current ? 'snapshot' : 'skip';
+    }
+    if (e.epoch > this.epoch) return 'snapshot';
+    if (e.seq <= this.seq) return 'skip';
+    return e.seq === this.seq + 1 ? 'apply' : 'snapshot';
+  }
+
+  private async follow(): Promise<void> {
+    const { reader, log } = this.opts;
+    while (this.running) {
+      let batch: StreamEntry[];
+      try {
+        batch = await reader.read(this.lastId, 1000, FOLLOW_COUNT);
+        if (this.readFailing) {
+          this.readFailing = false;
+          log.warn({}, 'the change stream answers again');
+        }
+      } catch (err) {
+        if (!this.running) break;
+        if (!this.readFailing) log.error({ err }, 'the change stream cannot be read; retrying');
+        this.readFailing = true;
+        await sleep(500);
+        continue;
+      }
+      if (this.holding !== null && batch.length < FOLLOW_COUNT) await this.release(); // caught up
+      for (const e of batch) {
+        if (!this.running) break;
+        const verdict = await this.verdict(e);
+        if (verdict === 'skip') {
+          this.lastId = e.id;
+          continue;
+        }
+        if (verdict === 'snapshot') {
+          try {
+            await this.snapshot(e.id, false);
+          } catch (err) {
+            log.error({ err }, 'a fresh snapshot from the store failed; retrying');
+            await sleep(1000);
+          }
+          break; // read again from the snapshot's place
+        }
+        await this.apply(e);
+        this.epoch = e.epoch;
+        this.seq = e.seq;
+        this.lastId = e.id;
+        this.entries++;
+        if (this.holding !== null) this.holding = e.id;
+        this.opts.onLag?.(Math.max(0, Date.now() + this.offsetMs - streamIdMs(e.id)));
+        this.wake();
+      }
+    }
+  }
+
+  private async apply(e: StreamEntry): Promise<void> {
+    try {
+      if (e.kind === 'feed') {
+        await this.opts.pipeline.applyAll(decodeFeedBatch(e.data));
+      } else if (e.kind === 'settlement') {
+        const note = JSON.parse(e.data.toString()) as SettlementNote;
+        this.opts.index.upsert(note.event_id, note.ended_at, note.pending ? 1 : 0);
+      } else if (e.kind === 'leader') {
+        this.opts.setClock((JSON.parse(e.data.toString()) as LeaderRecord).clock);
+      }
+    } catch (err) {
+      // An entry this version cannot read: skipped, said loudly (a mixed-version deployment).
+      this.opts.log.error({ err, id: e.id, kind: e.kind }, 'a change stream entry could not be applied');
+    }
+  }
+
+  /** Settlement entries that left the feed window leave the counters too (the leader deletes them). */
+  private trimIndex(): void {
+    const { index, now, feedRetentionMs } = this.opts;
+    for (const id of index.idsEndedBefore(now() - feedRetentionMs)) index.delete(id);
+  }
+}

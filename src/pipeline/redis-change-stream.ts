@@ -1,0 +1,334 @@
+// The change stream in Redis: the leader appends what it applied (a Redis Stream); every API node reads it in order.
+import { Redis } from 'ioredis';
+import type { IngressMessage } from '../feed/packed-odds.js';
+import type { AppliedSink, PipelineLogger } from './pipeline.js';
+import { encodeFeedBatch } from './stream-codec.js';
+
+/** How a leader's world clock runs (an accelerated simulator): replicas run the same clock. */
+export interface WorldClockParams {
+  /** World epoch ms at `wallStartAt`. */
+  startAt: number;
+  wallStartAt: number;
+  speed: number;
+}
+
+/** An entry's place: its stream id, and the leader epoch and sequence number it was written with. */
+export interface StreamPosition {
+  id: string;
+  epoch: number;
+  seq: number;
+}
+
+export type StreamEntryKind = 'leader' | 'feed' | 'settlement';
+
+export interface StreamEntry extends StreamPosition {
+  kind: StreamEntryKind;
+  data: Buffer;
+}
+
+/** The `leader` record: a new leader's epoch and world clock. */
+export interface LeaderRecord {
+  epoch: number;
+  clock: WorldClockParams;
+}
+
+/** A settlement entry changed (the API nodes' settlement counters follow it). */
+export interface SettlementNote {
+  event_id: string;
+  ended_at: number;
+  pending: boolean;
+}
+
+/** Entries older than this are trimmed: a node further behind takes a fresh snapshot from the store. */
+export const STREAM_RETENTION_MS = 30_000;
+/**
+ * A node loading a snapshot holds the entries after its watermark (a large store takes longer to
+ * load than the retention), but never longer than this.
+ */
+export const STREAM_HOLD_MAX_MS = 10 * 60_000;
+/** A hold not refreshed for this long is dropped (its node died while loading). */
+export const STREAM_HOLD_TTL_MS = 60_000;
+
+/** Key names, under the installation's REDIS_PREFIX. */
+export class ChangeStreamKeys {
+  constructor(readonly prefix: string) {}
+  get stream(): string {
+    return `${this.prefix}:changes`;
+  }
+  /** Incremented by each new leader: entries of an older epoch are ignored. */
+  get epoch(): string {
+    return `${this.prefix}:changes:epoch`;
+  }
+  /** The last entry the store is known to reflect (JSON StreamPosition): where a snapshot continues. */
+  get watermark(): string {
+    return `${this.prefix}:changes:watermark`;
+  }
+  /** The current leader's record (JSON LeaderRecord), for nodes that join later. */
+  get leader(): string {
+    return `${this.prefix}:changes:leader`;
+  }
+  /** Nodes loading a snapshot: node id → JSON {id, until}, the entries they still need. */
+  get holds(): string {
+    return `${this.prefix}:changes:holds`;
+  }
+}
+
+/** A hold: the first entry a loading node still needs, and until when the hold counts. */
+interface Hold {
+  id: string;
+  until: number;
+}
+
+/** The milliseconds part of a stream id. */
+export function streamIdMs(id: string): number {
+  return Number(id.split('-')[0]);
+}
+
+/** `a` before `b` as stream ids (`ms-seq`). */
+export function compareStreamIds(a: string, b: string): number {
+  const [am = 0, as = 0] = a.split('-').map(Number);
+  const [bm = 0, bs = 0] = b.split('-').map(Number);
+  return am - bm || as - bs;
+}
+
+/** Redis server time minus local time (stream ids are server milliseconds). */
+async function serverOffsetMs(redis: Redis): Promise<number> {
+  const [sec, usec] = await redis.time();
+  return Number(sec) * 1000 + Math.floor(Number(usec) / 1000) - Date.now();
+}
+
+/**
+ * Connects to REDIS_URL and checks it answers; rejects naming the server (password hidden).
+ * Commands fail at once while the connection is down (no offline queue to pile up entries in);
+ * the connection is retried in the background.
+ */
+export async function connectStreamRedis(url: string, name: string): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 5000,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: (times) => Math.min(times * 100, 2000),
+    connectionName: name,
+  });
+  // The readers and the writer report failures themselves; the first error names the cause at boot.
+  let cause: Error | null = null;
+  redis.on('error', (err: Error) => {
+    cause ??= err;
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (failure) {
+    const error: unknown = cause ?? failure;
+    redis.disconnect();
+    let where = url;
+    try {
+      const u = new URL(url);
+      if (u.password !== '') u.password = '***';
+      where = u.toString();
+    } catch {
+      where = 'the configured REDIS_URL';
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Redis at ${where} (REDIS_URL) does not answer: ${reason || 'connection failed'}`, {
+      cause: error,
+    });
+  }
+  return redis;
+}
+
+/**
+ * The leader's side: every applied batch becomes one entry, written in apply order on one
+ * connection (so Redis assigns ids in that order), without waiting (the producer's answer does not
+ * wait for Redis). Each entry carries the leader's epoch and a sequence number without holes, so a
+ * reader notices a lost entry (Redis was down, the entry trimmed) and takes a fresh snapshot. After
+ * every committed flush the watermark says which entries the store now reflects.
+ */
+export class ChangeStreamWriter implements AppliedSink {
+  private epoch = 0;
+  private seq = 0;
+  private offsetMs = 0;
+  /** The last entry Redis acknowledged. */
+  private acknowledged: StreamPosition | null = null;
+  private watermarkId: string | null = null;
+  private failing = false;
+  /** The oldest entry a loading node holds (stream ms), or null; refreshed every second. */
+  private holdFloorMs: number | null = null;
+  private holdTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: ChangeStreamKeys,
+    private readonly log: PipelineLogger,
+    private readonly retentionMs = STREAM_RETENTION_MS,
+  ) {}
+
+  /** The last entry handed to Redis (`epoch:seq`): what a node waits for to read its own writes. */
+  get position(): string {
+    return `${this.epoch}:${this.seq}`;
+  }
+
+  /**
+   * Starts a new epoch: the `leader` record tells every reader to take a fresh snapshot (the store
+   * as this leader loaded it), and the watermark points at it.
+   */
+  async begin(clock: WorldClockParams): Promise<void> {
+    this.offsetMs = await serverOffsetMs(this.redis);
+    this.epoch = await this.redis.incr(this.keys.epoch);
+    this.seq = 0;
+    const record: LeaderRecord = { epoch: this.epoch, clock };
+    const text = JSON.stringify(record);
+    await this.redis.set(this.keys.leader, text);
+    const id = await this.append('leader', Buffer.from(text));
+    await this.writeWatermark({ id, epoch: this.epoch, seq: 0 });
+    await this.refreshHolds();
+    this.holdTimer = setInterval(() => void this.refreshHolds().catch(() => undefined), 1000);
+    this.holdTimer.unref();
+  }
+
+  stop(): void {
+    if (this.holdTimer) clearInterval(this.holdTimer);
+  }
+
+  /** Reads the holds of loading nodes (dropping those past their time); every second after begin(). */
+  async refreshHolds(): Promise<void> {
+    const all = await this.redis.hgetall(this.keys.holds);
+    const now = Date.now() + this.offsetMs;
+    let floor: number | null = null;
+    for (const [node, text] of Object.entries(all)) {
+      const hold = JSON.parse(text) as Hold;
+      if (hold.until < now) {
+        await this.redis.hdel(this.keys.holds, node);
+        continue;
+      }
+      const ms = Math.max(streamIdMs(hold.id), now - STREAM_HOLD_MAX_MS);
+      floor = floor === null ? ms : Math.min(floor, ms);
+    }
+    this.holdFloorMs = floor;
+  }
+
+  applied(messages: IngressMessage[]): void {
+    this.appendLater('feed', encodeFeedBatch(messages));
+  }
+
+  settlement(note: SettlementNote): void {
+    this.appendLater('settlement', Buffer.from(JSON.stringify(note)));
+  }
+
+  mark(): StreamPosition | null {
+    return this.acknowledged;
+  }
+
+  flushed(mark: unknown): void {
+    const pos = mark as StreamPosition | null;
+    if (pos === null || pos.id === this.watermarkId) return;
+    this.writeWatermark(pos).catch((err: unknown) => this.warn(err, 'the change stream watermark was not written'));
+  }
+
+  private async writeWatermark(pos: StreamPosition): Promise<void> {
+    await this.redis.set(this.keys.watermark, JSON.stringify(pos));
+    this.watermarkId = pos.id;
+  }
+
+  private appendLater(kind: StreamEntryKind, data: Buffer): void {
+    this.append(kind, data).catch((err: unknown) =>
+      this.warn(err, 'a change stream entry was lost; API nodes will reload from the store'),
+    );
+  }
+
+  private append(kind: StreamEntryKind, data: Buffer): Promise<string> {
+    const epoch = this.epoch;
+    const seq = kind === 'leader' ? 0 : ++this.seq;
+    const byAge = Math.floor(Date.now() + this.offsetMs - this.retentionMs);
+    const minId = Math.max(0, this.holdFloorMs === null ? byAge : Math.min(byAge, this.holdFloorMs));
+    return this.redis
+      .xadd(this.keys.stream, 'MINID', '~', String(minId), '*', 'e', epoch, 's', seq, 'k', kind, 'd', data)
+      .then((id) => {
+        if (id === null) throw new Error('XADD returned no id');
+        this.acknowledged = { id, epoch, seq };
+        if (this.failing) {
+          this.failing = false;
+          this.log.warn({}, 'the change stream is written again');
+        }
+        return id;
+      });
+  }
+
+  private warn(err: unknown, msg: string): void {
+    if (this.failing) return; // one line per outage
+    this.failing = true;
+    this.log.error({ err }, msg);
+  }
+}
+
+function field(fields: Buffer[], name: string): Buffer | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i]?.toString() === name) return fields[i + 1];
+  return undefined;
+}
+
+/** The reader's side: blocking reads of the entries after an id, and the watermark and leader records. */
+export class ChangeStreamReader {
+  constructor(
+    private readonly redis: Redis,
+    readonly keys: ChangeStreamKeys,
+  ) {}
+
+  /** Redis server time minus local time. */
+  offsetMs(): Promise<number> {
+    return serverOffsetMs(this.redis);
+  }
+
+  /** Entries after `afterId`, waiting up to `blockMs` for the first. */
+  async read(afterId: string, blockMs: number, count: number): Promise<StreamEntry[]> {
+    const reply = await this.redis.xreadBuffer('COUNT', count, 'BLOCK', blockMs, 'STREAMS', this.keys.stream, afterId);
+    const out: StreamEntry[] = [];
+    if (reply === null) return out;
+    for (const [, items] of reply as Array<[Buffer, Array<[Buffer, Buffer[]]>]>) {
+      for (const [id, fields] of items) {
+        const kind = field(fields, 'k')?.toString() as StreamEntryKind | undefined;
+        const data = field(fields, 'd');
+        if (kind === undefined || data === undefined) continue;
+        out.push({
+          id: id.toString(),
+          epoch: Number(field(fields, 'e')?.toString() ?? 0),
+          seq: Number(field(fields, 's')?.toString() ?? 0),
+          kind,
+          data,
+        });
+      }
+    }
+    return out;
+  }
+
+  async watermark(): Promise<StreamPosition | null> {
+    const text = await this.redis.get(this.keys.watermark);
+    return text === null ? null : (JSON.parse(text) as StreamPosition);
+  }
+
+  async leader(): Promise<LeaderRecord | null> {
+    const text = await this.redis.get(this.keys.leader);
+    return text === null ? null : (JSON.parse(text) as LeaderRecord);
+  }
+
+  /** The epoch of the current leader (null: no leader since Redis was emptied). */
+  async currentEpoch(): Promise<number | null> {
+    const text = await this.redis.get(this.keys.epoch);
+    return text === null ? null : Number(text);
+  }
+
+  /** Keeps the entries after `id` in the stream for this node (while it loads and catches up). */
+  async hold(node: string, id: string, offsetMs: number): Promise<void> {
+    const hold: Hold = { id, until: Date.now() + offsetMs + STREAM_HOLD_TTL_MS };
+    await this.redis.hset(this.keys.holds, node, JSON.stringify(hold));
+  }
+
+  async release(node: string): Promise<void> {
+    await this.redis.hdel(this.keys.holds, node);
+  }
+
+  /** Closes the connection (a blocked read ends at once). */
+  close(): void {
+    this.redis.disconnect();
+  }
+}

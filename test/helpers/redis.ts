@@ -1,0 +1,73 @@
+// Redis for tests: is a server there (skip, or fail under CI), a random key prefix per test, and cleanup of that prefix.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+/** The server the Redis suites use: TEST_REDIS_URL, else the local default. */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let availability: Promise<string | false> | null = null;
+
+async function probe(): Promise<string | false> {
+  const client = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  let cause: Error | null = null;
+  client.on('error', (err: Error) => {
+    cause = err;
+  });
+  try {
+    await client.connect();
+    await client.ping();
+    return false;
+  } catch (error) {
+    const failure: unknown = cause ?? error;
+    const reason = `no Redis answers at ${TEST_REDIS_URL} (${failure instanceof Error ? failure.message : String(failure)}); set TEST_REDIS_URL to run these tests`;
+    // CI always provides the server: a missing one there is a broken setup, not a reason to skip.
+    if (process.env.CI === 'true') throw new Error(`CI=true but ${reason}`);
+    return reason;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/**
+ * `false` when the server answers, else the reason to skip (for node:test's `skip` option).
+ * Throws under CI=true when nothing answers.
+ */
+export function redisSkip(): Promise<string | false> {
+  availability ??= probe();
+  return availability;
+}
+
+/** A client on the test server (close it with quit()). */
+export function testRedis(): Redis {
+  return new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+}
+
+/** A prefix no other test (or installation) uses: `sdstest-<random>`. */
+export function testPrefix(): string {
+  return `sdstest-${randomBytes(6).toString('hex')}`;
+}
+
+/** Every key under the prefix (inspection). */
+export async function keysOf(redis: Redis, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  return keys;
+}
+
+/** Deletes every key under the prefix (a test's cleanup, or "Redis lost everything" for this installation). */
+export async function dropPrefix(redis: Redis, prefix: string): Promise<number> {
+  const keys = await keysOf(redis, prefix);
+  for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+  return keys.length;
+}
