@@ -33,6 +33,8 @@ export class KeyAdmin {
     if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
       throw badRequest(`key name must be 1 to ${MAX_NAME_LENGTH} characters`);
     }
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused here
+    if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest('key name must not contain control characters');
     return name;
   }
 

@@ -15,12 +15,15 @@ const ID_PATTERN = '^[^\\s\\u0000-\\u001f\\u007f-\\u009f]+$';
 const SLUG_PATTERN = '^[a-z0-9-]+$';
 const LOGO_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 const NOT_BLANK_PATTERN = '\\S';
+/** A display name: not blank, no control characters (PostgreSQL text cannot even hold NUL). */
+const NAME_PATTERN = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
 
 const PATTERN_HINTS: ReadonlyMap<string, string> = new Map([
   [ID_PATTERN, 'must not contain whitespace or control characters'],
   [SLUG_PATTERN, "must contain only lower-case letters, digits and '-'"],
   [LOGO_ID_PATTERN, "must be 1-64 characters among A-Z, a-z, 0-9, '_' and '-'"],
   [NOT_BLANK_PATTERN, 'must not be blank'],
+  [NAME_PATTERN, 'must not be blank or contain control characters'],
 ]);
 
 const DATE_TIME_HINT = 'must be an ISO 8601 date-time with a time zone (e.g. 2024-05-01T18:00:00Z)';
@@ -29,6 +32,7 @@ const TextId = Type.String({ minLength: 1, maxLength: 128, pattern: ID_PATTERN }
 /** market_id / selection_id: integers the producer assigns, exact in a JS number (below 2^53). */
 const NumericId = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 const NonBlank = Type.String({ minLength: 1, pattern: NOT_BLANK_PATTERN });
+const DisplayName = Type.String({ minLength: 1, pattern: NAME_PATTERN });
 const IsoDateTime = Type.String({ format: 'date-time' });
 const Odds = Type.Number({ minimum: 1.01 });
 const Count = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
@@ -164,7 +168,7 @@ export const TournamentMessageSchema = Type.Object({
   type: Type.Literal('tournament'),
   ts: Type.Optional(IsoDateTime),
   tournament_id: TextId,
-  tournament: NonBlank,
+  tournament: DisplayName,
   sport: Type.String(),
   /** Must be the sportId of `sport` in src/domain/sports.ts (checked in code). */
   sport_id: Type.Integer(),
@@ -172,7 +176,7 @@ export const TournamentMessageSchema = Type.Object({
 
 export const OutrightSelectionSchema = Type.Object({
   selection_id: NumericId,
-  selection: NonBlank,
+  selection: DisplayName,
   odds: Odds,
 });
 
@@ -181,7 +185,7 @@ export const OutrightMarketMessageSchema = Type.Object({
   ts: Type.Optional(IsoDateTime),
   tournament_id: TextId,
   market_id: NumericId,
-  market: NonBlank,
+  market: DisplayName,
   selections: Type.Array(OutrightSelectionSchema, { minItems: 1, maxItems: 1000 }),
 });
 

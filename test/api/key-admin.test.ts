@@ -56,6 +56,10 @@ describe('key administration', () => {
       return true;
     });
     await assert.rejects(svc.service.keyAdmin.create({ name: '  ', accountId: null }), /key name/);
+    await assert.rejects(
+      svc.service.keyAdmin.create({ name: 'bad\u0000name', accountId: null }),
+      /key name must not contain control characters/,
+    );
     const { key } = await svc.service.keyAdmin.create({ name: 'p', accountId: null });
     assert.equal(key.plan, 'free', 'free by default');
     await assert.rejects(svc.service.keyAdmin.setPlan(key.id, 'gold'), /unknown plan/);

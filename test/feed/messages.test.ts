@@ -442,6 +442,21 @@ describe('validateFeedMessage rejects', () => {
     ],
     ['a string sport_id', variant('tournament', { sport_id: '1' }), 'sport_id: must be an integer'],
     ['a tournament without name', variant('tournament', { tournament: undefined }), "missing field 'tournament'"],
+    [
+      'a tournament name with a NUL character',
+      variant('tournament', { tournament: 'Cup\u0000 2026' }),
+      'tournament: must not be blank or contain control characters',
+    ],
+    [
+      'a blank outright selection name',
+      variant('outright_market', { 'selections/0/selection': '  ' }),
+      'selections/0/selection: must not be blank or contain control characters',
+    ],
+    [
+      'an outright market name with a line break',
+      variant('outright_market', { market: 'Winner\nof the cup' }),
+      'market: must not be blank or contain control characters',
+    ],
     // outright_market
     [
       'an outright market with 1001 selections',
