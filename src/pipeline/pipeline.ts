@@ -540,6 +540,11 @@ export class Pipeline {
 
   private async commitResult(le: LiveEvent, next: SportEvent, result: EventResult): Promise<ApplyOutcome> {
     if (this.writes) {
+      // The event's earlier writes (its markets…) may be in a flush still on its way to the store
+      // (PostgreSQL runs it beside this commit): they must be durable before the result is
+      // acknowledged, or a crash right after would keep a result whose markets were never stored.
+      // A flush that failed has put them back, and they are taken here.
+      while (this.flushing !== null) await this.flushing;
       const batch = this.writeBehind.take(le.event.id);
       batch.events = [next];
       this.committingResults++;

@@ -345,6 +345,33 @@ describe('pipeline: durability', () => {
     assert.equal(loaded?.markets.length, 2);
   });
 
+  it('a result is acknowledged only once a flush carrying its markets has committed (a store running both at once)', async () => {
+    const real = await openSqliteStore({ dataDir: dir });
+    // A store like PostgreSQL's pool: the flush's transaction is still on its way when the result
+    // arrives, and the result's own commit would otherwise land first.
+    let releaseFlush: () => void = () => undefined;
+    const slow: Store = Object.create(real) as Store;
+    slow.writeBatch = (b: WriteBatch) =>
+      new Promise<void>((resolve, reject) => {
+        releaseFlush = () => void real.writeBatch(b).then(resolve, reject);
+      });
+    const h = await harness(slow);
+    await h.pipeline.applyAll([fixture(), markets(), msg({ type: 'status', event_id: 'e1', status: 'live' })]);
+    const flushing = h.pipeline.flush(); // takes the markets and waits
+    let acknowledged = false;
+    const ack = h.pipeline
+      .apply(msg({ type: 'result', event_id: 'e1', status: 'ended', score: { home: 1, away: 0 } }))
+      .then(() => (acknowledged = true));
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(acknowledged, false, 'not acknowledged while the markets are not stored');
+    releaseFlush();
+    await flushing;
+    await ack;
+    const [stored] = await real.loadEvents();
+    assert.equal(stored?.event.status, 'ended');
+    assert.equal(stored?.markets.length, 2, 'the markets are stored with the result');
+  });
+
   it('a restart restores events, markets in order and scores; new markets are ordered after the old ones', async () => {
     const h = await harness();
     await h.pipeline.applyAll([

@@ -219,7 +219,7 @@ describe('scaled out: two API nodes and two pipeline candidates on PostgreSQL an
       await sleep(50);
     }
     assert.ok(done !== undefined);
-    assert.equal(done.pending_markets_count, 0);
+    assert.equal(done.pending_markets_count, 0, `settlement did not finish after the failover\n${cluster.logs()}`);
     assert.equal(done.resolved_markets_count, MARKETS);
     assert.equal(done.total_markets_count, MARKETS);
     const ids = done.resolved_markets.map((m) => m.market_id);
