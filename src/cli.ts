@@ -56,6 +56,7 @@ async function serve(): Promise<void> {
   const lines = [
     `Sports data service ${'1.0.0'} listening on ${address}`,
     `  API docs:  ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
+    ...(cfg.role === 'pipeline' ? [] : [`  Portal:    ${base}/portal   (sign up, keys, usage, explorer)`]),
     `  Store:     ${cfg.databaseUrl === null ? `embedded (${cfg.dataDir})` : `PostgreSQL (${redactDatabaseUrl(cfg.databaseUrl)})`}   Feed: ${cfg.feed}`,
   ];
   if (cfg.role === 'api')
