@@ -1,5 +1,5 @@
 // The counters behind quotas and rate limits, as interfaces: in-process now (memory.ts), shared (Redis) when scaled out.
-import type { Plan } from '../../domain/quota.js';
+import { dateInMonth, type Plan, type UtcDay } from '../../domain/quota.js';
 
 /** A value now (in-process counters) or later (a network round trip). */
 export type Awaitable<T> = T | Promise<T>;
@@ -59,4 +59,33 @@ export interface UsageCounter {
 /** A fixed per-caller limit (the health and status endpoints): so many per second and per hour. */
 export interface CallerLimiter {
   hit(caller: string, now: number): Awaitable<RateDecision>;
+}
+
+/** A snapshot from a counter's raw numbers: the month's days so far (day 1 first) and the last hour. */
+export function usageSnapshot(
+  day: UtcDay,
+  thisMonth: number,
+  dayCounts: (dayOfMonth: number) => { requests: number; errors: number },
+  lastHour: { requests: number; errors: number },
+): UsageSnapshot {
+  const daily: DailyUsage[] = [];
+  for (let d = 1; d <= day.dayOfMonth; d++) daily.push({ date: dateInMonth(day.monthStart, d), ...dayCounts(d) });
+  const today = daily[daily.length - 1]!;
+  return { today: today.requests, errorsToday: today.errors, thisMonth, daily, lastHour, monthEnd: day.monthEnd };
+}
+
+/** Runs a counter's writes one at a time: a call waits for the one in progress, then writes. */
+export class SerialWrites {
+  private running: Promise<void> | null = null;
+
+  async run(write: () => Promise<void>): Promise<void> {
+    while (this.running !== null) await this.running;
+    const current = write();
+    this.running = current;
+    try {
+      await current;
+    } finally {
+      this.running = null;
+    }
+  }
 }

@@ -1,7 +1,14 @@
 // In-process usage counters: exact (one thread decides), persisted per key per day in batches, reloaded at start.
 import { dateInMonth, secondsUntil, utcDay, type Plan, type UtcDay } from '../../domain/quota.js';
 import type { Store, UsageDay } from '../../store/store.js';
-import type { QuotaDecision, RateDecision, UsageCounter, UsageSnapshot } from './counter.js';
+import {
+  SerialWrites,
+  usageSnapshot,
+  type QuotaDecision,
+  type RateDecision,
+  type UsageCounter,
+  type UsageSnapshot,
+} from './counter.js';
 
 const MINUTE = 60_000;
 const HOUR_MINUTES = 60;
@@ -81,7 +88,7 @@ export class MemoryUsageCounter implements UsageCounter {
   private pendingRows: UsageDay[] = [];
   private day: UtcDay;
   private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
+  private readonly writes = new SerialWrites();
   private failing = false;
   private readonly log: UsageLog;
 
@@ -204,14 +211,6 @@ export class MemoryUsageCounter implements UsageCounter {
     const day = this.dayFor(now);
     const u = this.keys.get(keyId);
     if (u !== undefined && u.monthStart !== day.monthStart) this.rollMonth(u, day.monthStart);
-    const daily = [];
-    for (let d = 0; d < day.dayOfMonth; d++) {
-      daily.push({
-        date: dateInMonth(day.monthStart, d + 1),
-        requests: u?.requests[d] ?? 0,
-        errors: u?.errors[d] ?? 0,
-      });
-    }
     let hourRequests = 0;
     let hourErrors = 0;
     if (u !== undefined) {
@@ -224,27 +223,17 @@ export class MemoryUsageCounter implements UsageCounter {
         }
       }
     }
-    const today = daily[daily.length - 1]!;
-    return {
-      today: today.requests,
-      errorsToday: today.errors,
-      thisMonth: u?.monthCount ?? 0,
-      daily,
-      lastHour: { requests: hourRequests, errors: hourErrors },
-      monthEnd: day.monthEnd,
-    };
+    return usageSnapshot(
+      day,
+      u?.monthCount ?? 0,
+      (d) => ({ requests: u?.requests[d - 1] ?? 0, errors: u?.errors[d - 1] ?? 0 }),
+      { requests: hourRequests, errors: hourErrors },
+    );
   }
 
   /** Writes every changed day total and last-used time; concurrent calls wait for each other. */
-  async flush(): Promise<void> {
-    while (this.flushing !== null) await this.flushing;
-    const write = this.writeOnce();
-    this.flushing = write;
-    try {
-      await write;
-    } finally {
-      this.flushing = null;
-    }
+  flush(): Promise<void> {
+    return this.writes.run(() => this.writeOnce());
   }
 
   private async writeOnce(): Promise<void> {

@@ -1,9 +1,16 @@
 // Usage counters shared by every API node in Redis: one Lua step per decision, day totals written back to the store every second.
 import type { Redis } from 'ioredis';
 import { ServiceError } from '../../domain/errors.js';
-import { dateInMonth, secondsUntil, utcDay, type Plan, type UtcDay } from '../../domain/quota.js';
+import { secondsUntil, utcDay, type Plan, type UtcDay } from '../../domain/quota.js';
 import type { Store, UsageDay } from '../../store/store.js';
-import type { QuotaDecision, RateDecision, UsageCounter, UsageSnapshot } from './counter.js';
+import {
+  SerialWrites,
+  usageSnapshot,
+  type QuotaDecision,
+  type RateDecision,
+  type UsageCounter,
+  type UsageSnapshot,
+} from './counter.js';
 import type { UsageLog } from './memory-counter.js';
 import { CONSUMED, OVER_QUOTA, quotaScripts, UNSEEDED, type QuotaScripts } from './redis-scripts.js';
 
@@ -125,7 +132,7 @@ export class RedisUsageCounter implements UsageCounter {
   private readonly lastUsed = new Map<string, number>();
   private readonly seeding = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
+  private readonly writes = new SerialWrites();
   private failing = false;
 
   private constructor(
@@ -322,35 +329,17 @@ export class RedisUsageCounter implements UsageCounter {
     }
     const [, flat, hourRequests, hourErrors] = reply;
     const fields = fieldsOf(flat);
-    const daily = [];
-    for (let d = 1; d <= day.dayOfMonth; d++) {
-      daily.push({
-        date: dateInMonth(day.monthStart, d),
-        requests: fields.get(`r${pad2(d)}`) ?? 0,
-        errors: fields.get(`e${pad2(d)}`) ?? 0,
-      });
-    }
-    const today = daily[daily.length - 1]!;
-    return {
-      today: today.requests,
-      errorsToday: today.errors,
-      thisMonth: fields.get('n') ?? 0,
-      daily,
-      lastHour: { requests: hourRequests, errors: hourErrors },
-      monthEnd: day.monthEnd,
-    };
+    return usageSnapshot(
+      day,
+      fields.get('n') ?? 0,
+      (d) => ({ requests: fields.get(`r${pad2(d)}`) ?? 0, errors: fields.get(`e${pad2(d)}`) ?? 0 }),
+      { requests: hourRequests, errors: hourErrors },
+    );
   }
 
   /** Writes the day totals changed on this node (read back from Redis) and last-used times; one at a time. */
-  async flush(): Promise<void> {
-    while (this.flushing !== null) await this.flushing;
-    const write = this.writeOnce();
-    this.flushing = write;
-    try {
-      await write;
-    } finally {
-      this.flushing = null;
-    }
+  flush(): Promise<void> {
+    return this.writes.run(() => this.writeOnce());
   }
 
   /**
