@@ -89,3 +89,11 @@ export class SerialWrites {
     }
   }
 }
+
+/** Flushes a counter every `intervalMs` (0: never) without keeping the process alive; failures wait for the next turn. */
+export function periodicFlush(counter: { flush(): Promise<void> }, intervalMs: number): NodeJS.Timeout | null {
+  if (intervalMs <= 0) return null;
+  const timer = setInterval(() => void counter.flush().catch(() => undefined), intervalMs);
+  timer.unref();
+  return timer;
+}

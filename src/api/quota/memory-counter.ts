@@ -2,6 +2,7 @@
 import { dateInMonth, secondsUntil, utcDay, type Plan, type UtcDay } from '../../domain/quota.js';
 import type { Store, UsageDay } from '../../store/store.js';
 import {
+  periodicFlush,
   SerialWrites,
   usageSnapshot,
   type QuotaDecision,
@@ -114,11 +115,7 @@ export class MemoryUsageCounter implements UsageCounter {
       u.errors[d] = row.errors;
       u.monthCount += row.requests;
     }
-    const interval = opts.flushIntervalMs ?? 1000;
-    if (interval > 0) {
-      counter.timer = setInterval(() => void counter.flush().catch(() => undefined), interval);
-      counter.timer.unref();
-    }
+    counter.timer = periodicFlush(counter, opts.flushIntervalMs ?? 1000);
     return counter;
   }
 

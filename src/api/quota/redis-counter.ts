@@ -4,6 +4,7 @@ import { ServiceError } from '../../domain/errors.js';
 import { secondsUntil, utcDay, type Plan, type UtcDay } from '../../domain/quota.js';
 import type { Store, UsageDay } from '../../store/store.js';
 import {
+  periodicFlush,
   SerialWrites,
   usageSnapshot,
   type QuotaDecision,
@@ -149,11 +150,7 @@ export class RedisUsageCounter implements UsageCounter {
   static async open(opts: RedisUsageCounterOptions, now: number): Promise<RedisUsageCounter> {
     const counter = new RedisUsageCounter(opts, now);
     await counter.ensureSeeded(counter.names, now);
-    const interval = opts.flushIntervalMs ?? 1000;
-    if (interval > 0) {
-      counter.timer = setInterval(() => void counter.flush().catch(() => undefined), interval);
-      counter.timer.unref();
-    }
+    counter.timer = periodicFlush(counter, opts.flushIntervalMs ?? 1000);
     return counter;
   }
 
