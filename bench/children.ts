@@ -1,6 +1,7 @@
 // Child processes of a benchmark run: spawned tracked, stopped politely, and never left behind on exit or Ctrl-C.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 
 /** The tail of a child's output, shown when it dies or fails to start (its logs are otherwise hidden). */
@@ -13,6 +14,20 @@ class OutputTail {
   toString(): string {
     return this.text;
   }
+}
+
+/**
+ * With BENCH_CHILD_LOG_DIR set, a child's whole output is also written to `<dir>/<name>-<pid>.log`
+ * (e.g. what `--trace-gc` prints), since the tail above keeps only the last few kilobytes.
+ */
+function keepLog(name: string, proc: ChildProcess): void {
+  const dir = process.env.BENCH_CHILD_LOG_DIR;
+  if (dir === undefined || dir === '' || proc.pid === undefined) return;
+  mkdirSync(dir, { recursive: true });
+  const file = createWriteStream(join(dir, `${name}-${proc.pid}.log`));
+  proc.stdout?.pipe(file, { end: false });
+  proc.stderr?.pipe(file, { end: false });
+  proc.once('exit', () => file.end());
 }
 
 export interface Child {
@@ -38,6 +53,7 @@ export class Children {
     const output = new OutputTail();
     proc.stdout?.on('data', (c: Buffer) => output.push(c));
     proc.stderr?.on('data', (c: Buffer) => output.push(c));
+    keepLog(name, proc);
     const exited = new Promise<string>((resolve) => {
       proc.once('exit', (code, signal) => resolve(signal !== null ? `signal ${signal}` : `code ${String(code)}`));
       proc.once('error', (err) => resolve(`spawn error: ${err.message}`));

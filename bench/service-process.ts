@@ -51,7 +51,7 @@ export async function startService(children: Children, opts: ServiceStartOptions
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: '',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL ?? 'warn',
       ...opts.env,
     },
   });

@@ -68,7 +68,8 @@ export async function openStore(config: Config): Promise<Store> {
   if (config.databaseUrl !== null) {
     return openPostgresStore({ url: config.databaseUrl, poolSize: config.databasePoolSize });
   }
-  return openSqliteStore({ dataDir: config.dataDir });
+  // Write-behind flushes commit on a thread of their own, off the loop that answers requests.
+  return openSqliteStore({ dataDir: config.dataDir, writerThread: true });
 }
 
 /** The world time the store last heard of: event updates, outright prices and results. */

@@ -20,6 +20,8 @@ import { applied, rejected, type ApplyOutcome, type FeedReport } from './outcome
 import { isEmptyBatch, WriteBehind } from './write-behind.js';
 
 export interface PipelineLogger {
+  /** Optional: per-flush timings for operators chasing latency (LOG_LEVEL=debug). */
+  debug?(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
@@ -83,6 +85,13 @@ function acceptsStats(status: string): boolean {
 }
 
 const decoder = new TextDecoder();
+
+/** Where the time of one feed body went (for the ingress's debug log). */
+export interface FeedTiming {
+  parseMs: number;
+  /** Waiting for earlier bodies, then applying every line. */
+  applyMs: number;
+}
 
 export class Pipeline {
   readonly counters: PipelineCounters = {
@@ -242,8 +251,16 @@ export class Pipeline {
    * Parsing on a worker thread was tried and measured slower under read load: the reply waited
    * for a turn of the busy event loop, and the worker for a core.
    */
-  async applyNdjson(body: Uint8Array): Promise<FeedReport> {
-    return this.applyLines(parsePackedBody(decoder.decode(body)).lines);
+  async applyNdjson(body: Uint8Array, timing?: FeedTiming): Promise<FeedReport> {
+    const t0 = performance.now();
+    const lines = parsePackedBody(decoder.decode(body)).lines;
+    const t1 = performance.now();
+    const report = await this.applyLines(lines);
+    if (timing !== undefined) {
+      timing.parseMs = t1 - t0;
+      timing.applyMs = performance.now() - t1;
+    }
+    return report;
   }
 
   /** Applies parsed NDJSON lines in order: bad lines are reported, good ones applied. */
@@ -315,11 +332,16 @@ export class Pipeline {
       if (mark !== undefined) sink?.flushed(mark);
       return Promise.resolve();
     }
+    const started = performance.now();
     this.flushing = this.opts.store
       .writeBatch(batch)
       .then(
         () => {
           this.counters.flushes++;
+          this.opts.log.debug?.(
+            { ms: Math.round(performance.now() - started), events: batch.events.length, oddsRows: batch.oddsLog?.length ?? 0 },
+            'write-behind flushed',
+          );
           if (mark !== undefined) sink?.flushed(mark);
         },
         (err: unknown) => {

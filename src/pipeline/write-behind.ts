@@ -3,6 +3,7 @@ import type { LiveEvent } from '../live/live-event.js';
 import { encodeAllOdds, encodeOutcomes } from '../live/odds-codec.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { WriteBatch } from '../store/store.js';
+export { isEmptyBatch } from '../store/store.js';
 
 /** Odds changes of one event since the last flush. */
 interface PendingOdds {
@@ -131,14 +132,4 @@ export class WriteBehind {
   forget(eventId: string): void {
     this.rowsSinceFull.delete(eventId);
   }
-}
-
-export function isEmptyBatch(b: WriteBatch): boolean {
-  return (
-    b.events.length === 0 &&
-    b.markets.length === 0 &&
-    b.removedMarkets.length === 0 &&
-    (b.oddsLog ?? []).length === 0 &&
-    (b.oddsLogPrune ?? []).length === 0
-  );
 }

@@ -48,6 +48,7 @@ import {
   saveSettlement,
   settlementSummaries,
 } from './settlement-queries.js';
+import { isEmptyBatch } from './store.js';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -96,7 +97,12 @@ function lastById<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
 }
 
-async function applyBatch(trx: Transaction<StoreDatabase>, batch: WriteBatch, maxParameters: number): Promise<void> {
+/** Writes a batch inside a transaction the caller opened (also used by the SQLite writer thread). */
+export async function applyBatch(
+  trx: Transaction<StoreDatabase>,
+  batch: WriteBatch,
+  maxParameters: number,
+): Promise<void> {
   const eventsPerStatement = Math.max(1, Math.floor(maxParameters / EVENT_COLUMNS));
   const marketsPerStatement = Math.max(1, Math.floor(maxParameters / MARKET_COLUMNS));
   const idsPerStatement = Math.max(1, maxParameters - 1);
@@ -161,15 +167,6 @@ async function applyBatch(trx: Transaction<StoreDatabase>, batch: WriteBatch, ma
   }
 }
 
-function isEmpty(batch: WriteBatch): boolean {
-  return (
-    batch.events.length === 0 &&
-    batch.markets.length === 0 &&
-    batch.removedMarkets.length === 0 &&
-    (batch.oddsLog ?? []).length === 0 &&
-    (batch.oddsLogPrune ?? []).length === 0
-  );
-}
 
 /** Builds a Store on an open Kysely instance; the store owns it from now on and destroys it on close. */
 export function createKyselyStore(options: KyselyStoreOptions): Store {
@@ -275,7 +272,7 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
 
     writeBatch: (batch: WriteBatch) =>
       run(async () => {
-        if (isEmpty(batch)) return;
+        if (isEmptyBatch(batch)) return;
         await db.transaction().execute((trx) => applyBatch(trx, batch, maxParameters));
       }),
 

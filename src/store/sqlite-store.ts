@@ -6,7 +6,9 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { createKyselyStore } from './kysely-store.js';
 import { sqliteMigrationProvider } from './migrations.js';
 import type { StoreDatabase } from './schema.js';
-import type { Store } from './store.js';
+import type { Store, WriteBatch } from './store.js';
+import { configureSqliteConnection } from './sqlite-connection.js';
+import { SqliteWriter } from './sqlite-writer.js';
 
 export const DEFAULT_SQLITE_FILE = 'store.sqlite';
 
@@ -27,11 +29,13 @@ export interface SqliteStoreOptions {
   fileName?: string;
   /** Runs pending migrations before resolving (default true: the embedded store needs no setup step). */
   migrate?: boolean;
+  /**
+   * Commit write-behind batches (`writeBatch`) on a worker thread with its own connection, so a
+   * flush never holds the caller's event loop (default false; the service turns it on, see
+   * sqlite-writer.ts). Everything else stays on the caller's connection.
+   */
+  writerThread?: boolean;
 }
-
-// Waits this long for a lock held by another process (a `keys` CLI next to a running server)
-// before failing with SQLITE_BUSY.
-const BUSY_TIMEOUT_MS = 5000;
 
 // Well under SQLite's 32766 bound parameters: bigger statements stop paying off and cost memory.
 const MAX_PARAMETERS = 8000;
@@ -41,13 +45,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const filePath = join(options.dataDir, options.fileName ?? DEFAULT_SQLITE_FILE);
   const sqlite = new Database(filePath);
   try {
-    sqlite.pragma('journal_mode = WAL');
-    // WAL with synchronous = NORMAL survives a killed process but may lose the last commits on
-    // power loss, because the WAL is only fsynced at checkpoints. A result is acknowledged as
-    // kept forever once saveResult resolves, so every commit fsyncs the WAL: FULL.
-    sqlite.pragma('synchronous = FULL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    configureSqliteConnection(sqlite);
   } catch (error) {
     sqlite.close();
     throw error;
@@ -74,8 +72,18 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     }
   }
 
+  const writer = options.writerThread === true ? new SqliteWriter({ filePath, maxParameters: MAX_PARAMETERS }) : null;
   return {
     ...store,
+    ...(writer === null
+      ? {}
+      : {
+          writeBatch: (batch: WriteBatch) => writer.write(batch),
+          close: async () => {
+            await writer.close();
+            await store.close();
+          },
+        }),
     kind: 'sqlite',
     filePath,
     readPragma: (name: SqlitePragmaName): unknown => {

@@ -62,6 +62,17 @@ export interface WriteBatch {
   oddsLogPrune?: Array<{ eventId: string; beforeSeq: number }>;
 }
 
+/** True when a batch would write nothing. */
+export function isEmptyBatch(b: WriteBatch): boolean {
+  return (
+    b.events.length === 0 &&
+    b.markets.length === 0 &&
+    b.removedMarkets.length === 0 &&
+    (b.oddsLog ?? []).length === 0 &&
+    (b.oddsLogPrune ?? []).length === 0
+  );
+}
+
 /** What a restart restores: every event with its markets in order, as last committed. */
 export interface StoredEvent {
   event: SportEvent;

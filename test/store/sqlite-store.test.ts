@@ -12,6 +12,7 @@ import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { runStoreContract } from './contract.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/migrations.js';
+import type { WriteBatch } from '../../src/store/store.js';
 import { T0, batch, contentsOf, eventWithMarkets, sampleEvent, sampleMarket, sampleResult } from './fixtures.js';
 
 async function tempDir(): Promise<string> {
@@ -23,6 +24,16 @@ runStoreContract('sqlite', async () => {
   return {
     store: await openSqliteStore({ dataDir }),
     reopen: () => openSqliteStore({ dataDir }),
+    cleanup: () => rm(dataDir, { recursive: true, force: true }),
+  };
+});
+
+// The same contract with write-behind batches committed on the writer thread (as the service runs it).
+runStoreContract('sqlite (writer thread)', async () => {
+  const dataDir = await tempDir();
+  return {
+    store: await openSqliteStore({ dataDir, writerThread: true }),
+    reopen: () => openSqliteStore({ dataDir, writerThread: true }),
     cleanup: () => rm(dataDir, { recursive: true, force: true }),
   };
 });
@@ -176,5 +187,109 @@ describe('SQLite store', () => {
         );
         assert.deepEqual(loaded[42]?.markets[999], sampleMarket(1000, 2.1));
       });
+    }));
+});
+
+describe('SQLite store with a writer thread', () => {
+  /** Counts turns of this event loop until `work` settles. */
+  async function loopTurnsDuring(work: Promise<unknown>): Promise<number> {
+    let done = false;
+    let turns = 0;
+    const settled = work.finally(() => {
+      done = true;
+    });
+    while (!done) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turns++;
+    }
+    await settled;
+    return turns;
+  }
+
+  const bigBatch = (): WriteBatch => {
+    const events = Array.from({ length: 40 }, (_v, i) => sampleEvent(`ev-big-${i}`));
+    const ids = Array.from({ length: 500 }, (_v, i) => i + 1);
+    return batch({
+      events,
+      markets: events.flatMap((e) => eventWithMarkets(e, ids).markets),
+    });
+  };
+
+  it('commits a batch while the caller’s event loop keeps turning, and the caller’s connection reads it', () =>
+    withDir(async (dataDir) => {
+      const inline = await openSqliteStore({ dataDir: join(dataDir, 'inline') });
+      const threaded = await openSqliteStore({ dataDir: join(dataDir, 'threaded'), writerThread: true });
+      try {
+        // better-sqlite3 is synchronous: on the caller's connection the whole transaction (20,000
+        // markets, tens of milliseconds) runs in a turn or two of the loop; on the thread the
+        // loop keeps turning until the commit arrives.
+        const inlineTurns = await loopTurnsDuring(inline.writeBatch(bigBatch()));
+        const threadedTurns = await loopTurnsDuring(threaded.writeBatch(bigBatch()));
+        assert.ok(inlineTurns <= 2, `the loop turned ${inlineTurns} times during an inline write`);
+        assert.ok(threadedTurns >= 20, `the loop turned only ${threadedTurns} times during a threaded write`);
+        assert.deepEqual(contentsOf(await threaded.loadEvents()), contentsOf(await inline.loadEvents()));
+      } finally {
+        await inline.close();
+        await threaded.close();
+      }
+    }));
+
+  it('keeps the order of batches and writes odds rows as bytes', () =>
+    withDir(async (dataDir) => {
+      const store = await openSqliteStore({ dataDir, writerThread: true });
+      try {
+        const e = sampleEvent('ev-order');
+        const writes = [
+          store.writeBatch(eventWithMarkets(e, [1, 2])),
+          store.writeBatch(batch({ events: [{ ...e, updatedAt: e.updatedAt + 1 }] })),
+          store.writeBatch(batch({ seq: 3, oddsLog: [{ eventId: e.id, data: Buffer.from([1, 2, 3, 250]) }] })),
+          store.writeBatch(batch({ events: [{ ...e, updatedAt: e.updatedAt + 2 }] })),
+        ];
+        await Promise.all(writes);
+        const [loaded] = await store.loadEvents();
+        assert.equal(loaded?.event.updatedAt, e.updatedAt + 2);
+        assert.deepEqual(loaded?.markets.map((m) => m.marketId), [1, 2]);
+        assert.deepEqual(
+          loaded?.oddsLog.map((r) => ({ seq: r.seq, data: [...r.data] })),
+          [{ seq: 3, data: [1, 2, 3, 250] }],
+        );
+      } finally {
+        await store.close();
+      }
+    }));
+
+  it('rejects a batch the database refuses, writes none of it, and takes the next one', () =>
+    withDir(async (dataDir) => {
+      const store = await openSqliteStore({ dataDir, writerThread: true });
+      try {
+        const e = sampleEvent('ev-known');
+        // An odds row of an event never stored breaks its foreign key: the whole batch rolls back.
+        const refused = batch({
+          events: [e],
+          seq: 1,
+          oddsLog: [{ eventId: 'ev-unknown', data: Buffer.from([1]) }],
+        });
+        await assert.rejects(store.writeBatch(refused), /writer thread failed a batch: .*FOREIGN KEY/i);
+        assert.deepEqual(await store.loadEvents(), []);
+        await store.writeBatch(eventWithMarkets(e, [7]));
+        assert.deepEqual(contentsOf(await store.loadEvents()), [{ event: e, markets: [sampleMarket(7)] }]);
+      } finally {
+        await store.close();
+      }
+    }));
+
+  it('finishes the batches already sent before close resolves', () =>
+    withDir(async (dataDir) => {
+      const store = await openSqliteStore({ dataDir, writerThread: true });
+      const sent = store.writeBatch(bigBatch());
+      await store.close();
+      await sent;
+      await assert.rejects(store.writeBatch(bigBatch()), /store is closed/);
+      const again = await openSqliteStore({ dataDir });
+      try {
+        assert.equal((await again.loadEvents()).length, 40);
+      } finally {
+        await again.close();
+      }
     }));
 });

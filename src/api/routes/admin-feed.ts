@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ServiceError, type ErrorCode } from '../../domain/errors.js';
 import type { FeedReport } from '../../pipeline/outcome.js';
+import type { FeedTiming } from '../../pipeline/pipeline.js';
 import type { ApiContext } from '../context.js';
 import { FeedRelay, STREAM_POSITION_HEADER } from '../feed-relay.js';
 import { errorResponses } from '../schemas/common.js';
@@ -20,7 +21,7 @@ function relayedError(body: string): ServiceError {
 export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     let relay: FeedRelay | undefined;
-    // The raw bytes: the pipeline parses large bodies on a worker thread, not on this event loop.
+    // The raw bytes: the pipeline scans odds lines straight into typed arrays (packed-body.ts).
     app.addContentTypeParser(
       ['application/x-ndjson', 'application/ndjson', 'application/jsonl'],
       { parseAs: 'buffer', bodyLimit: ctx.config.feedBodyLimitBytes },
@@ -60,11 +61,18 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             );
           }
         }
+        // Until here: the body's arrival, hooks and the wait for this event loop.
+        const receivedMs = reply.elapsedTime;
+        const timing: FeedTiming = { parseMs: 0, applyMs: 0 };
         const report = Buffer.isBuffer(body)
-          ? await ctx.pipeline.applyNdjson(body)
+          ? await ctx.pipeline.applyNdjson(body, timing)
           : // A JSON body: one message or an array of them, numbered like lines.
             await ctx.pipeline.applyJson(body === undefined ? [] : Array.isArray(body) ? body : [body]);
         if (role?.kind === 'candidate') void reply.header(STREAM_POSITION_HEADER, role.position());
+        request.log.debug(
+          { bytes: Buffer.isBuffer(body) ? body.length : undefined, accepted: report.accepted, receivedMs, ...timing },
+          'feed body applied',
+        );
         return report;
       },
     );

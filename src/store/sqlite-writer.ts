@@ -1,0 +1,103 @@
+// The embedded store's writer thread, seen from the service: write-behind batches go to it and resolve once committed.
+import { Worker } from 'node:worker_threads';
+import { ServiceError } from '../domain/errors.js';
+import type { SqliteWriterData, SqliteWriterReply, SqliteWriterRequest } from './sqlite-connection.js';
+import { isEmptyBatch, type WriteBatch } from './store.js';
+
+interface Pending {
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * Why a thread: better-sqlite3 is synchronous, so a write-behind flush on the service's own
+ * connection holds the event loop for its whole transaction — 20-40 ms every flush under a live
+ * feed of 100,000 changes a tick, during which no request is answered. The thread has its own
+ * connection to the same WAL file; SQLite lets one connection write while the other reads, and
+ * the rare write on the service's connection (a result, keys, usage) waits its turn through
+ * busy_timeout. A batch resolves once committed, so everything built on a flush's promise (the
+ * result ordering, the stream watermark) keeps its meaning. If the thread dies, its pending
+ * batches fail (the pipeline keeps and retries them) and the next batch starts a new thread.
+ */
+export class SqliteWriter {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly data: SqliteWriterData) {}
+
+  write(batch: WriteBatch): Promise<void> {
+    if (this.closed) {
+      return Promise.reject(new ServiceError('service_unavailable', 'the store is closed', { component: 'datastore' }));
+    }
+    if (isEmptyBatch(batch)) return Promise.resolve();
+    const worker = this.worker ?? this.start();
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      // Referenced only while a batch is out: an idle thread must not keep the process alive, a
+      // busy one must (a shutdown's last flush).
+      if (this.pending.size === 0) worker.ref();
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ type: 'write', id, batch } satisfies SqliteWriterRequest);
+    });
+  }
+
+  /** Waits for every batch sent so far, then stops the thread. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    if (worker === null) return;
+    await Promise.allSettled([...this.pending.values()].map((p) => new Promise<void>((r) => wrap(p, r))));
+    const closedReply = new Promise<void>((resolve) => {
+      const onMessage = (m: SqliteWriterReply): void => {
+        if (m.type === 'closed') resolve();
+      };
+      worker.on('message', onMessage);
+      worker.once('exit', () => resolve());
+    });
+    // Kept alive until the thread has closed its connection, or the process could end first.
+    worker.ref();
+    worker.postMessage({ type: 'close' } satisfies SqliteWriterRequest);
+    await closedReply;
+    await worker.terminate();
+    this.worker = null;
+  }
+
+  private start(): Worker {
+    const worker = new Worker(new URL('./sqlite-writer-worker.js', import.meta.url), { workerData: this.data });
+    worker.unref();
+    worker.on('message', (m: SqliteWriterReply) => {
+      if (m.type === 'closed') return;
+      const p = this.pending.get(m.id);
+      if (p === undefined) return;
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) worker.unref();
+      if (m.type === 'done') p.resolve();
+      else p.reject(new Error(`the store's writer thread failed a batch: ${m.message}`));
+    });
+    const fail = (reason: string): void => {
+      if (this.worker === worker) this.worker = null;
+      const err = new Error(`the store's writer thread stopped (${reason}); its pending batches were not written`);
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', (err) => fail(err.message));
+    worker.on('exit', (code) => fail(`exit code ${code}`));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+/** Calls `done` once the pending entry settles, whichever way. */
+function wrap(p: Pending, done: () => void): void {
+  const { resolve, reject } = p;
+  p.resolve = () => {
+    resolve();
+    done();
+  };
+  p.reject = (err) => {
+    reject(err);
+    done();
+  };
+}
