@@ -52,8 +52,8 @@ function usage(): string {
     'environment: BENCH_DURATION (s per run, default 8), BENCH_WARMUP (s before each run, default 2),',
     '             BENCH_RUNS (runs per target, default 2), BENCH_CONNECTIONS (default 50),',
     "             BENCH_SERVICE_NODE_ARGS (node flags for the service, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'),",
-    '             BENCH_CHILD_LOG_DIR (keep each child process\'s whole output there, e.g. for --trace-gc),',
-    '             BENCH_SERVICE_LOG_LEVEL (default warn; debug logs each feed body\'s receive/parse/apply times)',
+    "             BENCH_CHILD_LOG_DIR (keep each child process's whole output there, e.g. for --trace-gc),",
+    "             BENCH_SERVICE_LOG_LEVEL (default warn; debug logs each feed body's receive/parse/apply times)",
     ...CAPACITY_USAGE,
   ].join('\n');
 }

@@ -339,7 +339,11 @@ export class Pipeline {
         () => {
           this.counters.flushes++;
           this.opts.log.debug?.(
-            { ms: Math.round(performance.now() - started), events: batch.events.length, oddsRows: batch.oddsLog?.length ?? 0 },
+            {
+              ms: Math.round(performance.now() - started),
+              events: batch.events.length,
+              oddsRows: batch.oddsLog?.length ?? 0,
+            },
             'write-behind flushed',
           );
           if (mark !== undefined) sink?.flushed(mark);

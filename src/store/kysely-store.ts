@@ -167,7 +167,6 @@ export async function applyBatch(
   }
 }
 
-
 /** Builds a Store on an open Kysely instance; the store owns it from now on and destroys it on close. */
 export function createKyselyStore(options: KyselyStoreOptions): Store {
   const { db, maxParameters } = options;

@@ -5,7 +5,12 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { applyBatch } from './kysely-store.js';
 import type { StoreDatabase } from './schema.js';
 import type { WriteBatch } from './store.js';
-import { configureSqliteConnection, type SqliteWriterRequest, type SqliteWriterReply, type SqliteWriterData } from './sqlite-connection.js';
+import {
+  configureSqliteConnection,
+  type SqliteWriterRequest,
+  type SqliteWriterReply,
+  type SqliteWriterData,
+} from './sqlite-connection.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-writer-worker runs as a worker thread');

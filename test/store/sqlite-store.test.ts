@@ -248,7 +248,10 @@ describe('SQLite store with a writer thread', () => {
         await Promise.all(writes);
         const [loaded] = await store.loadEvents();
         assert.equal(loaded?.event.updatedAt, e.updatedAt + 2);
-        assert.deepEqual(loaded?.markets.map((m) => m.marketId), [1, 2]);
+        assert.deepEqual(
+          loaded?.markets.map((m) => m.marketId),
+          [1, 2],
+        );
         assert.deepEqual(
           loaded?.oddsLog.map((r) => ({ seq: r.seq, data: [...r.data] })),
           [{ seq: 3, data: [1, 2, 3, 250] }],
