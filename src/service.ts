@@ -213,6 +213,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       feedLagSeconds: () => pipeline.lastLagMs / 1000,
       settlementBacklog: () => settlement.backlog,
       writeBehindBacklog: () => pipeline.backlog,
+      writeBehindWaits: () => pipeline.counters.backpressureWaits,
       readModelEvents: () => readModel.size,
       feedMessages: () => pipeline.counters.applied,
       feedRejected: () => pipeline.counters.rejected,

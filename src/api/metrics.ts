@@ -5,6 +5,8 @@ export interface MetricSources {
   feedLagSeconds: () => number;
   settlementBacklog: () => number;
   writeBehindBacklog: () => number;
+  /** Times the feed was held back until the store caught up (write-behind backpressure). */
+  writeBehindWaits: () => number;
   readModelEvents: () => number;
   feedMessages: () => Map<string, number>;
   feedRejected: () => number;
@@ -53,6 +55,14 @@ export class ApiMetrics {
       registers,
       collect() {
         this.set(sources.writeBehindBacklog());
+      },
+    });
+    new Gauge({
+      name: 'store_write_behind_waits',
+      help: 'Times the feed was held back because too many market documents waited for the store',
+      registers,
+      collect() {
+        this.set(sources.writeBehindWaits());
       },
     });
     new Gauge({

@@ -70,6 +70,8 @@ export interface PipelineCounters {
   rejected: number;
   flushes: number;
   flushFailures: number;
+  /** Times the feed waited for the store (too many market documents pending). */
+  backpressureWaits: number;
 }
 
 /** Player statistics belong to games that are under way or have been played. */
@@ -86,6 +88,12 @@ function acceptsStats(status: string): boolean {
 
 const decoder = new TextDecoder();
 
+/**
+ * Market documents (hundreds of bytes each) that may wait for the store before the feed is held
+ * back: about one flush of a fast bulk load (50 deep events), a few tens of MB.
+ */
+export const MAX_PENDING_MARKET_DOCS = 50_000;
+
 /** Where the time of one feed body went (for the ingress's debug log). */
 export interface FeedTiming {
   parseMs: number;
@@ -100,6 +108,7 @@ export class Pipeline {
     rejected: 0,
     flushes: 0,
     flushFailures: 0,
+    backpressureWaits: 0,
   };
   /** Wall-clock epoch ms of the last message that changed something; null before the first. */
   lastChangeAt: number | null = null;
@@ -291,13 +300,17 @@ export class Pipeline {
     const run = async (): Promise<ApplyOutcome[]> => {
       const out: ApplyOutcome[] = [];
       if (sink === undefined) {
-        for (const m of messages) out.push(await this.applyOne(m));
+        for (const m of messages) {
+          if (this.writeBehind.marketDocs > MAX_PENDING_MARKET_DOCS) await this.drainMarketDocs();
+          out.push(await this.applyOne(m));
+        }
         return out;
       }
       // A leader stamps every message with the time it applies it, so every replica computes the
       // same updated_at, and hands on the messages that changed something.
       const changed: IngressMessage[] = [];
       for (const m of messages) {
+        if (this.writeBehind.marketDocs > MAX_PENDING_MARKET_DOCS) await this.drainMarketDocs();
         const msg = m.ts === undefined ? { ...m, ts: new Date(this.opts.now()).toISOString() } : m;
         const outcome = await this.applyOne(msg);
         out.push(outcome);
@@ -318,6 +331,21 @@ export class Pipeline {
   /** The archived result of an event, from memory or the store. */
   async result(eventId: string): Promise<EventResult | null> {
     return this.results.get(eventId) ?? (await this.opts.store.getResult(eventId));
+  }
+
+  /**
+   * Holds the feed back while too many market documents wait for the store: flushes until they
+   * fit again. Without it a store slower than the feed (the writer thread shares the machine
+   * with the feed) lets the backlog, and the batch a flush builds from it, grow without bound.
+   * A failing store does not block the feed: the wait ends at the first failed flush.
+   */
+  private async drainMarketDocs(): Promise<void> {
+    this.counters.backpressureWaits++;
+    while (this.writeBehind.marketDocs > MAX_PENDING_MARKET_DOCS) {
+      const failures = this.counters.flushFailures;
+      await this.flush();
+      if (this.counters.flushFailures !== failures) return;
+    }
   }
 
   /** Writes pending live data to the store; one flush at a time. */

@@ -35,6 +35,12 @@ export class WriteBehind {
   private rowsSinceFull = new Map<string, number>();
   /** The last flush sequence number used (continues after a restart). */
   seq = 0;
+  /**
+   * Market documents waiting for a flush. They are what makes a flush expensive and its batch
+   * large (a document is hundreds of bytes where an odds change is 17), so the pipeline holds
+   * the feed back when too many wait (pipeline.ts, MAX_PENDING_MARKET_DOCS).
+   */
+  marketDocs = 0;
 
   constructor(private readonly readModel: ReadModel) {}
 
@@ -52,7 +58,9 @@ export class WriteBehind {
   markMarkets(eventId: string, marketIds: Iterable<number>): void {
     let set = this.markets.get(eventId);
     if (set === undefined) this.markets.set(eventId, (set = new Set()));
+    const before = set.size;
     for (const id of marketIds) set.add(id);
+    this.marketDocs += set.size - before;
   }
 
   /** Price or lock changes of these outcomes (indexes into the event's book as it is now). */
@@ -91,6 +99,7 @@ export class WriteBehind {
     for (const eventId of only(this.markets)) {
       const ids = this.markets.get(eventId) ?? new Set<number>();
       this.markets.delete(eventId);
+      this.marketDocs -= ids.size;
       const le = this.readModel.get(eventId);
       if (le === undefined) continue;
       for (const marketId of ids) {

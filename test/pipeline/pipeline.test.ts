@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { FeedMessage } from '../../src/feed/messages.js';
 import { LocalChangeBus, type Change } from '../../src/live/change-bus.js';
 import { ReadModel } from '../../src/live/read-model.js';
-import { Pipeline } from '../../src/pipeline/pipeline.js';
+import { MAX_PENDING_MARKET_DOCS, Pipeline } from '../../src/pipeline/pipeline.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store, WriteBatch } from '../../src/store/store.js';
 
@@ -309,6 +309,60 @@ describe('pipeline: durability', () => {
     const again = await harness(await openSqliteStore({ dataDir: dir }));
     const book = again.readModel.get('e1')?.book;
     assert.equal(book?.odds(book.indexOfSelection(11)), 2.75);
+  });
+
+  it('holds the feed back while too many market documents wait for a slow store, then goes on', async () => {
+    const real = await openSqliteStore({ dataDir: dir });
+    // A store whose flushes finish only when the test lets them.
+    const gates: Array<() => void> = [];
+    const written: number[] = [];
+    const slow: Store = {
+      ...real,
+      writeBatch: async (b: WriteBatch) => {
+        await new Promise<void>((resolve) => gates.push(resolve));
+        written.push(b.markets.length);
+        return real.writeBatch(b);
+      },
+    };
+    const h = await harness(slow);
+    const bigMarkets = (id: string, count: number): FeedMessage =>
+      ({
+        type: 'markets',
+        event_id: id,
+        markets: Array.from({ length: count }, (_v, i) => ({
+          market_id: i + 1,
+          key: `player_goals_${i + 1}:0.5`,
+          name: `Player ${i + 1} goals`,
+          outcomes: [
+            { selection_id: 2 * i + 1, code: 'over', label: 'Over 0.5', odds: 3.2 },
+            { selection_id: 2 * i + 2, code: 'under', label: 'Under 0.5', odds: 1.3 },
+          ],
+        })),
+      }) as FeedMessage;
+    const half = Math.ceil(MAX_PENDING_MARKET_DOCS / 2) + 1;
+    // Two events of just over half the bound each: the third message finds the bound passed.
+    let applied = false;
+    const feeding = h.pipeline
+      .applyAll([fixture('a'), bigMarkets('a', half), fixture('b'), bigMarkets('b', half), fixture('c')])
+      .then((outcomes) => {
+        applied = true;
+        return outcomes;
+      });
+    while (gates.length === 0) await new Promise((r) => setImmediate(r));
+    // The flush it started is waiting on the store, and so is the feed: 'c' is not applied yet.
+    assert.equal(applied, false);
+    assert.equal(h.readModel.get('c'), undefined);
+    assert.equal(h.pipeline.counters.backpressureWaits, 1);
+    gates.shift()?.();
+    const outcomes = await feeding;
+    assert.ok(outcomes.every((o) => o.ok));
+    assert.deepEqual(written, [2 * half]);
+    assert.ok(h.readModel.get('c') !== undefined);
+    // The next flush is the timer's again: nothing waits for it.
+    const flushed = h.pipeline.flush();
+    gates.shift()?.();
+    await flushed;
+    assert.equal(h.pipeline.backlog, 0);
   });
 
   it('a failed flush keeps its changes pending and the next flush writes them', async () => {
