@@ -1,6 +1,7 @@
 // Parses an NDJSON feed body with every odds message's changes packed into one arena of typed arrays.
 import { isBlankLine, parseNdjsonLine, splitNdjson } from './ndjson.js';
-import { scanOddsLine, type Arena } from './odds-line-scanner.js';
+import { scanOddsBytes } from './odds-bytes-scanner.js';
+import { scanOddsLine, type Arena, type ScannedOdds } from './odds-line-scanner.js';
 import { fill, type IngressMessage, type PackedChanges } from './packed-odds.js';
 
 /** One line of a feed body: its message (odds packed), or why it was rejected. */
@@ -13,13 +14,9 @@ export type IngressLine =
  */
 const MIN_CHANGE_CHARS = 24;
 
-/**
- * Same lines, numbers, messages and errors as parseNdjson, except that odds messages carry
- * `packed` views into three arrays shared by the whole body (`buffers` lists their ArrayBuffers,
- * should the lines be posted to another thread: they transfer without a copy).
- */
-export function parsePackedBody(text: string): { lines: IngressLine[]; buffers: ArrayBuffer[] } {
-  const size = Math.ceil(text.length / MIN_CHANGE_CHARS) + 1;
+/** The arena for a body of `length` characters or bytes, and views into it. */
+function bodyArena(length: number): { arena: Arena; view: (from: number, n: number) => PackedChanges } {
+  const size = Math.ceil(length / MIN_CHANGE_CHARS) + 1;
   const arena: Arena = {
     ids: new Float64Array(size),
     odds: new Float64Array(size),
@@ -31,45 +28,99 @@ export function parsePackedBody(text: string): { lines: IngressLine[]; buffers: 
     odds: arena.odds.subarray(from, from + n),
     locks: arena.locks.subarray(from, from + n),
   });
+  return { arena, view };
+}
+
+function packedLine(line: number, scanned: ScannedOdds, view: (from: number, n: number) => PackedChanges): IngressLine {
+  const packed = view(scanned.from, scanned.count);
+  return {
+    line,
+    message:
+      scanned.ts === undefined
+        ? { type: 'odds', event_id: scanned.eventId, packed }
+        : { type: 'odds', ts: scanned.ts, event_id: scanned.eventId, packed },
+  };
+}
+
+/** One line of text: the text scanner, else the general parser (odds then copied into the arena). */
+function textLine(
+  t: string,
+  line: number,
+  arena: Arena,
+  view: (from: number, n: number) => PackedChanges,
+  lines: IngressLine[],
+): void {
+  const scanned = scanOddsLine(t, arena);
+  if (scanned !== null) {
+    lines.push(packedLine(line, scanned, view));
+    return;
+  }
+  if (isBlankLine(t)) return;
+  const parsed = parseNdjsonLine(t, line);
+  if (parsed === null) return;
+  if ('error' in parsed || parsed.message.type !== 'odds') {
+    lines.push(parsed);
+    return;
+  }
+  const m = parsed.message;
+  const n = m.changes.length;
+  if (arena.used + n > arena.ids.length) {
+    // Unreachable for valid JSON (see MIN_CHANGE_CHARS); kept so a surprise costs speed, not data.
+    lines.push(parsed);
+    return;
+  }
+  fill(arena, arena.used, m.changes);
+  const packed = view(arena.used, n);
+  arena.used += n;
+  lines.push({
+    line,
+    message:
+      m.ts === undefined
+        ? { type: 'odds', event_id: m.event_id, packed }
+        : { type: 'odds', ts: m.ts, event_id: m.event_id, packed },
+  });
+}
+
+/**
+ * Same lines, numbers, messages and errors as parseNdjson, except that odds messages carry
+ * `packed` views into three arrays shared by the whole body (`buffers` lists their ArrayBuffers,
+ * should the lines be posted to another thread: they transfer without a copy).
+ */
+export function parsePackedBody(text: string): { lines: IngressLine[]; buffers: ArrayBuffer[] } {
+  const { arena, view } = bodyArena(text.length);
   const lines: IngressLine[] = [];
   const texts = splitNdjson(text);
-  for (let i = 0; i < texts.length; i++) {
-    const t = texts[i]!;
-    const line = i + 1;
-    const scanned = scanOddsLine(t, arena);
-    if (scanned !== null) {
-      const packed = view(scanned.from, scanned.count);
-      const message: IngressMessage =
-        scanned.ts === undefined
-          ? { type: 'odds', event_id: scanned.eventId, packed }
-          : { type: 'odds', ts: scanned.ts, event_id: scanned.eventId, packed };
-      lines.push({ line, message });
-      continue;
-    }
-    if (isBlankLine(t)) continue;
-    const parsed = parseNdjsonLine(t, line);
-    if (parsed === null) continue;
-    if ('error' in parsed || parsed.message.type !== 'odds') {
-      lines.push(parsed);
-      continue;
-    }
-    const m = parsed.message;
-    const n = m.changes.length;
-    if (arena.used + n > size) {
-      // Unreachable for valid JSON (see MIN_CHANGE_CHARS); kept so a surprise costs speed, not data.
-      lines.push(parsed);
-      continue;
-    }
-    fill(arena, arena.used, m.changes);
-    const packed = view(arena.used, n);
-    arena.used += n;
-    lines.push({
-      line,
-      message:
-        m.ts === undefined
-          ? { type: 'odds', event_id: m.event_id, packed }
-          : { type: 'odds', ts: m.ts, event_id: m.event_id, packed },
-    });
+  for (let i = 0; i < texts.length; i++) textLine(texts[i]!, i + 1, arena, view, lines);
+  return { lines, buffers: [arena.ids.buffer, arena.odds.buffer, arena.locks.buffer] as ArrayBuffer[] };
+}
+
+const decoder = new TextDecoder();
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * parsePackedBody of the body's UTF-8 text, from the bytes: lines in the common odds spelling are
+ * read in place (odds-bytes-scanner.ts), only the others are decoded. A body with a carriage
+ * return anywhere is decoded whole (a lone \r also ends a line), and so is one starting with a
+ * byte order mark.
+ */
+export function parsePackedBytes(body: Uint8Array): { lines: IngressLine[]; buffers: ArrayBuffer[] } {
+  if (body.indexOf(CARRIAGE_RETURN) >= 0 || (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf)) {
+    return parsePackedBody(decoder.decode(body));
+  }
+  // Bytes are at least as many as characters, so the arena is large enough for the text path too.
+  const { arena, view } = bodyArena(body.length);
+  const lines: IngressLine[] = [];
+  let start = 0;
+  for (let line = 1; ; line++) {
+    let end = body.indexOf(NEWLINE, start);
+    const last = end < 0;
+    if (last) end = body.length;
+    const scanned = scanOddsBytes(body, start, end, arena);
+    if (scanned !== null) lines.push(packedLine(line, scanned, view));
+    else textLine(decoder.decode(body.subarray(start, end)), line, arena, view, lines);
+    if (last) break;
+    start = end + 1;
   }
   return { lines, buffers: [arena.ids.buffer, arena.odds.buffer, arena.locks.buffer] as ArrayBuffer[] };
 }

@@ -4,7 +4,7 @@ import { playerStatsOf, sameJson } from './map-messages.js';
 import type { EventResult, FinalStatus, SportEvent, TeamSide } from '../domain/types.js';
 import type { FeedMessage, FeedMessageType } from '../feed/messages.js';
 import { parseNdjsonLine } from '../feed/ndjson.js';
-import { parsePackedBody, type IngressLine } from '../feed/packed-body.js';
+import { parsePackedBytes, type IngressLine } from '../feed/packed-body.js';
 import { changesOf, type IngressMessage } from '../feed/packed-odds.js';
 import type { ChangeBus, ChangeKind } from '../live/change-bus.js';
 import type { LiveEvent } from '../live/live-event.js';
@@ -86,13 +86,13 @@ function acceptsStats(status: string): boolean {
   );
 }
 
-const decoder = new TextDecoder();
-
 /**
  * Market documents (hundreds of bytes each) that may wait for the store before the feed is held
- * back: about one flush of a fast bulk load (50 deep events), a few tens of MB.
+ * back: about one flush of a fast bulk load (20 deep events). A flush materializes its documents
+ * (and with the writer thread, copies them there), so this bounds that memory too: at 50,000 the
+ * full capacity bench peaked ~250 MB higher.
  */
-export const MAX_PENDING_MARKET_DOCS = 50_000;
+export const MAX_PENDING_MARKET_DOCS = 20_000;
 
 /** Where the time of one feed body went (for the ingress's debug log). */
 export interface FeedTiming {
@@ -262,7 +262,7 @@ export class Pipeline {
    */
   async applyNdjson(body: Uint8Array, timing?: FeedTiming): Promise<FeedReport> {
     const t0 = performance.now();
-    const lines = parsePackedBody(decoder.decode(body)).lines;
+    const lines = parsePackedBytes(body).lines;
     const t1 = performance.now();
     const report = await this.applyLines(lines);
     if (timing !== undefined) {

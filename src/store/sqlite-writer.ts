@@ -65,7 +65,12 @@ export class SqliteWriter {
   }
 
   private start(): Worker {
-    const worker = new Worker(new URL('./sqlite-writer-worker.js', import.meta.url), { workerData: this.data });
+    const worker = new Worker(new URL('./sqlite-writer-worker.js', import.meta.url), {
+      workerData: this.data,
+      // A batch is garbage once committed: a small young generation keeps the thread's memory
+      // small (it cannot run out, only collect more often).
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
     worker.unref();
     worker.on('message', (m: SqliteWriterReply) => {
       if (m.type === 'closed') return;

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseNdjson } from '../../src/feed/ndjson.js';
+import { scanOddsBytes } from '../../src/feed/odds-bytes-scanner.js';
 import { scanOddsLine, type Arena } from '../../src/feed/odds-line-scanner.js';
-import { parsePackedBody, type IngressLine } from '../../src/feed/packed-body.js';
+import { parsePackedBody, parsePackedBytes, type IngressLine } from '../../src/feed/packed-body.js';
 import { unpack } from '../../src/feed/packed-odds.js';
 
 function plain(lines: IngressLine[]): unknown[] {
@@ -185,5 +186,116 @@ describe('odds line scanner', () => {
     assert.equal(packed.length, general.length);
     // Line by line, so a failure names the line that differs.
     general.forEach((want, i) => assert.deepEqual(packed[i], want, lines[want.line - 1]));
+  });
+
+  /** A line in the common spelling (the byte reader's), now and then with something off. */
+  function commonLine(r: () => number): string {
+    const n = 1 + Math.floor(r() * 8);
+    const changes = Array.from({ length: n }, () => {
+      const id =
+        r() < 0.97 ? String(Math.floor(r() * 100_000)) : pick(r, ['0', '00', '07', '1e3', '-1', '9007199254740993']);
+      const odds = r() < 0.9 ? (1 + r() * 20).toFixed(Math.floor(r() * 4)) : pick(r, NUMBERS);
+      const lock = r() < 0.15 ? `,"is_locked":${pick(r, ['true', 'false', 'true', 'false', 'null', '"x"'])}` : '';
+      return `{"selection_id":${id},"odds":${odds}${lock}}`;
+    });
+    const ts =
+      r() < 0.3
+        ? `"ts":"${pick(r, ['2026-03-01T12:00:00.250Z', '2026-03-01T12:00:00Z', 'soon', '2026-02-30T00:00:00Z'])}",`
+        : '';
+    const id = r() < 0.9 ? `e-${Math.floor(r() * 1000)}` : pick(r, ['é-ü', 'with space', '', 'a/b', 'x'.repeat(300)]);
+    const line = `{"type":"odds",${ts}"event_id":"${id}","changes":[${changes.join(',')}]}`;
+    return r() < 0.03 ? `${line} ` : r() < 0.02 ? line.slice(0, -2) : line;
+  }
+
+  it('the byte reader takes the common spelling itself and declines the rest, writing nothing', () => {
+    const enc = new TextEncoder();
+    const a = arena(10);
+    const line = enc.encode(
+      '{"type":"odds","ts":"2026-03-01T12:00:00Z","event_id":"e1","changes":[{"selection_id":7,"odds":2.35},{"selection_id":8,"odds":1.5,"is_locked":false}]}',
+    );
+    assert.deepEqual(scanOddsBytes(line, 0, line.length, a), {
+      eventId: 'e1',
+      ts: '2026-03-01T12:00:00Z',
+      from: 0,
+      count: 2,
+    });
+    assert.deepEqual([...a.ids.subarray(0, 2)], [7, 8]);
+    assert.deepEqual([...a.odds.subarray(0, 2)], [2.35, 1.5]);
+    assert.deepEqual([...a.locks.subarray(0, 2)], [-1, 0]);
+    for (const text of [
+      '{"type":"odds","event_id":"e1","changes":[{"selection_id":1,"odds":2},{"selection_id":2,"is_locked":true}]}',
+      '{"type":"odds","event_id":"e1","changes":[{"odds":2,"selection_id":1}]}',
+      '{"type":"odds", "event_id":"e1","changes":[{"selection_id":1,"odds":2}]}',
+      '{"type":"odds","event_id":"é","changes":[{"selection_id":1,"odds":2}]}',
+      '{"type":"odds","event_id":"e1","changes":[{"selection_id":1,"odds":1e1}]}',
+      '{"type":"odds","event_id":"e1","changes":[{"selection_id":1,"odds":2}]} ',
+    ]) {
+      const b = enc.encode(text);
+      assert.equal(scanOddsBytes(b, 0, b.length, a), null, text);
+      assert.equal(a.used, 2, text);
+    }
+  });
+
+  it('from the bytes: on 8,000 random lines, common and odd, the same lines as the general parse', () => {
+    const r = prng(29);
+    const lines = Array.from({ length: 8000 }, () => (r() < 0.6 ? commonLine(r) : randomLine(r)));
+    const text = lines.join('\n');
+    const general = known(parseNdjson(text)) as ReturnType<typeof parseNdjson>;
+    assert.ok(general.filter((l) => 'error' in l).length > 500, 'the sample includes many invalid lines');
+    const packed = known(plain(parsePackedBytes(new TextEncoder().encode(text)).lines));
+    assert.equal(packed.length, general.length);
+    general.forEach((want, i) => assert.deepEqual(packed[i], want, lines[want.line - 1]));
+  });
+
+  it('from the bytes: CRLF and lone CR line ends, a byte order mark, blank and trailing lines', () => {
+    const r = prng(31);
+    const lines = Array.from({ length: 300 }, () => commonLine(r));
+    for (const text of [
+      lines.join('\r\n'),
+      lines.join('\r'),
+      `\ufeff${lines.join('\n')}`,
+      `\n\n${lines.join('\n\n')}\n`,
+      '',
+      '\n',
+    ]) {
+      const general = known(parseNdjson(text));
+      const packed = known(plain(parsePackedBytes(new TextEncoder().encode(text)).lines));
+      assert.deepEqual(packed, general);
+    }
+  });
+
+  it('from the bytes: invalid UTF-8 inside a line reads as the decoded text does', () => {
+    const good = new TextEncoder().encode('{"type":"odds","event_id":"e1","changes":[{"selection_id":1,"odds":2.5}]}');
+    const bad = Uint8Array.from([
+      ...new TextEncoder().encode('{"type":"odds","event_id":"e'),
+      0xc3,
+      0x28,
+      ...new TextEncoder().encode('","changes":[{"selection_id":1,"odds":2.5}]}'),
+    ]);
+    const body = Uint8Array.from([...good, 0x0a, ...bad, 0x0a, ...good]);
+    const general = known(parseNdjson(new TextDecoder().decode(body)));
+    assert.deepEqual(known(plain(parsePackedBytes(body).lines)), general);
+  });
+
+  it('from the bytes: numbers read exactly as JSON.parse reads them', () => {
+    const r = prng(5);
+    for (let k = 0; k < 20_000; k++) {
+      const digits = 1 + Math.floor(r() * 17);
+      let text = String(1 + Math.floor(r() * 9));
+      for (let d = 1; d < digits; d++) text += String(Math.floor(r() * 10));
+      const dot = Math.floor(r() * digits);
+      if (dot > 0) text = `${text.slice(0, dot)}.${text.slice(dot)}`;
+      const body = new TextEncoder().encode(
+        `{"type":"odds","event_id":"e","changes":[{"selection_id":1,"odds":${text}}]}`,
+      );
+      const [line] = plain(parsePackedBytes(body).lines) as Array<
+        { error: string } | { message: { changes: Array<{ odds: number }> } }
+      >;
+      const want = JSON.parse(text) as number;
+      if (want >= 1.01) {
+        assert.ok(line !== undefined && 'message' in line && !('error' in line), text);
+        assert.equal(line.message.changes[0]?.odds, want, text);
+      } else assert.ok(line !== undefined && 'error' in line, text);
+    }
   });
 });
