@@ -22,6 +22,8 @@ interface Pending {
 export class SqliteWriter {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
+  /** The promises of the batches out, so close can wait for them. */
+  private readonly inFlight = new Set<Promise<void>>();
   private nextId = 1;
   private closed = false;
 
@@ -34,13 +36,17 @@ export class SqliteWriter {
     if (isEmptyBatch(batch)) return Promise.resolve();
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
+    const written = new Promise<void>((resolve, reject) => {
       // Referenced only while a batch is out: an idle thread must not keep the process alive, a
       // busy one must (a shutdown's last flush).
       if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ type: 'write', id, batch } satisfies SqliteWriterRequest);
     });
+    this.inFlight.add(written);
+    const forget = (): void => void this.inFlight.delete(written);
+    written.then(forget, forget);
+    return written;
   }
 
   /** Waits for every batch sent so far, then stops the thread. */
@@ -48,7 +54,7 @@ export class SqliteWriter {
     this.closed = true;
     const worker = this.worker;
     if (worker === null) return;
-    await Promise.allSettled([...this.pending.values()].map((p) => new Promise<void>((r) => wrap(p, r))));
+    await Promise.allSettled([...this.inFlight]);
     const closedReply = new Promise<void>((resolve) => {
       const onMessage = (m: SqliteWriterReply): void => {
         if (m.type === 'closed') resolve();
@@ -92,17 +98,4 @@ export class SqliteWriter {
     this.worker = worker;
     return worker;
   }
-}
-
-/** Calls `done` once the pending entry settles, whichever way. */
-function wrap(p: Pending, done: () => void): void {
-  const { resolve, reject } = p;
-  p.resolve = () => {
-    resolve();
-    done();
-  };
-  p.reject = (err) => {
-    reject(err);
-    done();
-  };
 }
