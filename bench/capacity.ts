@@ -28,7 +28,8 @@ export const CAPACITY_USAGE = [
   '             BENCH_CAPACITY_CHANGES (selections moved per live event per tick, default 100),',
   '             BENCH_CAPACITY_TICK_MS (default 300), BENCH_CAPACITY_CONNECTIONS (odds readers, default 20),',
   '             BENCH_CAPACITY_API_RATE (cap on odds req/s, default 0 = as fast as answered),',
-  '             BENCH_CAPACITY_EVENTS_PER_BODY (load phase, default 20)',
+  '             BENCH_CAPACITY_EVENTS_PER_BODY (load phase, default 20),',
+  '             BENCH_CAPACITY_WARMUP (s of ticking before recording, default 5)',
 ];
 
 interface CapacitySettings {
@@ -41,6 +42,12 @@ interface CapacitySettings {
   connections: number;
   apiRate: number;
   eventsPerBody: number;
+  /**
+   * Seconds of ticking and reading before anything is recorded. The first seconds after a quiet
+   * start are a transient: every payload is refreshed for the first time into newly allocated
+   * memory until the buffer pool has filled, and bodies waited 570-830 ms to be read then.
+   */
+  warmupSeconds: number;
 }
 
 function capacitySettings(): CapacitySettings {
@@ -54,6 +61,7 @@ function capacitySettings(): CapacitySettings {
     connections: envNumber('BENCH_CAPACITY_CONNECTIONS', 20, 1, true),
     apiRate: envNumber('BENCH_CAPACITY_API_RATE', 0, 0, true),
     eventsPerBody: envNumber('BENCH_CAPACITY_EVENTS_PER_BODY', 20, 1, true),
+    warmupSeconds: envNumber('BENCH_CAPACITY_WARMUP', 5, 0, false),
   };
   if (s.live > s.events)
     throw new UsageError(`BENCH_CAPACITY_LIVE (${s.live}) exceeds BENCH_CAPACITY_EVENTS (${s.events})`);
@@ -309,8 +317,11 @@ interface TickFigures {
   late: number;
   maxLagMs: number;
   p50Ms: number;
+  p90Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Ticks whose round trip passed the p99 target. */
+  overTarget: number;
   changesPerTick: number;
   bytesPerTick: number;
   buildP50Ms: number;
@@ -338,8 +349,10 @@ function tickFigures(r: TickerResult, tickMs: number): TickFigures {
     late: r.ticks.filter((t) => t.lagMs > tickMs * LATE_FRACTION).length,
     maxLagMs: Math.max(0, ...r.ticks.map((t) => t.lagMs)),
     p50Ms: percentile(rt, 50),
+    p90Ms: percentile(rt, 90),
     p99Ms: percentile(rt, 99),
     maxMs: Math.max(0, ...rt),
+    overTarget: rt.filter((ms) => ms > TICK_P99_TARGET_MS).length,
     changesPerTick: r.ticks.length === 0 ? 0 : r.ticks.reduce((n, t) => n + t.changes, 0) / r.ticks.length,
     bytesPerTick: r.ticks.length === 0 ? 0 : r.ticks.reduce((n, t) => n + t.bytes, 0) / r.ticks.length,
     buildP50Ms: percentile(
@@ -394,9 +407,9 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
 
   const memory = new MemorySampler(pid);
   memory.start();
-  const warmupMs = ctx.settings.warmupSeconds * 1000;
+  const warmupMs = s.warmupSeconds * 1000;
   ctx.log(
-    `[capacity] ticking for ${s.seconds} s after ${ctx.settings.warmupSeconds} s warm-up; odds payload of a live event ` +
+    `[capacity] ticking for ${s.seconds} s after ${s.warmupSeconds} s warm-up; odds payload of a live event ` +
       `${fmt(sample.body.length / 1024)} KB`,
   );
   mark('tickingStart');
@@ -417,7 +430,7 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
       requests: oddsRequests(live),
       connections: s.connections,
       pipelining: 1,
-      warmupSeconds: ctx.settings.warmupSeconds,
+      warmupSeconds: s.warmupSeconds,
       durationSeconds: s.seconds,
       serverPid: pid,
       ...(s.apiRate > 0 ? { overallRate: s.apiRate } : {}),
@@ -427,7 +440,7 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
   ctx.log(
     `[capacity] phases, seconds after the service was spawned: ${Object.entries(phases)
       .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-      .join(', ')} (measured ticks from tickingStart + ${ctx.settings.warmupSeconds} s warm-up)`,
+      .join(', ')} (measured ticks from tickingStart + ${s.warmupSeconds} s warm-up)`,
   );
   await memory.stop();
   const backlogAtEnd = await service.backlog();
@@ -530,9 +543,14 @@ function capacityTable(
       '',
       '',
     ],
-    ['tick p50', `${fmt(t.p50Ms, 1)} ms`, '', ''],
+    ['tick p50 / p90', `${fmt(t.p50Ms, 1)} / ${fmt(t.p90Ms, 1)} ms`, '', ''],
     ['tick p99', `${fmt(t.p99Ms, 1)} ms`, `<= ${TICK_P99_TARGET_MS} ms`, pass(t.p99Ms <= TICK_P99_TARGET_MS)],
-    ['tick max', `${fmt(t.maxMs, 1)} ms`, '', ''],
+    [
+      'tick max',
+      `${fmt(t.maxMs, 1)} ms (${fmt(t.overTarget)} of ${fmt(t.recorded)} ticks over ${TICK_P99_TARGET_MS} ms)`,
+      '',
+      '',
+    ],
     [
       'behind schedule',
       `${fmt(t.late)} late (> ${fmt(s.tickMs * LATE_FRACTION)} ms), ${fmt(t.skippedSlots)} slots skipped, max lag ${fmt(t.maxLagMs)} ms`,

@@ -1,6 +1,6 @@
 // What every connection to the embedded store's file is set up with, and the writer thread's messages.
 import type Database from 'better-sqlite3';
-import type { WriteBatch } from './store.js';
+import type { UsageWrite, WriteBatch } from './store.js';
 
 // Waits this long for a lock held by another connection (the writer thread, or a `keys` CLI next
 // to a running server) before failing with SQLITE_BUSY.
@@ -22,7 +22,10 @@ export interface SqliteWriterData {
   maxParameters: number;
 }
 
-export type SqliteWriterRequest = { type: 'write'; id: number; batch: WriteBatch } | { type: 'close' };
+export type SqliteWriterRequest =
+  | { type: 'batch'; id: number; batch: WriteBatch }
+  | { type: 'usage'; id: number; write: UsageWrite }
+  | { type: 'close' };
 
 export type SqliteWriterReply =
   { type: 'done'; id: number } | { type: 'failed'; id: number; message: string } | { type: 'closed' };

@@ -6,7 +6,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { createKyselyStore } from './kysely-store.js';
 import { sqliteMigrationProvider } from './migrations.js';
 import type { StoreDatabase } from './schema.js';
-import type { Store, WriteBatch } from './store.js';
+import type { Store, UsageWrite, WriteBatch } from './store.js';
 import { configureSqliteConnection } from './sqlite-connection.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
@@ -30,8 +30,8 @@ export interface SqliteStoreOptions {
   /** Runs pending migrations before resolving (default true: the embedded store needs no setup step). */
   migrate?: boolean;
   /**
-   * Commit write-behind batches (`writeBatch`) on a worker thread with its own connection, so a
-   * flush never holds the caller's event loop (default false; the service turns it on, see
+   * Commit write-behind batches (`writeBatch`) and usage counts (`saveUsage`) on a worker thread
+   * with its own connection, so neither ever holds the caller's event loop (default false; the service turns it on, see
    * sqlite-writer.ts). Everything else stays on the caller's connection.
    */
   writerThread?: boolean;
@@ -79,6 +79,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       ? {}
       : {
           writeBatch: (batch: WriteBatch) => writer.write(batch),
+          saveUsage: (write: UsageWrite) => writer.saveUsage(write),
           close: async () => {
             await writer.close();
             await store.close();

@@ -1,7 +1,8 @@
-// Worker thread of the embedded store: commits write-behind batches on its own SQLite connection, away from the request loop.
+// Worker thread of the embedded store: commits write-behind batches and usage counts on its own SQLite connection, away from the request loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { saveUsage } from './account-queries.js';
 import { applyBatch } from './kysely-store.js';
 import type { StoreDatabase } from './schema.js';
 import type { WriteBatch } from './store.js';
@@ -39,9 +40,11 @@ port.on('message', (req: SqliteWriterRequest) => {
     void db.destroy().then(() => port.postMessage({ type: 'closed' } satisfies SqliteWriterReply));
     return;
   }
-  db.transaction()
-    .execute((trx) => applyBatch(trx, revive(req.batch), maxParameters))
-    .then(
+  const written =
+    req.type === 'batch'
+      ? db.transaction().execute((trx) => applyBatch(trx, revive(req.batch), maxParameters))
+      : saveUsage(db, req.write, maxParameters);
+  written.then(
       () => port.postMessage({ type: 'done', id: req.id } satisfies SqliteWriterReply),
       (err: unknown) =>
         port.postMessage({

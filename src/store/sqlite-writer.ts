@@ -1,8 +1,8 @@
-// The embedded store's writer thread, seen from the service: write-behind batches go to it and resolve once committed.
+// The embedded store's writer thread, seen from the service: write-behind batches and usage counts go to it and resolve once committed.
 import { Worker } from 'node:worker_threads';
 import { ServiceError } from '../domain/errors.js';
 import type { SqliteWriterData, SqliteWriterReply, SqliteWriterRequest } from './sqlite-connection.js';
-import { isEmptyBatch, type WriteBatch } from './store.js';
+import { isEmptyBatch, type UsageWrite, type WriteBatch } from './store.js';
 
 interface Pending {
   resolve: () => void;
@@ -13,9 +13,11 @@ interface Pending {
  * Why a thread: better-sqlite3 is synchronous, so a write-behind flush on the service's own
  * connection holds the event loop for its whole transaction — 20-40 ms every flush under a live
  * feed of 100,000 changes a tick, during which no request is answered. The thread has its own
- * connection to the same WAL file; SQLite lets one connection write while the other reads, and
- * the rare write on the service's connection (a result, keys, usage) waits its turn through
- * busy_timeout. A batch resolves once committed, so everything built on a flush's promise (the
+ * connection to the same WAL file; SQLite lets one connection write while the other reads.
+ * Usage counts (written every second by the quota counters) go through the thread too: on the
+ * service's connection each one that met a flush in progress waited for it through busy_timeout,
+ * a blocking sleep, so the loop stalled for the rest of the flush. The rare other writes (a
+ * result, keys, outrights) still wait that way. A batch resolves once committed, so everything built on a flush's promise (the
  * result ordering, the stream watermark) keeps its meaning. If the thread dies, its pending
  * batches fail (the pipeline keeps and retries them) and the next batch starts a new thread.
  */
@@ -30,18 +32,26 @@ export class SqliteWriter {
   constructor(private readonly data: SqliteWriterData) {}
 
   write(batch: WriteBatch): Promise<void> {
+    if (!this.closed && isEmptyBatch(batch)) return Promise.resolve();
+    return this.send((id) => ({ type: 'batch', id, batch }));
+  }
+
+  saveUsage(write: UsageWrite): Promise<void> {
+    return this.send((id) => ({ type: 'usage', id, write }));
+  }
+
+  private send(request: (id: number) => SqliteWriterRequest): Promise<void> {
     if (this.closed) {
       return Promise.reject(new ServiceError('service_unavailable', 'the store is closed', { component: 'datastore' }));
     }
-    if (isEmptyBatch(batch)) return Promise.resolve();
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     const written = new Promise<void>((resolve, reject) => {
-      // Referenced only while a batch is out: an idle thread must not keep the process alive, a
+      // Referenced only while a write is out: an idle thread must not keep the process alive, a
       // busy one must (a shutdown's last flush).
       if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ type: 'write', id, batch } satisfies SqliteWriterRequest);
+      worker.postMessage(request(id));
     });
     this.inFlight.add(written);
     const forget = (): void => void this.inFlight.delete(written);
