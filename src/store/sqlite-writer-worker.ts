@@ -45,12 +45,12 @@ port.on('message', (req: SqliteWriterRequest) => {
       ? db.transaction().execute((trx) => applyBatch(trx, revive(req.batch), maxParameters))
       : saveUsage(db, req.write, maxParameters);
   written.then(
-      () => port.postMessage({ type: 'done', id: req.id } satisfies SqliteWriterReply),
-      (err: unknown) =>
-        port.postMessage({
-          type: 'failed',
-          id: req.id,
-          message: err instanceof Error ? err.message : String(err),
-        } satisfies SqliteWriterReply),
-    );
+    () => port.postMessage({ type: 'done', id: req.id } satisfies SqliteWriterReply),
+    (err: unknown) =>
+      port.postMessage({
+        type: 'failed',
+        id: req.id,
+        message: err instanceof Error ? err.message : String(err),
+      } satisfies SqliteWriterReply),
+  );
 });
