@@ -39,7 +39,9 @@ interface Row {
 }
 
 export class MarketBook {
-  private marketIds = new Float64Array(0);
+  /** Market ids; null while they run densely (id = marketBase + index), as most producers number them. */
+  private marketIds: Float64Array | null = null;
+  private marketBase = 0;
   /**
    * The distinct strings of this book (keys, names, codes, labels), each interned; the columns
    * below hold indexes into it. A string pointer per outcome costs 8 bytes, an index 2: across
@@ -50,11 +52,14 @@ export class MarketBook {
   private nameIdx: StringIndexes = new Uint16Array(0);
   /** Outcome range of market i: [starts[i], starts[i + 1]). */
   private starts = new Uint32Array(1);
-  private positions = new Float64Array(0);
+  /** Stored positions; null while they run densely from positionBase (always, until markets are replaced or removed). */
+  private positions: Float64Array | null = null;
+  private positionBase = 0;
   /** 1 for a withdrawn market: kept for settlement, hidden from clients. */
   private withdrawnCol = new Uint8Array(0);
 
-  private selIds = new Float64Array(0);
+  /** Selection ids; null while they run densely from denseBase. */
+  private selIds: Float64Array | null = null;
   private oddsCol = new Float64Array(0);
   private flags = new Uint8Array(0);
   private codeIdx: StringIndexes = new Uint16Array(0);
@@ -67,8 +72,8 @@ export class MarketBook {
   /**
    * The first selection id when ids run densely in book order (id = first + outcome index, as
    * producers that number selections per event do): a lookup is then one subtraction instead of a
-   * binary search, which on a 100,000-change tick over 1,000 cold books is most of the apply.
-   * NaN otherwise.
+   * binary search, which on a 100,000-change tick over 1,000 cold books is most of the apply, and
+   * the id column is not kept (8 bytes a selection: ~180 MB across 22M selections). NaN otherwise.
    */
   private denseBase = NaN;
   /** Raised whenever outcome indexes are reassigned (markets added or replaced). */
@@ -76,17 +81,17 @@ export class MarketBook {
   private withdrawnCount = 0;
 
   get marketCount(): number {
-    return this.marketIds.length;
+    return this.starts.length - 1;
   }
 
   get outcomeCount(): number {
-    return this.selIds.length;
+    return this.oddsCol.length;
   }
 
   // ---- reading ----
 
   marketId(i: number): number {
-    return this.marketIds[i] as number;
+    return this.marketIds === null ? this.marketBase + i : (this.marketIds[i] as number);
   }
   key(i: number): string {
     return this.strings[this.keyIdx[i] as number] as string;
@@ -95,7 +100,7 @@ export class MarketBook {
     return this.strings[this.nameIdx[i] as number] as string;
   }
   position(i: number): number {
-    return this.positions[i] as number;
+    return this.positions === null ? this.positionBase + i : (this.positions[i] as number);
   }
   /** Whether any market is withdrawn (when none is, the hot path skips finding an outcome's market). */
   get hasWithdrawn(): boolean {
@@ -110,7 +115,7 @@ export class MarketBook {
     return [this.starts[i] as number, this.starts[i + 1] as number];
   }
   selectionId(o: number): number {
-    return this.selIds[o] as number;
+    return this.selIds === null ? this.denseBase + o : (this.selIds[o] as number);
   }
   odds(o: number): number {
     return this.oddsCol[o] as number;
@@ -131,6 +136,7 @@ export class MarketBook {
 
   /** Index of a market by id, or -1. */
   indexOfMarket(marketId: number): number {
+    if (this.marketIds === null) return denseIndex(marketId - this.marketBase, this.marketCount);
     if (this.byMarket === null) this.byMarket = sortedOrder(this.marketIds);
     return search(this.byMarket, this.marketIds, marketId);
   }
@@ -143,10 +149,7 @@ export class MarketBook {
 
   /** Outcome index of a selection id, or -1 (binary search over the sorted index). */
   indexOfSelection(selectionId: number): number {
-    if (this.denseBase === this.denseBase) {
-      const o = selectionId - this.denseBase;
-      return o >= 0 && o < this.selIds.length && this.selIds[o] === selectionId ? o : -1;
-    }
+    if (this.selIds === null) return denseIndex(selectionId - this.denseBase, this.outcomeCount);
     if (this.bySelection === null) this.bySelection = sortedOrder(this.selIds);
     return search(this.bySelection, this.selIds, selectionId);
   }
@@ -154,7 +157,7 @@ export class MarketBook {
   /** Market index that holds outcome o. */
   marketOfOutcome(o: number): number {
     let lo = 0;
-    let hi = this.marketIds.length - 1;
+    let hi = this.marketCount - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
       if ((this.starts[mid] as number) <= o) lo = mid;
@@ -321,7 +324,7 @@ export class MarketBook {
         keys[i] = table.index(this.key(r.from));
         names[i] = table.index(this.name(r.from));
         const [a, b] = this.outcomeRange(r.from);
-        selIds.set(this.selIds.subarray(a, b), o);
+        for (let s = a; s < b; s++) selIds[o + s - a] = this.selectionId(s);
         odds.set(this.oddsCol.subarray(a, b), o);
         flags.set(this.flags.subarray(a, b), o);
         for (let s = a; s < b; s++) {
@@ -332,14 +335,15 @@ export class MarketBook {
       }
     });
     starts[rows.length] = o;
-    this.marketIds = marketIds;
+    this.marketBase = denseStart(marketIds);
+    this.marketIds = this.marketBase === this.marketBase ? null : marketIds;
+    this.positionBase = denseStart(positions);
+    this.positions = this.positionBase === this.positionBase ? null : positions;
     this.strings = table.strings;
     this.keyIdx = table.narrow(keys);
     this.nameIdx = table.narrow(names);
     this.starts = starts;
-    this.positions = positions;
     this.withdrawnCol = withdrawn;
-    this.selIds = selIds;
     this.oddsCol = odds;
     this.flags = flags;
     this.codeIdx = table.narrow(codes);
@@ -348,10 +352,8 @@ export class MarketBook {
     this.byMarket = null;
     this.layout++;
     this.withdrawnCount = withdrawn.reduce((n, w) => n + w, 0);
-    let dense = selIds.length > 0;
-    const first = selIds[0] as number;
-    for (let o = 1; dense && o < selIds.length; o++) dense = selIds[o] === first + o;
-    this.denseBase = dense ? first : NaN;
+    this.denseBase = denseStart(selIds);
+    this.selIds = this.denseBase === this.denseBase ? null : selIds;
   }
 }
 
@@ -376,6 +378,23 @@ class StringTable {
   narrow(indexes: Uint32Array): StringIndexes {
     return this.strings.length <= 0x10000 ? Uint16Array.from(indexes) : indexes;
   }
+}
+
+/**
+ * The first value when a column runs densely (value = first + index, integers), else NaN. An empty
+ * column counts as dense: nothing to keep.
+ */
+function denseStart(values: Float64Array): number {
+  if (values.length === 0) return 0;
+  const first = values[0] as number;
+  if (!Number.isInteger(first)) return NaN;
+  for (let i = 1; i < values.length; i++) if (values[i] !== first + i) return NaN;
+  return first;
+}
+
+/** Index `offset` of a dense column of `length` values, or -1 when no value there matches. */
+function denseIndex(offset: number, length: number): number {
+  return offset >= 0 && offset < length && Number.isInteger(offset) ? offset : -1;
 }
 
 /** Indexes of `values` sorted by value. */

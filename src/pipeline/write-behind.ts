@@ -18,6 +18,8 @@ interface PendingOdds {
 
 /** After this many delta rows an event gets a full row, and its older rows are deleted. */
 const FULL_ROW_EVERY = 50;
+/** `seen` arrays kept for reuse after a flush (enough for every live event of a busy evening). */
+const SPARE_SEEN_LIMIT = 4096;
 
 /**
  * Odds and scores change many times a second; writing each change would make the store the
@@ -33,6 +35,12 @@ export class WriteBehind {
   private markets = new Map<string, Set<number>>();
   private odds = new Map<string, PendingOdds>();
   private rowsSinceFull = new Map<string, number>();
+  /**
+   * Zeroed `seen` arrays of flushed events, for the next ones. A new array per ticking event per
+   * flush (2 KB each, outliving several scavenges) is external memory that only a full collection
+   * frees, and its growth is what starts V8's full collections during a live evening.
+   */
+  private spareSeen: Uint8Array[] = [];
   /** The last flush sequence number used (continues after a restart). */
   seq = 0;
   /**
@@ -68,7 +76,7 @@ export class WriteBehind {
     const book = le.book;
     let p = this.odds.get(le.event.id);
     if (p === undefined) {
-      p = { layout: book.layout, outcomes: [], seen: new Uint8Array(book.outcomeCount), full: false };
+      p = { layout: book.layout, outcomes: [], seen: this.seenArray(book.outcomeCount), full: false };
       this.odds.set(le.event.id, p);
     }
     // Indexes from another layout no longer name the same selections: the row becomes a full one.
@@ -112,6 +120,7 @@ export class WriteBehind {
       this.odds.delete(eventId);
       const le = this.readModel.get(eventId);
       if (le === undefined || pending === undefined) continue;
+      this.recycle(pending);
       const rows = this.rowsSinceFull.get(eventId) ?? 0;
       if (rows >= FULL_ROW_EVERY || pending.full || pending.layout !== le.book.layout) {
         batch.oddsLog?.push({ eventId, data: encodeAllOdds(le.book, le.event.updatedAt) });
@@ -123,6 +132,29 @@ export class WriteBehind {
       }
     }
     return batch;
+  }
+
+  /** A zeroed array of at least n entries: a spare one when one fits (the last few are looked at). */
+  private seenArray(n: number): Uint8Array {
+    const spare = this.spareSeen;
+    for (let i = spare.length - 1; i >= 0 && i >= spare.length - 8; i--) {
+      const a = spare[i] as Uint8Array;
+      if (a.length >= n && a.length <= 2 * n + 64) {
+        spare[i] = spare[spare.length - 1] as Uint8Array;
+        spare.pop();
+        return a;
+      }
+    }
+    return new Uint8Array(n);
+  }
+
+  /** Zeroes a taken event's `seen` entries (only those set) and keeps the array for reuse. */
+  private recycle(pending: PendingOdds): void {
+    if (this.spareSeen.length >= SPARE_SEEN_LIMIT || pending.seen.length === 0) return;
+    const seen = pending.seen;
+    const outcomes = pending.outcomes;
+    for (let k = 0; k < outcomes.length; k++) seen[outcomes[k] as number] = 0;
+    this.spareSeen.push(seen);
   }
 
   /** Puts a batch that failed to write back into the pending sets, so the next flush retries it. */

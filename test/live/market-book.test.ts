@@ -142,4 +142,65 @@ describe('market book', () => {
     b2.upsert([market(1, [11])]);
     assert.equal(b1.label(0), b2.label(0));
   });
+
+  it('books numbered densely (ids kept as a base, not a column) behave as sparse ones through every change', () => {
+    // A seeded walk of upserts that keep, break and restore the runs of market ids, selection ids
+    // and positions; after each step every lookup must agree with a plain model of the markets.
+    let seed = 7;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const b = new MarketBook();
+    const model = new Map<number, Market>();
+    const BASE = 5_000_000_000;
+    // Market 1000 + k holds selections BASE + 2k and BASE + 2k + 1: both id runs and positions are dense.
+    const dense = (first: number, n: number, odds = 2): Market[] =>
+      Array.from({ length: n }, (_, k) =>
+        market(first + k, [BASE + 2 * (first - 1000 + k), BASE + 2 * (first - 1000 + k) + 1], odds),
+      );
+    b.upsert(dense(1000, 50));
+    for (const m of dense(1000, 50)) model.set(m.marketId, m);
+    let fresh = 7_000_000;
+    for (let step = 0; step < 60; step++) {
+      const r = random();
+      const changed: Market[] =
+        r < 0.3
+          ? [market(900 + Math.floor(random() * 40), [fresh++, fresh++])] // off the runs
+          : r < 0.6
+            ? dense(1000 + Math.floor(random() * 45), 1 + Math.floor(random() * 5), 3 + step) // replaced in place
+            : [market(1050 + step, [fresh++, fresh++])]; // appended
+      b.upsert(changed);
+      for (const m of changed) model.set(m.marketId, m);
+      const expected = [...model.values()];
+      const byId = new Map(b.markets().map((m) => [m.marketId, m]));
+      assert.equal(b.marketCount, expected.length);
+      for (const m of expected) {
+        assert.deepEqual(byId.get(m.marketId), m);
+        const i = b.indexOfMarket(m.marketId);
+        assert.equal(b.marketId(i), m.marketId);
+        for (const x of m.outcomes) {
+          const o = b.indexOfSelection(x.selectionId);
+          assert.equal(b.selectionId(o), x.selectionId);
+          assert.equal(b.marketOfOutcome(o), i);
+        }
+      }
+      const positions = Array.from({ length: b.marketCount }, (_, i) => b.position(i));
+      assert.equal(new Set(positions).size, positions.length, 'positions stay distinct');
+      for (const missing of [999.5, 5_000_000_000.5, -1, 5_000_000_000 - 1, 1e12])
+        assert.equal(b.indexOfSelection(missing), -1);
+      for (const missing of [1000.5, 899, 1e9]) assert.equal(b.indexOfMarket(missing), -1);
+    }
+  });
+
+  it('a dense book restored with stored positions keeps them', () => {
+    const b = new MarketBook();
+    b.upsert([market(1, [11, 12]), market(2, [13, 14])], [40, 41]);
+    assert.deepEqual([b.position(0), b.position(1)], [40, 41]);
+    b.upsert([market(3, [15, 16])]);
+    assert.equal(b.position(2), 42);
+    b.upsert([market(4, [17, 18])], [7]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((i) => b.position(i)),
+      [40, 41, 42, 7],
+    );
+    assert.deepEqual(ids(b), [1, 2, 3, 4]);
+  });
 });

@@ -311,6 +311,53 @@ describe('pipeline: durability', () => {
     assert.equal(book?.odds(book.indexOfSelection(11)), 2.75);
   });
 
+  it('odds moved over many flushes, by events of different sizes, all come back after a restart', async () => {
+    // Flushes hand their per-event bookkeeping on to the next events; none may carry a stale mark.
+    const h = await harness();
+    const sizes = { a: 30, b: 7, c: 55 };
+    const book = (id: string, n: number): FeedMessage =>
+      ({
+        type: 'markets',
+        event_id: id,
+        markets: Array.from({ length: n }, (_v, i) => ({
+          market_id: i + 1,
+          key: `player_goals_${i + 1}:0.5`,
+          name: `Player ${i + 1} goals`,
+          outcomes: [
+            { selection_id: 2 * i + 1, code: 'over', label: 'Over 0.5', odds: 3.2 },
+            { selection_id: 2 * i + 2, code: 'under', label: 'Under 0.5', odds: 1.3 },
+          ],
+        })),
+      }) as FeedMessage;
+    for (const [id, n] of Object.entries(sizes)) await h.pipeline.applyAll([fixture(id), book(id, n)]);
+    await h.pipeline.flush();
+    let seed = 3;
+    const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const expected = new Map<string, number>();
+    for (let round = 0; round < 12; round++) {
+      // Each round: a few events move some selections (often the same ones again), then a flush.
+      for (const [id, n] of Object.entries(sizes)) {
+        if (random() < 0.3) continue;
+        const changes = Array.from({ length: 1 + Math.floor(random() * 6) }, () => ({
+          selection_id: 1 + Math.floor(random() * Math.min(2 * n, 12)),
+          odds: Math.round((1.5 + random() * 8) * 100) / 100,
+        }));
+        const r = await h.pipeline.apply(msg({ type: 'odds', event_id: id, changes }));
+        assert.equal(r.ok, true);
+        for (const c of changes) expected.set(`${id}/${c.selection_id}`, c.odds);
+      }
+      await h.pipeline.flush();
+    }
+    assert.ok(expected.size > 10);
+    await h.pipeline.stop();
+    const again = await harness(await openSqliteStore({ dataDir: dir }));
+    for (const [key, odds] of expected) {
+      const [id, sel] = key.split('/') as [string, string];
+      const b = again.readModel.get(id)?.book;
+      assert.equal(b?.odds(b.indexOfSelection(Number(sel))), odds, key);
+    }
+  });
+
   it('holds the feed back while too many market documents wait for a slow store, then goes on', async () => {
     const real = await openSqliteStore({ dataDir: dir });
     // A store whose flushes finish only when the test lets them.
