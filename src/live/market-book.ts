@@ -1,10 +1,11 @@
-// An event's markets held column-wise (typed arrays, interned strings): ~35 bytes a selection, not ~300.
+// An event's markets held column-wise (typed arrays, indexes of shared strings): ~17-25 bytes a selection, not ~300.
 import type { Market, Outcome, TeamSide } from '../domain/types.js';
+import { sharedStrings } from './shared-strings.js';
 
 /**
  * Why columns: the service must hold 11,000 events with ~1,000 markets each (33M selections) in
  * well under 2 GB. One object per outcome plus a Map entry per selection costs ~300 bytes; here a
- * selection is a slot in a few typed arrays plus two pointers to shared strings. Price and lock
+ * selection is a slot in a few typed arrays, two of them indexes of shared strings. Price and lock
  * changes (the hot path) write a slot in place; adding or removing markets rebuilds the columns,
  * which producers do rarely.
  */
@@ -13,18 +14,8 @@ const LOCKED = 1;
 const HOME = 2;
 const AWAY = 4;
 
-/** Canonical instances of repeated strings ("Over 2.5", "draw", "Total Goals"…) shared by all events. */
-const pool = new Map<string, string>();
-const POOL_LIMIT = 500_000;
-
-export function intern(s: string): string {
-  const hit = pool.get(s);
-  if (hit !== undefined) return hit;
-  // Dropping the pool never breaks anything (events keep their strings); it only bounds its growth.
-  if (pool.size >= POOL_LIMIT) pool.clear();
-  pool.set(s, s);
-  return s;
-}
+/** Gives a collected book's strings back to the shared table (books are dropped without ceremony). */
+const releaseOnCollect = new FinalizationRegistry<StringColumns>((cols) => releaseStrings(cols));
 
 function sideBits(side: TeamSide | null): number {
   return side === 'home' ? HOME : side === 'away' ? AWAY : 0;
@@ -43,13 +34,11 @@ export class MarketBook {
   private marketIds: Float64Array | null = null;
   private marketBase = 0;
   /**
-   * The distinct strings of this book (keys, names, codes, labels), each interned; the columns
-   * below hold indexes into it. A string pointer per outcome costs 8 bytes, an index 2: across
-   * 33M selections that is ~400 MB of the capacity budget.
+   * Keys, names, codes and labels are indexes into the shared string table (shared-strings.ts):
+   * a string pointer per outcome would cost 8 bytes and a scan by every full collection.
    */
-  private strings: string[] = [];
-  private keyIdx: StringIndexes = new Uint16Array(0);
-  private nameIdx: StringIndexes = new Uint16Array(0);
+  private keyIdx = new Uint32Array(0);
+  private nameIdx = new Uint32Array(0);
   /** Outcome range of market i: [starts[i], starts[i + 1]). */
   private starts = new Uint32Array(1);
   /** Stored positions; null while they run densely from positionBase (always, until markets are replaced or removed). */
@@ -62,8 +51,8 @@ export class MarketBook {
   private selIds: Float64Array | null = null;
   private oddsCol = new Float64Array(0);
   private flags = new Uint8Array(0);
-  private codeIdx: StringIndexes = new Uint16Array(0);
-  private labelIdx: StringIndexes = new Uint16Array(0);
+  private codeIdx = new Uint32Array(0);
+  private labelIdx = new Uint32Array(0);
   /** Outcome indexes sorted by selection id, for lookups by id (built lazily). */
   private bySelection: Uint32Array | null = null;
   /** Market indexes sorted by market id (built lazily; a Map per event would cost ~50 bytes a market). */
@@ -94,10 +83,10 @@ export class MarketBook {
     return this.marketIds === null ? this.marketBase + i : (this.marketIds[i] as number);
   }
   key(i: number): string {
-    return this.strings[this.keyIdx[i] as number] as string;
+    return sharedStrings.get(this.keyIdx[i] as number);
   }
   name(i: number): string {
-    return this.strings[this.nameIdx[i] as number] as string;
+    return sharedStrings.get(this.nameIdx[i] as number);
   }
   position(i: number): number {
     return this.positions === null ? this.positionBase + i : (this.positions[i] as number);
@@ -128,10 +117,10 @@ export class MarketBook {
     return f & HOME ? 'home' : f & AWAY ? 'away' : null;
   }
   code(o: number): string {
-    return this.strings[this.codeIdx[o] as number] as string;
+    return sharedStrings.get(this.codeIdx[o] as number);
   }
   label(o: number): string {
-    return this.strings[this.labelIdx[o] as number] as string;
+    return sharedStrings.get(this.labelIdx[o] as number);
   }
 
   /** Index of a market by id, or -1. */
@@ -289,7 +278,13 @@ export class MarketBook {
       total +=
         r.market !== null ? r.market.outcomes.length : this.outcomeRange(r.from)[1] - this.outcomeRange(r.from)[0];
     const marketIds = new Float64Array(rows.length);
-    const table = new StringTable();
+    // Each distinct string is acquired once per book: the table counts books, not uses.
+    const local = new Map<string, number>();
+    const index = (text: string): number => {
+      let k = local.get(text);
+      if (k === undefined) local.set(text, (k = sharedStrings.acquire(text)));
+      return k;
+    };
     const keys = new Uint32Array(rows.length);
     const names = new Uint32Array(rows.length);
     const starts = new Uint32Array(rows.length + 1);
@@ -308,28 +303,28 @@ export class MarketBook {
         const m = r.market;
         withdrawn[i] = m.withdrawn === true ? 1 : 0;
         marketIds[i] = m.marketId;
-        keys[i] = table.index(m.key);
-        names[i] = table.index(m.name);
+        keys[i] = index(m.key);
+        names[i] = index(m.name);
         for (const x of m.outcomes) {
           selIds[o] = x.selectionId;
           odds[o] = x.odds;
           flags[o] = (x.isLocked ? LOCKED : 0) | sideBits(x.teamSide);
-          codes[o] = table.index(x.code);
-          labels[o] = table.index(x.label);
+          codes[o] = index(x.code);
+          labels[o] = index(x.label);
           o++;
         }
       } else {
         withdrawn[i] = this.withdrawnCol[r.from] ?? 0;
         marketIds[i] = this.marketId(r.from);
-        keys[i] = table.index(this.key(r.from));
-        names[i] = table.index(this.name(r.from));
+        keys[i] = index(this.key(r.from));
+        names[i] = index(this.name(r.from));
         const [a, b] = this.outcomeRange(r.from);
         for (let s = a; s < b; s++) selIds[o + s - a] = this.selectionId(s);
         odds.set(this.oddsCol.subarray(a, b), o);
         flags.set(this.flags.subarray(a, b), o);
         for (let s = a; s < b; s++) {
-          codes[o] = table.index(this.code(s));
-          labels[o] = table.index(this.label(s));
+          codes[o] = index(this.code(s));
+          labels[o] = index(this.label(s));
           o++;
         }
       }
@@ -339,15 +334,17 @@ export class MarketBook {
     this.marketIds = this.marketBase === this.marketBase ? null : marketIds;
     this.positionBase = denseStart(positions);
     this.positions = this.positionBase === this.positionBase ? null : positions;
-    this.strings = table.strings;
-    this.keyIdx = table.narrow(keys);
-    this.nameIdx = table.narrow(names);
+    releaseOnCollect.unregister(this);
+    releaseStrings({ keys: this.keyIdx, names: this.nameIdx, codes: this.codeIdx, labels: this.labelIdx });
+    this.keyIdx = keys;
+    this.nameIdx = names;
     this.starts = starts;
     this.withdrawnCol = withdrawn;
     this.oddsCol = odds;
     this.flags = flags;
-    this.codeIdx = table.narrow(codes);
-    this.labelIdx = table.narrow(labels);
+    this.codeIdx = codes;
+    this.labelIdx = labels;
+    releaseOnCollect.register(this, { keys, names, codes, labels }, this);
     this.bySelection = null;
     this.byMarket = null;
     this.layout++;
@@ -357,27 +354,18 @@ export class MarketBook {
   }
 }
 
-type StringIndexes = Uint16Array | Uint32Array;
+interface StringColumns {
+  keys: Uint32Array;
+  names: Uint32Array;
+  codes: Uint32Array;
+  labels: Uint32Array;
+}
 
-/** Builds a book's string table during a rebuild. */
-class StringTable {
-  readonly strings: string[] = [];
-  private readonly at = new Map<string, number>();
-
-  index(s: string): number {
-    let k = this.at.get(s);
-    if (k === undefined) {
-      k = this.strings.length;
-      this.strings.push(intern(s));
-      this.at.set(s, k);
-    }
-    return k;
-  }
-
-  /** 2-byte indexes when the table allows (always, in practice), else 4. */
-  narrow(indexes: Uint32Array): StringIndexes {
-    return this.strings.length <= 0x10000 ? Uint16Array.from(indexes) : indexes;
-  }
+/** Releases each distinct string of a book's columns once. */
+function releaseStrings(cols: StringColumns): void {
+  const distinct = new Set<number>();
+  for (const col of [cols.keys, cols.names, cols.codes, cols.labels]) for (const k of col) distinct.add(k);
+  for (const k of distinct) sharedStrings.release(k);
 }
 
 /**

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Market } from '../../src/domain/types.js';
-import { intern, MarketBook } from '../../src/live/market-book.js';
+import { MarketBook } from '../../src/live/market-book.js';
+import { sharedStrings } from '../../src/live/shared-strings.js';
 
 function market(id: number, selections: number[], odds = 2): Market {
   return {
@@ -132,15 +133,26 @@ describe('market book', () => {
     assert.equal(b.openMarketCount(), 1);
   });
 
-  it('interns repeated strings into one shared instance', () => {
-    const a = ['Over', '2.5'].join(' ');
-    const c = ['Over 2', '.5'].join('');
-    assert.equal(intern(a), intern(c));
+  it('books share one instance of each string, and give it back when replaced', () => {
+    const before = sharedStrings.size;
     const b1 = new MarketBook();
     const b2 = new MarketBook();
-    b1.upsert([market(1, [11])]);
-    b2.upsert([market(1, [11])]);
+    const m = (label: string): Market => ({
+      marketId: 1,
+      key: 'shared-strings-test',
+      name: 'Shared strings test',
+      outcomes: [{ selectionId: 11, code: 'over', label, odds: 2, teamSide: null, isLocked: false }],
+    });
+    b1.upsert([m(['Over', '2.5 (test)'].join(' '))]);
+    b2.upsert([m(['Over 2', '.5 (test)'].join(''))]);
     assert.equal(b1.label(0), b2.label(0));
+    // 'over' was in the table already (other tests' books); key, name and label are new.
+    assert.equal(sharedStrings.size, before + 3);
+    b1.upsert([m('Under 2.5 (test)')]);
+    assert.equal(sharedStrings.size, before + 4, 'the old label is still used by b2');
+    b2.upsert([m('Under 2.5 (test)')]);
+    assert.equal(sharedStrings.size, before + 3, 'the old label is used by no book any more');
+    assert.equal(b2.label(0), 'Under 2.5 (test)');
   });
 
   it('books numbered densely (ids kept as a base, not a column) behave as sparse ones through every change', () => {
