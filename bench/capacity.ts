@@ -135,6 +135,33 @@ async function heapOf(service: ServiceHandle): Promise<HeapFigures | null> {
   return { usedBytes: used, totalBytes: total, externalBytes: external };
 }
 
+interface PayloadFigures {
+  builds: number;
+  builtBytes: number;
+  refreshes: number;
+  poolAllocatedBytes: number;
+}
+
+/** The service's market payload counters (GET /metrics), to tell whole builds from in-place refreshes. */
+async function payloadsOf(service: ServiceHandle): Promise<PayloadFigures | null> {
+  const m = await service.metrics();
+  const builds = m.get('read_model_payload_builds');
+  const builtBytes = m.get('read_model_payload_built_bytes');
+  const refreshes = m.get('read_model_payload_refreshes');
+  const pool = m.get('read_model_payload_pool_allocated_bytes');
+  if (builds === undefined || builtBytes === undefined || refreshes === undefined || pool === undefined) return null;
+  return { builds, builtBytes, refreshes, poolAllocatedBytes: pool };
+}
+
+/** What the payloads did between two readings (new memory is what makes V8 start full collections). */
+function payloadText(a: PayloadFigures | null, b: PayloadFigures | null): string {
+  if (a === null || b === null) return 'not in GET /metrics';
+  return (
+    `${fmt(b.refreshes - a.refreshes)} refreshed in place, ${fmt(b.builds - a.builds)} built whole ` +
+    `(${fmt(mb(b.builtBytes - a.builtBytes))} MB); pool allocated ${fmt(mb(b.poolAllocatedBytes - a.poolAllocatedBytes))} MB`
+  );
+}
+
 function heapText(h: HeapFigures | null): string {
   if (h === null) return 'not in GET /metrics';
   return `used ${fmt(mb(h.usedBytes))} MB of ${fmt(mb(h.totalBytes))} MB, external ${fmt(mb(h.externalBytes))} MB`;
@@ -412,6 +439,7 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
     `[capacity] ticking for ${s.seconds} s after ${s.warmupSeconds} s warm-up; odds payload of a live event ` +
       `${fmt(sample.body.length / 1024)} KB`,
   );
+  const payloadsAtStart = await payloadsOf(service);
   mark('tickingStart');
   const [ticker, api] = await Promise.all([
     runTicker(ctx, {
@@ -445,6 +473,7 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
   await memory.stop();
   const backlogAtEnd = await service.backlog();
   const heapAtEnd = await heapOf(service);
+  const payloadsAtEnd = await payloadsOf(service);
   const end = await memoryOf(pid);
   const ticks = tickFigures(ticker, s.tickMs);
 
@@ -456,6 +485,7 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
     backlogAtEnd,
     heapAfterLoad,
     heapAtEnd,
+    payloads: payloadText(payloadsAtStart, payloadsAtEnd),
   });
   for (const l of lines.split('\n')) ctx.log(`[capacity] ${l}`);
   const problems = api.non2xx + api.errors + api.timeouts;
@@ -507,6 +537,7 @@ function capacityTable(
     backlogAtEnd: number;
     heapAfterLoad: HeapFigures | null;
     heapAtEnd: HeapFigures | null;
+    payloads: string;
   },
 ): string {
   const pass = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
@@ -578,6 +609,7 @@ function capacityTable(
     ],
     ['RSS peak (VmHWM)', `${fmt(mb(m.peak))} MB`, `<= ${RSS_TARGET_MB} MB`, pass(mb(m.peak) <= RSS_TARGET_MB)],
     ['V8 heap at end', heapText(m.heapAtEnd), '', ''],
+    ['payloads while ticking', m.payloads, '', ''],
     ['write-behind at end', `backlog ${fmt(m.backlogAtEnd)}`, '', ''],
   ];
   return formatGrid(['capacity', 'figure', 'target', ''], rows, () => true);

@@ -215,6 +215,13 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       writeBehindBacklog: () => pipeline.backlog,
       writeBehindWaits: () => pipeline.counters.backpressureWaits,
       readModelEvents: () => readModel.size,
+      payloads: () => ({
+        builds: readModel.payloadBuilds,
+        builtBytes: readModel.payloadBuiltBytes,
+        refreshes: readModel.payloadRefreshes,
+        cacheBytes: readModel.payloadCacheBytes,
+        poolAllocatedBytes: readModel.buffers.allocatedBytes,
+      }),
       feedMessages: () => pipeline.counters.applied,
       feedRejected: () => pipeline.counters.rejected,
     });

@@ -8,6 +8,14 @@ export interface MetricSources {
   /** Times the feed was held back until the store caught up (write-behind backpressure). */
   writeBehindWaits: () => number;
   readModelEvents: () => number;
+  /** Market payloads (odds, detail, batch items): whole builds, in-place refreshes, and their memory. */
+  payloads: () => {
+    builds: number;
+    builtBytes: number;
+    refreshes: number;
+    cacheBytes: number;
+    poolAllocatedBytes: number;
+  };
   feedMessages: () => Map<string, number>;
   feedRejected: () => number;
 }
@@ -65,6 +73,37 @@ export class ApiMetrics {
         this.set(sources.writeBehindWaits());
       },
     });
+    const payloadGauge = (
+      name: string,
+      help: string,
+      pick: (p: ReturnType<MetricSources['payloads']>) => number,
+    ): void => {
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(pick(sources.payloads()));
+        },
+      });
+    };
+    payloadGauge('read_model_payload_builds', 'Market payloads rendered whole since start', (p) => p.builds);
+    payloadGauge(
+      'read_model_payload_built_bytes',
+      'Bytes of market payloads rendered whole since start',
+      (p) => p.builtBytes,
+    );
+    payloadGauge(
+      'read_model_payload_refreshes',
+      'Market payloads refreshed in place after price ticks since start',
+      (p) => p.refreshes,
+    );
+    payloadGauge('read_model_payload_cache_bytes', 'Bytes held by the market payload cache', (p) => p.cacheBytes);
+    payloadGauge(
+      'read_model_payload_pool_allocated_bytes',
+      'Bytes allocated since start for refreshed payloads because no pooled buffer fitted',
+      (p) => p.poolAllocatedBytes,
+    );
     new Gauge({
       name: 'read_model_events',
       help: 'Events held in the in-memory read model',

@@ -18,6 +18,8 @@ export class BufferPool {
   private readonly owned = new WeakSet<ArrayBufferLike>();
   /** Allocations avoided, for tests and metrics. */
   reused = 0;
+  /** Bytes newly allocated because no pooled buffer fitted (metrics: a steady state allocates ~none). */
+  allocatedBytes = 0;
 
   constructor(private readonly maxFreeBytes = 64 * 1024 * 1024) {}
 
@@ -39,6 +41,7 @@ export class BufferPool {
     }
     // 5% of slack, so the next refreshes of the same payload (prices change width) fit again.
     const fresh = Buffer.allocUnsafeSlow(Math.ceil(length * 1.05) + 64);
+    this.allocatedBytes += fresh.length;
     this.owned.add(fresh.buffer);
     return fresh.subarray(0, length);
   }

@@ -60,8 +60,11 @@ export class PatchablePayload {
     return this.outcomes.length;
   }
 
-  /** Renders the payload whole. */
-  static build(le: LiveEvent, format: OddsFormat, frame: PayloadFrame): PatchablePayload {
+  /**
+   * Renders the payload whole; into pooled memory when a pool is given, so that the body can be
+   * recycled like a refreshed one (a first refresh then allocates nothing).
+   */
+  static build(le: LiveEvent, format: OddsFormat, frame: PayloadFrame, pool?: BufferPool): PatchablePayload {
     const book = le.book;
     const pieces: string[] = [frame.prefix, '['];
     let bytes = Buffer.byteLength(frame.prefix) + 1;
@@ -99,7 +102,13 @@ export class PatchablePayload {
     if (le.priceStamps === null || le.priceStamps.length !== book.outcomeCount) {
       le.priceStamps = new Float64Array(book.outcomeCount);
     }
-    const body = Buffer.from(pieces.join(''));
+    const text = pieces.join('');
+    let body: Buffer;
+    if (pool === undefined) body = Buffer.from(text);
+    else {
+      body = pool.take(Buffer.byteLength(text));
+      body.write(text, 0);
+    }
     return new PatchablePayload(le, Uint32Array.from(order), Uint32Array.from(at), body, head, tailAt);
   }
 

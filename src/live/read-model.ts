@@ -55,6 +55,15 @@ export class ReadModel {
   serializations = 0;
   /** Selections written into odds, detail and batch payloads (a refresh writes only the moved ones). */
   selectionsWritten = 0;
+  /** Bytes held by the cache of market payloads. */
+  get payloadCacheBytes(): number {
+    return this.payloads.usedBytes;
+  }
+  /** Market payloads rendered whole (first read, change of shape, or evicted from the cache). */
+  payloadBuilds = 0;
+  payloadBuiltBytes = 0;
+  /** Market payloads brought up to date in place after price ticks. */
+  payloadRefreshes = 0;
   /** Team name behind each logo id, so logos can be drawn for any producer's ids. */
   readonly logoTeams = new Map<string, string>();
   /** Sports that have outright tournaments (filled by the outrights model later). */
@@ -376,12 +385,15 @@ export class ReadModel {
         const before = hit.body.length;
         this.selectionsWritten += hit.refresh(le, format, frame(), this.buffers);
         this.serializations++;
+        this.payloadRefreshes++;
         this.payloads.resized(hit, before);
       }
       return hit.body;
     }
-    const payload = PatchablePayload.build(le, format, frame());
+    const payload = PatchablePayload.build(le, format, frame(), this.buffers);
     this.serializations++;
+    this.payloadBuilds++;
+    this.payloadBuiltBytes += payload.body.length;
     this.selectionsWritten += payload.selections;
     this.payloads.set(key, payload, le.event.id);
     return payload.body;

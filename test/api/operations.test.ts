@@ -8,7 +8,10 @@ import {
   feedOk,
   fixture,
   HOUR,
+  liveEventMessages,
   markets,
+  odds,
+  SEL,
   startService,
   T0,
   status,
@@ -143,6 +146,39 @@ describe('status, health and probes', () => {
       assert.ok(res.text.includes(name), name);
     }
     assert.match(res.text, /http_requests_total\{[^}]*route="\/v1\/status"[^}]*\} \d+/);
+  });
+});
+
+describe('payload metrics', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startService();
+  });
+  after(() => svc.close());
+
+  test('/metrics counts whole payload builds apart from in-place refreshes after a price tick', async () => {
+    const gauge = async (name: string): Promise<number> => {
+      const res = await svc.get('/metrics', { key: null, headers: { 'x-admin-key': ADMIN_KEY } });
+      const m = new RegExp(`^${name} (\\d+)$`, 'm').exec(res.text);
+      assert.ok(m, `${name} in /metrics`);
+      return Number(m[1]);
+    };
+    await feedOk(svc, liveEventMessages('pm1'));
+    const before = {
+      builds: await gauge('read_model_payload_builds'),
+      refreshes: await gauge('read_model_payload_refreshes'),
+    };
+    assert.equal((await svc.get('/v1/events/pm1/odds')).status, 200);
+    assert.equal((await svc.get('/v1/events/pm1/odds')).status, 200);
+    assert.equal(await gauge('read_model_payload_builds'), before.builds + 1, 'built once, then served as cached');
+    assert.ok((await gauge('read_model_payload_built_bytes')) > 0);
+    assert.ok((await gauge('read_model_payload_cache_bytes')) > 0);
+    await feedOk(svc, [odds('pm1', [{ selection_id: SEL.home, odds: 7.25 }])]);
+    const res = await svc.get<{ markets: Array<{ outcomes: Array<{ odds: number }> }> }>('/v1/events/pm1/odds');
+    assert.ok(JSON.stringify(res.body).includes('7.25'));
+    assert.equal(await gauge('read_model_payload_builds'), before.builds + 1, 'a price tick does not rebuild');
+    assert.equal(await gauge('read_model_payload_refreshes'), before.refreshes + 1);
+    assert.ok((await gauge('read_model_payload_pool_allocated_bytes')) >= 0);
   });
 });
 

@@ -1,5 +1,6 @@
 // Cached odds, detail and batch payloads refreshed after price ticks are byte-identical to a fresh build.
 import assert from 'node:assert/strict';
+import { BufferPool } from '../../src/live/buffer-pool.js';
 import { describe, it } from 'node:test';
 import type { Market, OddsFormat, SportEvent } from '../../src/domain/types.js';
 import type { LiveEvent } from '../../src/live/live-event.js';
@@ -206,5 +207,23 @@ describe('payload memory recycling', () => {
     assert.equal(last.length > 0, true);
     const fresh = PatchablePayload.build({ ...le, priceStamps: null }, 'decimal', oddsFrame(le, 'decimal'));
     assert.equal(rm.oddsJson(le, 'decimal').toString(), fresh.body.toString());
+  });
+
+  it('a payload built whole into pooled memory is the same bytes, and its memory is recycled too', () => {
+    const rm = new ReadModel({ now: () => T0 });
+    const le = rm.putEvent(event());
+    rm.upsertMarkets(le, markets(40));
+    const pool = new BufferPool();
+    const plain = PatchablePayload.build({ ...le, priceStamps: null }, 'decimal', oddsFrame(le, 'decimal'));
+    const pooled = PatchablePayload.build({ ...le, priceStamps: null }, 'decimal', oddsFrame(le, 'decimal'), pool);
+    assert.equal(pooled.body.toString(), plain.body.toString());
+    assert.equal(pooled.body.length, plain.body.length);
+    pool.give(pooled.body);
+    assert.ok(pool.pooledBytes >= pooled.body.length, 'a pooled build is taken back');
+    pool.give(plain.body);
+    const reused = pool.reused;
+    const again = PatchablePayload.build({ ...le, priceStamps: null }, 'decimal', oddsFrame(le, 'decimal'), pool);
+    assert.equal(pool.reused, reused + 1);
+    assert.equal(again.body.toString(), plain.body.toString());
   });
 });
