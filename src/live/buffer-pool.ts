@@ -10,8 +10,12 @@
 export class BufferPool {
   private readonly free: ArrayBuffer[] = [];
   private freeBytes = 0;
-  /** Lease counts of buffers being sent. */
-  private readonly held = new Map<ArrayBufferLike, number>();
+  /**
+   * Lease counts of buffers being sent (0 once none is). Counts drop to 0 rather than being
+   * deleted: a Map shrunk and regrown thousands of times a second allocated new tables enough to
+   * matter to the collector, and weak keys let dropped buffers go.
+   */
+  private readonly held = new WeakMap<ArrayBufferLike, number>();
   /** Given back while held: free once the last lease ends. */
   private readonly retired = new Set<ArrayBufferLike>();
   /** Allocations made here (only those may be reused: others may share Node's pool). */
@@ -50,7 +54,7 @@ export class BufferPool {
   give(body: Buffer): void {
     const ab = body.buffer;
     if (!this.owned.has(ab)) return;
-    if (this.held.has(ab)) this.retired.add(ab);
+    if ((this.held.get(ab) ?? 0) > 0) this.retired.add(ab);
     else this.release(ab as ArrayBuffer);
   }
 
@@ -64,12 +68,8 @@ export class BufferPool {
       if (done) return;
       done = true;
       const n = (this.held.get(ab) ?? 1) - 1;
-      if (n > 0) {
-        this.held.set(ab, n);
-        return;
-      }
-      this.held.delete(ab);
-      if (this.retired.delete(ab)) this.release(ab as ArrayBuffer);
+      this.held.set(ab, n);
+      if (n === 0 && this.retired.delete(ab)) this.release(ab as ArrayBuffer);
     };
   }
 

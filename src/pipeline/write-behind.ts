@@ -9,7 +9,9 @@ export { isEmptyBatch } from '../store/store.js';
 interface PendingOdds {
   /** The book layout the outcome indexes refer to. */
   layout: number;
-  outcomes: number[];
+  /** The changed outcomes: the first `count` entries (at most one per outcome, so never more than the book has). */
+  outcomes: Uint32Array;
+  count: number;
   /** 1 for an outcome already in `outcomes`. */
   seen: Uint8Array;
   /** Write every selection (after a failed flush, or when the layout moved under the indexes). */
@@ -18,8 +20,14 @@ interface PendingOdds {
 
 /** After this many delta rows an event gets a full row, and its older rows are deleted. */
 const FULL_ROW_EVERY = 50;
-/** `seen` arrays kept for reuse after a flush (enough for every live event of a busy evening). */
-const SPARE_SEEN_LIMIT = 4096;
+/** Bookkeeping arrays kept for reuse after a flush (enough for every live event of a busy evening). */
+const SPARE_LIMIT = 2048;
+
+/** An event's reusable bookkeeping: which outcomes changed, as a list and as marks. */
+interface Marks {
+  outcomes: Uint32Array;
+  seen: Uint8Array;
+}
 
 /**
  * Odds and scores change many times a second; writing each change would make the store the
@@ -36,11 +44,11 @@ export class WriteBehind {
   private odds = new Map<string, PendingOdds>();
   private rowsSinceFull = new Map<string, number>();
   /**
-   * Zeroed `seen` arrays of flushed events, for the next ones. A new array per ticking event per
-   * flush (2 KB each, outliving several scavenges) is external memory that only a full collection
-   * frees, and its growth is what starts V8's full collections during a live evening.
+   * Zeroed bookkeeping of flushed events, for the next ones. New arrays per ticking event per
+   * flush (a growing list and 2 KB of marks, outliving several scavenges) are promoted memory
+   * that only a full collection frees, and what starts V8's full collections during a live evening.
    */
-  private spareSeen: Uint8Array[] = [];
+  private spare: Marks[] = [];
   /** The last flush sequence number used (continues after a restart). */
   seq = 0;
   /**
@@ -55,7 +63,7 @@ export class WriteBehind {
   get pending(): number {
     let n = this.events.size;
     for (const s of this.markets.values()) n += s.size;
-    for (const p of this.odds.values()) n += p.full ? 1 : p.outcomes.length;
+    for (const p of this.odds.values()) n += p.full ? 1 : p.count;
     return n;
   }
 
@@ -72,11 +80,11 @@ export class WriteBehind {
   }
 
   /** Price or lock changes of these outcomes (indexes into the event's book as it is now). */
-  markOdds(le: LiveEvent, outcomes: readonly number[]): void {
+  markOdds(le: LiveEvent, outcomes: ArrayLike<number>): void {
     const book = le.book;
     let p = this.odds.get(le.event.id);
     if (p === undefined) {
-      p = { layout: book.layout, outcomes: [], seen: this.seenArray(book.outcomeCount), full: false };
+      p = { layout: book.layout, count: 0, full: false, ...this.marks(book.outcomeCount) };
       this.odds.set(le.event.id, p);
     }
     // Indexes from another layout no longer name the same selections: the row becomes a full one.
@@ -88,7 +96,7 @@ export class WriteBehind {
       const o = outcomes[k] as number;
       if (p.seen[o] === 1) continue;
       p.seen[o] = 1;
-      p.outcomes.push(o);
+      p.outcomes[p.count++] = o;
     }
   }
 
@@ -120,41 +128,43 @@ export class WriteBehind {
       this.odds.delete(eventId);
       const le = this.readModel.get(eventId);
       if (le === undefined || pending === undefined) continue;
-      this.recycle(pending);
       const rows = this.rowsSinceFull.get(eventId) ?? 0;
       if (rows >= FULL_ROW_EVERY || pending.full || pending.layout !== le.book.layout) {
         batch.oddsLog?.push({ eventId, data: encodeAllOdds(le.book, le.event.updatedAt) });
         batch.oddsLogPrune?.push({ eventId, beforeSeq: seq });
         this.rowsSinceFull.set(eventId, 1);
       } else {
-        batch.oddsLog?.push({ eventId, data: encodeOutcomes(le.book, pending.outcomes, le.event.updatedAt) });
+        batch.oddsLog?.push({
+          eventId,
+          data: encodeOutcomes(le.book, pending.outcomes.subarray(0, pending.count), le.event.updatedAt),
+        });
         this.rowsSinceFull.set(eventId, rows + 1);
       }
+      this.recycle(pending);
     }
     return batch;
   }
 
-  /** A zeroed array of at least n entries: a spare one when one fits (the last few are looked at). */
-  private seenArray(n: number): Uint8Array {
-    const spare = this.spareSeen;
+  /** Zeroed bookkeeping for a book of n outcomes: a spare one when one fits (the last few are looked at). */
+  private marks(n: number): Marks {
+    const spare = this.spare;
     for (let i = spare.length - 1; i >= 0 && i >= spare.length - 8; i--) {
-      const a = spare[i] as Uint8Array;
-      if (a.length >= n && a.length <= 2 * n + 64) {
-        spare[i] = spare[spare.length - 1] as Uint8Array;
+      const m = spare[i] as Marks;
+      if (m.seen.length >= n && m.seen.length <= 2 * n + 64) {
+        spare[i] = spare[spare.length - 1] as Marks;
         spare.pop();
-        return a;
+        return m;
       }
     }
-    return new Uint8Array(n);
+    return { outcomes: new Uint32Array(n), seen: new Uint8Array(n) };
   }
 
-  /** Zeroes a taken event's `seen` entries (only those set) and keeps the array for reuse. */
+  /** Zeroes a taken event's marks (only those set) and keeps its arrays for reuse. */
   private recycle(pending: PendingOdds): void {
-    if (this.spareSeen.length >= SPARE_SEEN_LIMIT || pending.seen.length === 0) return;
-    const seen = pending.seen;
-    const outcomes = pending.outcomes;
-    for (let k = 0; k < outcomes.length; k++) seen[outcomes[k] as number] = 0;
-    this.spareSeen.push(seen);
+    if (this.spare.length >= SPARE_LIMIT || pending.seen.length === 0) return;
+    const { seen, outcomes } = pending;
+    for (let k = 0; k < pending.count; k++) seen[outcomes[k] as number] = 0;
+    this.spare.push({ outcomes, seen });
   }
 
   /** Puts a batch that failed to write back into the pending sets, so the next flush retries it. */
@@ -165,7 +175,13 @@ export class WriteBehind {
       // The failed row's content is current state again at the next flush: a full row is safest.
       this.rowsSinceFull.set(r.eventId, FULL_ROW_EVERY);
       if (!this.odds.has(r.eventId))
-        this.odds.set(r.eventId, { layout: -1, outcomes: [], seen: new Uint8Array(0), full: true });
+        this.odds.set(r.eventId, {
+          layout: -1,
+          outcomes: new Uint32Array(0),
+          count: 0,
+          seen: new Uint8Array(0),
+          full: true,
+        });
     }
   }
 
