@@ -384,6 +384,7 @@ export class Pipeline {
       )
       .finally(() => {
         this.flushing = null;
+        this.writeBehind.returnRows();
       });
     return this.flushing;
   }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { FeedMessage } from '../../src/feed/messages.js';
 import { LocalChangeBus, type Change } from '../../src/live/change-bus.js';
+import { decodeOdds } from '../../src/live/odds-codec.js';
 import { ReadModel } from '../../src/live/read-model.js';
 import { MAX_PENDING_MARKET_DOCS, Pipeline } from '../../src/pipeline/pipeline.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
@@ -356,6 +357,49 @@ describe('pipeline: durability', () => {
       const b = again.readModel.get(id)?.book;
       assert.equal(b?.odds(b.indexOfSelection(Number(sel))), odds, key);
     }
+  });
+
+  it('a flush writes its odds rows into one block, reused by the next flush once the store has taken it', async () => {
+    const real = await openSqliteStore({ dataDir: dir });
+    const blocks: ArrayBufferLike[] = [];
+    const seen: Array<Map<number, number>> = [];
+    const capturing: Store = {
+      ...real,
+      writeBatch: async (b: WriteBatch) => {
+        const rows = b.oddsLog ?? [];
+        if (rows.length > 0) {
+          assert.equal(new Set(rows.map((r) => r.data.buffer)).size, 1, 'one block per flush');
+          blocks.push(rows[0]!.data.buffer);
+          // What the store reads at the time of the write.
+          const odds = new Map<number, number>();
+          for (const r of rows) decodeOdds(r.data, (id, o) => odds.set(id, o));
+          seen.push(odds);
+        }
+        return real.writeBatch(b);
+      },
+    };
+    const h = await harness(capturing);
+    await h.pipeline.applyAll([fixture('a'), markets('a'), fixture('b'), markets('b')]);
+    await h.pipeline.flush();
+    for (const [round, price] of [1.5, 1.7, 1.9].entries()) {
+      await h.pipeline.applyAll([
+        msg({ type: 'odds', event_id: 'a', changes: [{ selection_id: 11, odds: price }] }),
+        msg({
+          type: 'odds',
+          event_id: 'b',
+          changes: [
+            { selection_id: 12, odds: price + 1 },
+            { selection_id: 13, odds: 9 },
+          ],
+        }),
+      ]);
+      await h.pipeline.flush();
+      assert.equal(seen[round]?.get(11), price);
+      assert.equal(seen[round]?.get(12), price + 1);
+    }
+    assert.equal(blocks.length, 3);
+    assert.equal(blocks[1], blocks[0], "the second flush reused the first one's block");
+    assert.equal(blocks[2], blocks[0]);
   });
 
   it('holds the feed back while too many market documents wait for a slow store, then goes on', async () => {
