@@ -132,7 +132,10 @@ export class MarketBook {
 
   /** Index of the first offered (not withdrawn) market with this key, or -1. */
   indexOfKey(key: string): number {
-    for (let i = 0; i < this.keyIdx.length; i++) if (this.key(i) === key && !this.isWithdrawn(i)) return i;
+    // Compared as table indexes: reading a key decodes it.
+    const k = sharedStrings.find(key);
+    if (k < 0) return -1;
+    for (let i = 0; i < this.keyIdx.length; i++) if (this.keyIdx[i] === k && !this.isWithdrawn(i)) return i;
     return -1;
   }
 

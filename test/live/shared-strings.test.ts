@@ -12,23 +12,55 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 describe('shared strings', () => {
-  it('keeps a string while any user holds it, then frees and reuses its slot', () => {
+  it('keeps a string while any user holds it; a string nobody uses comes back under its index', () => {
     const t = new SharedStrings();
     const a = t.acquire('Over 2.5');
     assert.equal(t.acquire('Over 2.5'), a);
     const b = t.acquire('Under 2.5');
     assert.notEqual(a, b);
     assert.equal(t.size, 2);
+    assert.equal(t.find('Over 2.5'), a);
     t.release(a);
     assert.equal(t.get(a), 'Over 2.5');
     t.release(a);
     assert.equal(t.size, 1);
+    assert.equal(t.find('Over 2.5'), -1, 'unused strings are not found');
     // A release beyond the count changes nothing.
     t.release(a);
+    assert.equal(t.size, 1);
+    assert.equal(t.acquire('Over 2.5'), a, 'acquired again before a compaction: the same index');
     assert.equal(t.get(b), 'Under 2.5');
-    const c = t.acquire('Draw');
-    assert.equal(c, a, 'the freed slot is reused');
-    assert.equal(t.get(c), 'Draw');
+    assert.equal(t.find('Nope'), -1);
+  });
+
+  it('round-trips any text: empty, accents, emoji, long', () => {
+    const t = new SharedStrings();
+    const texts = ['', 'Müller Über 2,5', 'Équipe — “A”', '⚽ goal', 'x'.repeat(5000), 'Ωmega\u0000nul'];
+    const ids = texts.map((s) => t.acquire(s));
+    texts.forEach((s, k) => {
+      assert.equal(t.get(ids[k]!), s);
+      assert.equal(t.find(s), ids[k]);
+    });
+  });
+
+  it('compacts once many strings are unused: used ones keep index and text, freed slots are reused', () => {
+    const t = new SharedStrings();
+    const keep = Array.from({ length: 3000 }, (_, i) => [`keep ${i}`, t.acquire(`keep ${i}`)] as const);
+    const drop = Array.from({ length: 9000 }, (_, i) => t.acquire(`drop ${i} ${'y'.repeat(i % 40)}`));
+    const before = t.heldBytes;
+    for (const id of drop) t.release(id);
+    assert.equal(t.size, 3000);
+    for (const [text, id] of keep) {
+      assert.equal(t.get(id), text);
+      assert.equal(t.find(text), id);
+    }
+    for (let i = 0; i < 9000; i += 997) assert.equal(t.find(`drop ${i} ${'y'.repeat(i % 40)}`), -1);
+    // New strings take the freed slots rather than new ones.
+    const fresh = Array.from({ length: 5000 }, (_, i) => t.acquire(`fresh ${i}`));
+    assert.ok(Math.max(...fresh) < 12_000, 'freed slots are reused');
+    assert.ok(t.heldBytes <= before, 'no growth after reclaiming');
+    fresh.forEach((id, i) => assert.equal(t.get(id), `fresh ${i}`));
+    for (const [text, id] of keep) assert.equal(t.get(id), text);
   });
 
   it('grows past its first capacity', () => {
