@@ -4,7 +4,7 @@ import { playerStatsOf, sameJson } from './map-messages.js';
 import type { EventResult, FinalStatus, SportEvent, TeamSide } from '../domain/types.js';
 import type { FeedMessage, FeedMessageType } from '../feed/messages.js';
 import { parseNdjsonLine } from '../feed/ndjson.js';
-import { parsePackedBytes, type IngressLine } from '../feed/packed-body.js';
+import { ArenaKeeper, parsePackedBytes, type IngressLine } from '../feed/packed-body.js';
 import { changesOf, type IngressMessage } from '../feed/packed-odds.js';
 import type { ChangeBus, ChangeKind } from '../live/change-bus.js';
 import type { LiveEvent } from '../live/live-event.js';
@@ -124,6 +124,8 @@ export class Pipeline {
   private stopped = false;
   /** Results being committed outside a flush: a flush taken meanwhile is no watermark (see flush). */
   private committingResults = 0;
+  /** The feed bodies' odds arena, reused from tick to tick. */
+  private readonly arenas = new ArenaKeeper();
   /** Whether this pipeline writes the store (not a replica). */
   private readonly writes: boolean;
 
@@ -262,9 +264,11 @@ export class Pipeline {
    */
   async applyNdjson(body: Uint8Array, timing?: FeedTiming): Promise<FeedReport> {
     const t0 = performance.now();
-    const lines = parsePackedBytes(body).lines;
+    const parsed = parsePackedBytes(body, this.arenas);
     const t1 = performance.now();
-    const report = await this.applyLines(lines);
+    // The lines' packed odds are views of the arena: it is given back once they are applied (a
+    // sink encodes what it hands on synchronously, so nothing refers to them after this).
+    const report = await this.applyLines(parsed.lines).finally(() => this.arenas.give(parsed.arena));
     if (timing !== undefined) {
       timing.parseMs = t1 - t0;
       timing.applyMs = performance.now() - t1;

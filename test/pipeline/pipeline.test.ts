@@ -402,6 +402,33 @@ describe('pipeline: durability', () => {
     assert.equal(blocks[2], blocks[0]);
   });
 
+  it('feed bodies applied one after another and at once reuse the odds arena without mixing their changes', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture('a'), markets('a'), fixture('b'), markets('b')]);
+    const body = (id: string, price: number): Uint8Array =>
+      new TextEncoder().encode(
+        [11, 12, 13]
+          .map((sel, k) =>
+            JSON.stringify({ type: 'odds', event_id: id, changes: [{ selection_id: sel, odds: price + k }] }),
+          )
+          .join('\n'),
+      );
+    const odds = (id: string): number[] => {
+      const b = h.readModel.get(id)!.book;
+      return [11, 12, 13].map((sel) => b.odds(b.indexOfSelection(sel)));
+    };
+    for (const price of [2, 3, 4]) {
+      const r = await h.pipeline.applyNdjson(body('a', price));
+      assert.equal(r.accepted, 3);
+      assert.deepEqual(odds('a'), [price, price + 1, price + 2]);
+    }
+    // Two bodies in flight together: the second parses while the first still holds the arena.
+    const [ra, rb] = await Promise.all([h.pipeline.applyNdjson(body('a', 5)), h.pipeline.applyNdjson(body('b', 7))]);
+    assert.equal(ra.accepted + rb.accepted, 6);
+    assert.deepEqual(odds('a'), [5, 6, 7]);
+    assert.deepEqual(odds('b'), [7, 8, 9]);
+  });
+
   it('holds the feed back while too many market documents wait for a slow store, then goes on', async () => {
     const real = await openSqliteStore({ dataDir: dir });
     // A store whose flushes finish only when the test lets them.
