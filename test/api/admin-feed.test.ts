@@ -75,6 +75,33 @@ describe('POST /admin/v1/feed access', () => {
   });
 });
 
+describe('POST /admin/v1/feed body size', () => {
+  test('a body over FEED_BODY_LIMIT_BYTES is 400 and applies nothing; bodies under it, long then short, apply exactly', async () => {
+    const small = await startService({ env: { FEED_BODY_LIMIT_BYTES: '4096' } });
+    try {
+      const post = (body: string): Promise<{ status: number; body: ErrorBody & { accepted?: number } }> =>
+        small.inject<ErrorBody & { accepted?: number }>('POST', '/admin/v1/feed', {
+          key: null,
+          headers: { 'content-type': 'application/x-ndjson', 'x-admin-key': ADMIN_KEY },
+          body,
+        });
+      const big = ndjson(Array.from({ length: 40 }, (_, i) => fixture(`big${i}`)));
+      assert.ok(big.length > 4096);
+      const refused = await post(big);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.error, 'bad_request');
+      assert.equal(refused.body.message, 'request body is too large');
+      assert.equal((await small.get('/v1/events/big0')).status, 404);
+      const long = ndjson(Array.from({ length: 8 }, (_, i) => fixture(`ok${i}`)));
+      assert.equal((await post(long)).body.accepted, 8);
+      assert.equal((await post(ndjson([fixture('after')]))).body.accepted, 1);
+      assert.equal((await small.get('/v1/events/after')).status, 200);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('POST /admin/v1/feed reports', () => {
   let svc: TestService;
   before(async () => {

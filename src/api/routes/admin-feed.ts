@@ -1,6 +1,9 @@
 // POST /admin/v1/feed: the operator's feed ingress (NDJSON, or JSON messages), guarded by ADMIN_KEY.
+import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ServiceError, type ErrorCode } from '../../domain/errors.js';
+import { BodyReader } from '../body-reader.js';
 import type { FeedReport } from '../../pipeline/outcome.js';
 import type { FeedTiming } from '../../pipeline/pipeline.js';
 import type { ApiContext } from '../context.js';
@@ -21,12 +24,17 @@ function relayedError(body: string): ServiceError {
 export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     let relay: FeedRelay | undefined;
-    // The raw bytes: the pipeline scans odds lines straight into typed arrays (packed-body.ts).
+    // The raw bytes: the pipeline scans odds lines straight into typed arrays (packed-body.ts),
+    // read into memory kept from body to body (body-reader.ts) and handed back once answered.
+    const bodies = new BodyReader(ctx.config.feedBodyLimitBytes);
     app.addContentTypeParser(
       ['application/x-ndjson', 'application/ndjson', 'application/jsonl'],
-      { parseAs: 'buffer', bodyLimit: ctx.config.feedBodyLimitBytes },
-      (_request, body, done) => done(null, body),
+      async (request: FastifyRequest, payload: IncomingMessage) =>
+        bodies.read(payload, request.headers['content-length']),
     );
+    app.addHook('onResponse', async (request) => {
+      bodies.give(request.body);
+    });
 
     app.post(
       '/admin/v1/feed',
