@@ -626,7 +626,7 @@ export class Pipeline {
   private bumpUpdatedAt(le: LiveEvent, at: number, writeEvent = true): void {
     if (at !== le.event.updatedAt) {
       // A price tick (writeEvent false) moves only updated_at, in place: a copy of the event per
-      // odds message, living until the event's next tick, was ~30% of what a live evening promoted
+      // odds message, living until the event's next tick, was part of what a live evening promoted
       // to the old generation, and so of how often full collections stalled the feed.
       if (writeEvent) le.event = { ...le.event, updatedAt: at };
       else le.event.updatedAt = at;

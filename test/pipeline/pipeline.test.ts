@@ -88,6 +88,22 @@ const markets = (id = 'e1'): FeedMessage =>
 
 const msg = (m: Record<string, unknown>): FeedMessage => m as unknown as FeedMessage;
 
+/** A markets message of `count` two-way player markets, selections numbered 1..2 × count. */
+const bigMarkets = (id: string, count: number): FeedMessage =>
+  ({
+    type: 'markets',
+    event_id: id,
+    markets: Array.from({ length: count }, (_v, i) => ({
+      market_id: i + 1,
+      key: `player_goals_${i + 1}:0.5`,
+      name: `Player ${i + 1} goals`,
+      outcomes: [
+        { selection_id: 2 * i + 1, code: 'over', label: 'Over 0.5', odds: 3.2 },
+        { selection_id: 2 * i + 2, code: 'under', label: 'Under 0.5', odds: 1.3 },
+      ],
+    })),
+  }) as FeedMessage;
+
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pipeline-test-'));
 });
@@ -316,21 +332,7 @@ describe('pipeline: durability', () => {
     // Flushes hand their per-event bookkeeping on to the next events; none may carry a stale mark.
     const h = await harness();
     const sizes = { a: 30, b: 7, c: 55 };
-    const book = (id: string, n: number): FeedMessage =>
-      ({
-        type: 'markets',
-        event_id: id,
-        markets: Array.from({ length: n }, (_v, i) => ({
-          market_id: i + 1,
-          key: `player_goals_${i + 1}:0.5`,
-          name: `Player ${i + 1} goals`,
-          outcomes: [
-            { selection_id: 2 * i + 1, code: 'over', label: 'Over 0.5', odds: 3.2 },
-            { selection_id: 2 * i + 2, code: 'under', label: 'Under 0.5', odds: 1.3 },
-          ],
-        })),
-      }) as FeedMessage;
-    for (const [id, n] of Object.entries(sizes)) await h.pipeline.applyAll([fixture(id), book(id, n)]);
+    for (const [id, n] of Object.entries(sizes)) await h.pipeline.applyAll([fixture(id), bigMarkets(id, n)]);
     await h.pipeline.flush();
     let seed = 3;
     const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
@@ -443,20 +445,6 @@ describe('pipeline: durability', () => {
       },
     };
     const h = await harness(slow);
-    const bigMarkets = (id: string, count: number): FeedMessage =>
-      ({
-        type: 'markets',
-        event_id: id,
-        markets: Array.from({ length: count }, (_v, i) => ({
-          market_id: i + 1,
-          key: `player_goals_${i + 1}:0.5`,
-          name: `Player ${i + 1} goals`,
-          outcomes: [
-            { selection_id: 2 * i + 1, code: 'over', label: 'Over 0.5', odds: 3.2 },
-            { selection_id: 2 * i + 2, code: 'under', label: 'Under 0.5', odds: 1.3 },
-          ],
-        })),
-      }) as FeedMessage;
     const half = Math.ceil(MAX_PENDING_MARKET_DOCS / 2) + 1;
     // Two events of just over half the bound each: the third message finds the bound passed.
     let applied = false;
