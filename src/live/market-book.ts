@@ -281,11 +281,25 @@ export class MarketBook {
       total +=
         r.market !== null ? r.market.outcomes.length : this.outcomeRange(r.from)[1] - this.outcomeRange(r.from)[0];
     const marketIds = new Float64Array(rows.length);
-    // Each distinct string is acquired once per book: the table counts books, not uses.
+    // Each distinct string is counted once per book: the table counts books, not uses. Strings of
+    // kept markets are counted by index (no decoding); new markets' by text.
+    const counted = new Set<number>();
     const local = new Map<string, number>();
     const index = (text: string): number => {
       let k = local.get(text);
-      if (k === undefined) local.set(text, (k = sharedStrings.acquire(text)));
+      if (k === undefined) {
+        k = sharedStrings.acquire(text);
+        if (counted.has(k)) sharedStrings.release(k);
+        else counted.add(k);
+        local.set(text, k);
+      }
+      return k;
+    };
+    const keep = (k: number): number => {
+      if (!counted.has(k)) {
+        sharedStrings.retain(k);
+        counted.add(k);
+      }
       return k;
     };
     const keys = new Uint32Array(rows.length);
@@ -319,15 +333,15 @@ export class MarketBook {
       } else {
         withdrawn[i] = this.withdrawnCol[r.from] ?? 0;
         marketIds[i] = this.marketId(r.from);
-        keys[i] = index(this.key(r.from));
-        names[i] = index(this.name(r.from));
+        keys[i] = keep(this.keyIdx[r.from] as number);
+        names[i] = keep(this.nameIdx[r.from] as number);
         const [a, b] = this.outcomeRange(r.from);
         for (let s = a; s < b; s++) selIds[o + s - a] = this.selectionId(s);
         odds.set(this.oddsCol.subarray(a, b), o);
         flags.set(this.flags.subarray(a, b), o);
         for (let s = a; s < b; s++) {
-          codes[o] = index(this.code(s));
-          labels[o] = index(this.label(s));
+          codes[o] = keep(this.codeIdx[s] as number);
+          labels[o] = keep(this.labelIdx[s] as number);
           o++;
         }
       }

@@ -64,6 +64,15 @@ export class SharedStrings {
     return slot;
   }
 
+  /** One more user of string i, which some user holds (a book keeping a string it had). */
+  retain(i: number): void {
+    if (this.refs[i] === 0) {
+      this.dead--;
+      this.deadBytes -= this.len[i] as number;
+    }
+    this.refs[i] = (this.refs[i] as number) + 1;
+  }
+
   /** The index of `s` if some book uses it, else -1 (nothing is counted). */
   find(s: string): number {
     const n = this.encode(s);

@@ -155,6 +155,31 @@ describe('market book', () => {
     assert.equal(b2.label(0), 'Under 2.5 (test)');
   });
 
+  it('markets kept through a rebuild keep their strings counted once; replaced ones give theirs back', () => {
+    const before = sharedStrings.size;
+    const mk = (id: number, label: string): Market => ({
+      marketId: id,
+      key: `kept-test-${id}`,
+      name: `Kept test ${id}`,
+      outcomes: [{ selectionId: id * 10, code: 'kept-over', label, odds: 2, teamSide: null, isLocked: false }],
+    });
+    const b = new MarketBook();
+    b.upsert([mk(1, 'Kept label'), mk(2, 'Shared label')]);
+    assert.equal(sharedStrings.size, before + 7); // 2 keys, 2 names, 2 labels, 1 code
+    b.upsert([mk(3, 'Shared label')]); // markets 1 and 2 are copied, 3 is new
+    assert.equal(sharedStrings.size, before + 9);
+    for (let round = 0; round < 3; round++) b.upsert([mk(4 + round, `Round ${round}`)]);
+    assert.equal(sharedStrings.size, before + 9 + 9);
+    b.upsert([mk(1, 'Replaced label')]); // 'Kept label' was only market 1's
+    assert.equal(sharedStrings.size, before + 9 + 9);
+    assert.equal(sharedStrings.find('Kept label'), -1);
+    assert.deepEqual(
+      b.markets().map((m) => m.outcomes[0]!.label),
+      ['Replaced label', 'Shared label', 'Shared label', 'Round 0', 'Round 1', 'Round 2'],
+    );
+    assert.equal(b.key(1), 'kept-test-2');
+  });
+
   it('books numbered densely (ids kept as a base, not a column) behave as sparse ones through every change', () => {
     // A seeded walk of upserts that keep, break and restore the runs of market ids, selection ids
     // and positions; after each step every lookup must agree with a plain model of the markets.
