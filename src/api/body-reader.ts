@@ -1,22 +1,25 @@
 // Reads feed bodies into memory reused from request to request, with the body limit and Content-Length checks.
 import type { Readable } from 'node:stream';
 import { ServiceError } from '../domain/errors.js';
+import { BufferPool } from '../live/buffer-pool.js';
 
-/** Bodies smaller than this are not worth keeping (and may share Node's small-buffer pool). */
+/** Bodies smaller than this are not worth keeping. */
 const KEEP_MIN_BYTES = 64 * 1024;
 
 /**
  * Why: a live feed posts a body every few hundred ms (3.3 MB for 100,000 changes). Read the usual
  * way, each body is new memory outside the JS heap that lives through its whole apply; enough of
  * them outlived two young-generation collections to add up to the ~64 MB after which V8 starts a
- * full collection, every few seconds, each stalling a tick. One body's memory is kept for the
- * next once its request has been answered (`give`); bodies that overlap get memory of their own.
+ * full collection, every few seconds, each stalling a tick. A body's memory goes back to a pool
+ * once its request has been answered (`give`) and serves a later body; bodies that overlap get
+ * memory of their own.
  */
 export class BodyReader {
-  private spare: Buffer | null = null;
-  private readonly owned = new WeakSet<ArrayBufferLike>();
+  private readonly memory: BufferPool;
 
-  constructor(private readonly limitBytes: number) {}
+  constructor(private readonly limitBytes: number) {
+    this.memory = new BufferPool(limitBytes);
+  }
 
   /** Reads the whole body; rejects with a client error when it is too large or not as declared. */
   read(payload: Readable, declaredLength: string | undefined): Promise<Buffer> {
@@ -70,21 +73,11 @@ export class BodyReader {
 
   /** Hands a body back once nothing uses it any more (its request has been answered). */
   give(body: unknown): void {
-    if (!Buffer.isBuffer(body) || !this.owned.has(body.buffer)) return;
-    const whole = Buffer.from(body.buffer, 0, body.buffer.byteLength);
-    if (this.spare === null || whole.length > this.spare.length) this.spare = whole;
+    if (Buffer.isBuffer(body)) this.memory.give(body);
   }
 
-  /** `length` bytes: the kept memory when it fits and is not far too big, else new. */
+  /** `length` bytes: pooled memory for a body worth keeping. */
   private take(length: number): Buffer {
-    const spare = this.spare;
-    if (spare !== null && spare.length >= length && spare.length <= 2 * length + KEEP_MIN_BYTES) {
-      this.spare = null;
-      return spare.subarray(0, length);
-    }
-    if (length < KEEP_MIN_BYTES) return Buffer.alloc(length);
-    const fresh = Buffer.allocUnsafeSlow(length);
-    this.owned.add(fresh.buffer);
-    return fresh;
+    return length < KEEP_MIN_BYTES ? Buffer.alloc(length) : this.memory.take(length);
   }
 }

@@ -1,5 +1,6 @@
 // Write-behind of live data: changes are marked dirty and flushed to the store in batches.
 import type { LiveEvent } from '../live/live-event.js';
+import { BufferPool } from '../live/buffer-pool.js';
 import { encodeAllOdds, encodeOutcomes, oddsRowBytes } from '../live/odds-codec.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { WriteBatch } from '../store/store.js';
@@ -49,9 +50,9 @@ export class WriteBehind {
    * that only a full collection frees, and what starts V8's full collections during a live evening.
    */
   private spare: Marks[] = [];
-  /** The flushes' block of odds rows, and whether a flush still holds it. */
-  private rows: Uint8Array | null = null;
-  private rowsLent = false;
+  /** Memory for the flushes' blocks of odds rows, and the block the flush in progress holds. */
+  private readonly rowMemory = new BufferPool();
+  private lentRows: Buffer | null = null;
   /** The last flush sequence number used (continues after a restart). */
   seq = 0;
   /**
@@ -142,7 +143,9 @@ export class WriteBehind {
       rows.push({ eventId, le, pending, full });
       bytes += oddsRowBytes(full ? le.book.outcomeCount : pending.count);
     }
-    const block = onlyEventId === undefined ? this.rowBlock(bytes) : new Uint8Array(bytes);
+    let block: Uint8Array = new Uint8Array(0);
+    if (onlyEventId !== undefined) block = new Uint8Array(bytes);
+    else if (bytes > 0) block = this.lentRows = this.rowMemory.take(bytes);
     let at = 0;
     for (const { eventId, le, pending, full } of rows) {
       const n = full ? le.book.outcomeCount : pending.count;
@@ -161,26 +164,10 @@ export class WriteBehind {
     return batch;
   }
 
-  /**
-   * A block of at least `bytes` for a flush's odds rows: the kept one while no flush holds it
-   * and it is not far too big, else a new one that is kept from now on.
-   */
-  private rowBlock(bytes: number): Uint8Array {
-    if (bytes === 0) return new Uint8Array(0);
-    const kept = this.rows;
-    if (!this.rowsLent && kept !== null && kept.length >= bytes && kept.length <= 2 * bytes + 65_536) {
-      this.rowsLent = true;
-      return kept.subarray(0, bytes);
-    }
-    if (this.rowsLent) return new Uint8Array(bytes);
-    this.rows = new Uint8Array(Math.ceil(bytes * 1.25));
-    this.rowsLent = true;
-    return this.rows.subarray(0, bytes);
-  }
-
   /** The store has taken (or failed) the last flush: its row block may be written again. */
   returnRows(): void {
-    this.rowsLent = false;
+    if (this.lentRows !== null) this.rowMemory.give(this.lentRows);
+    this.lentRows = null;
   }
 
   /** Zeroed bookkeeping for a book of n outcomes: a spare one when one fits (the last few are looked at). */
