@@ -31,6 +31,8 @@ export interface Config {
    */
   trustProxy: boolean | number | string;
   logLevel: string;
+  /** One `info` line per answered request (ACCESS_LOG=on, the default); off leaves only errors. */
+  accessLog: boolean;
   /** How often write-behind flushes live data (odds, scores) to the store. */
   flushIntervalMs: number;
   /** A live event not updated for this long makes the pipeline `stale` (health degraded). */
@@ -71,6 +73,7 @@ const DEFAULTS = {
   SIM_SPEED: '1',
   DEMO_PLAN: 'free',
   LOG_LEVEL: 'info',
+  ACCESS_LOG: 'on',
   FLUSH_INTERVAL_MS: '500',
   PIPELINE_STALE_SECONDS: '120',
   ENDED_RETENTION_HOURS: '72',
@@ -187,6 +190,7 @@ export function loadConfig(env?: Env): Config {
     plans,
     trustProxy,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    accessLog: ['on', 'true'].includes(oneOf(env, 'ACCESS_LOG', ['on', 'off', 'true', 'false'] as const)),
     flushIntervalMs: num(env, 'FLUSH_INTERVAL_MS', 10, 1000),
     pipelineStaleSeconds: num(env, 'PIPELINE_STALE_SECONDS', 1, 86400),
     endedRetentionHours: num(env, 'ENDED_RETENTION_HOURS', 0, 24 * 365 * 100),

@@ -2,13 +2,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  LogController,
-  type FastifyInstance,
-  type FastifyPluginAsync,
-  type FastifyServerOptions,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import { ServiceError } from '../domain/errors.js';
+import { logControllerFor } from './access-log.js';
 import { API_VERSION, type ApiContext, type RouteAccess } from './context.js';
 import { frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { secretsEqual } from './keys.js';
@@ -50,8 +46,8 @@ function accessOf(url: string, configured: RouteAccess | undefined): RouteAccess
 export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(opts.loggerInstance !== undefined ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
-    // Per-request log lines would cost more than serving a cached payload; errors are still logged.
-    logController: new LogController({ disableRequestLogging: true }),
+    // One access line per request (ACCESS_LOG, at info) instead of Fastify's two; errors are logged either way.
+    logController: logControllerFor(ctx.config.accessLog, opts.loggerInstance),
     bodyLimit: ctx.config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler,
     // Our own onRequest check answers during shutdown, with the {error, message, component} body.
