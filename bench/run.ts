@@ -2,6 +2,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { accessLogSection } from './access-log.js';
 import { listSection, oddsSection } from './api-read.js';
 import { CAPACITY_USAGE, capacitySection } from './capacity.js';
 import { Children } from './children.js';
@@ -20,6 +21,7 @@ import { settleSection } from './settlement-settle.js';
 const SECTIONS: readonly Section[] = [
   oddsSection,
   listSection,
+  accessLogSection,
   oddsRedisSection,
   gradingSection,
   settleSection,

@@ -1,5 +1,6 @@
 // The real service as a child process (`node dist/src/cli.js serve`), fed through its admin feed like any producer.
 import { randomBytes } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FeedMessage } from '../src/feed/messages.js';
 import { freePort, waitForHttp, type Child, type Children } from './children.js';
@@ -30,6 +31,11 @@ export interface ServiceStartOptions {
   env?: Record<string, string>;
   /** Node flags for the service process (e.g. `--cpu-prof` to see where its time goes). */
   nodeArgs?: string[];
+  /**
+   * A file that receives the service's stdout (its pino log) instead of the pipe to the bench,
+   * so writing the log costs what it costs in production and nothing in the bench process.
+   */
+  stdoutFile?: string;
 }
 
 export const CLI_PATH = join(import.meta.dirname, '..', 'src', 'cli.js');
@@ -39,7 +45,9 @@ export async function startService(children: Children, opts: ServiceStartOptions
   const apiKey = `sk_bench_${randomBytes(12).toString('hex')}`;
   const adminKey = `admin_bench_${randomBytes(12).toString('hex')}`;
   const baseUrl = `http://127.0.0.1:${port}`;
+  const stdoutFd = opts.stdoutFile === undefined ? null : openSync(opts.stdoutFile, 'w');
   const child = children.spawn('service', process.execPath, [...(opts.nodeArgs ?? []), CLI_PATH, 'serve'], {
+    ...(stdoutFd !== null ? { stdio: ['ignore', stdoutFd, 'pipe'] } : {}),
     env: {
       // PATH etc. stay; anything a developer's .env sets is overridden by what the benchmark needs.
       ...process.env,
@@ -55,6 +63,7 @@ export async function startService(children: Children, opts: ServiceStartOptions
       ...opts.env,
     },
   });
+  if (stdoutFd !== null) closeSync(stdoutFd); // the child holds its own copy
   await waitForHttp(`${baseUrl}/livez`, child);
 
   const adminHeaders = { 'x-admin-key': adminKey };
