@@ -10,7 +10,7 @@ import { ApiMetrics } from './api/metrics.js';
 import type { UsageCounter } from './api/quota/counter.js';
 import { openQuotaCounters, type QuotaCounters } from './api/quota/counters.js';
 import type { Config } from './config.js';
-import { acceleratedClock } from './domain/clock.js';
+import { WorldClock } from './domain/clock.js';
 import { PlanBook } from './domain/quota.js';
 import { isTerminal } from './domain/lifecycle.js';
 import { startSimulatorWorker } from './feed/simulator/index.js';
@@ -109,10 +109,10 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
   const now = opts.now ?? Date.now;
   const startedAt = now();
   // With the simulator at SIM_SPEED > 1, event times are world times running ahead of the wall;
-  // `worldNow` is set once the store tells where the world's clock stopped last time.
+  // the world clock runs once the store tells where it stopped last time. It is every client's "now".
   const simulated = config.feed === 'simulator' && config.role !== 'api';
-  let worldNow: () => number = now;
-  const world = (): number => worldNow();
+  const worldClock = new WorldClock(now);
+  const world = worldClock.now;
   checkScaleOutConfig(config);
   const log = opts.logger ?? silentLog;
   const store = await openStore(config);
@@ -165,7 +165,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       wallStartAt = now();
       // An accelerated world resumes where it stopped: its clock never goes back across restarts.
       worldStartAt = simulated ? Math.max(wallStartAt, latestUpdate(readModel, pipeline.outrights)) : wallStartAt;
-      if (simulated) worldNow = acceleratedClock(worldStartAt, wallStartAt, config.simSpeed, now);
+      if (simulated) worldClock.run({ startAt: worldStartAt, wallStartAt, speed: config.simSpeed });
       const clock: WorldClockParams = {
         startAt: worldStartAt,
         wallStartAt,
@@ -253,6 +253,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       metrics,
       now,
       worldNow: world,
+      worldClock,
       startedAt,
     };
     const app = await buildApp(ctx, {
@@ -288,9 +289,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
         index: settlementIndex,
         now: world,
         feedRetentionMs: config.settlementFeedDays * 86_400_000,
-        setClock: (c) => {
-          worldNow = c === null ? now : acceleratedClock(c.startAt, c.wallStartAt, c.speed, now);
-        },
+        setClock: (c) => worldClock.run(c),
         log,
         onLag: scaleMetrics.observeLag,
       });

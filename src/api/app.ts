@@ -20,6 +20,7 @@ import { outrightSettlementRoutes } from './routes/outright-settlements.js';
 import { outrightRoutes } from './routes/outrights.js';
 import { settlementRoutes } from './routes/settlements.js';
 import { usageRoutes } from './routes/usage.js';
+import { installWorldTime } from './world-time.js';
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'] | false;
@@ -87,6 +88,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     request.apiKey = record;
   });
   installMetering(app, ctx);
+  installWorldTime(app, ctx.worldClock);
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -1,5 +1,6 @@
 // What every route plugin is given: the read model, store, pipeline ingress, key checks, clock, config.
 import type { Config } from '../config.js';
+import type { WorldClock } from '../domain/clock.js';
 import type { PlanBook } from '../domain/quota.js';
 import type { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
@@ -31,10 +32,14 @@ export interface ApiContext {
   /** The per-caller limits of /v1/health and /v1/status. */
   callerLimits: CallerLimiter;
   metrics: ApiMetrics;
-  /** Wall clock (uptime, freshness, caches). */
+  /** Wall clock: real time (quota and rate windows, Retry-After, uptime, freshness, caches, sessions). */
   now: () => number;
-  /** World clock: what event times compare with (differs from the wall with an accelerated simulator). */
+  /**
+   * World clock: every client's "now" (event times, health `timestamp`, X-World-Time); differs from
+   * the wall with an accelerated simulator. `worldClock.now` itself.
+   */
   worldNow: () => number;
+  worldClock: WorldClock;
   startedAt: number;
   /** Scaled out (ROLE=pipeline or api): who applies POST /admin/v1/feed. Absent (ROLE=all): this node. */
   feedRole?: FeedRole;

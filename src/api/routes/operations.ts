@@ -50,7 +50,8 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           status: healthy ? 'healthy' : 'degraded',
           version: API_VERSION,
           uptime_seconds: Math.max(0, Math.floor((now - ctx.startedAt) / 1000)),
-          timestamp: new Date(now).toISOString(),
+          // The client's "now" is the world's (docs/api.md, "Time"); uptime is real time.
+          timestamp: new Date(ctx.worldNow()).toISOString(),
           services: {
             datastore: { status: latency === null ? 'disconnected' : 'connected', latency_ms: latency ?? 0 },
             data_pipeline: {
