@@ -25,8 +25,21 @@ export const REDACTED_PATHS = [
   '*.token',
 ];
 
-/** The logger `serve` uses; tests pass a destination to read what would have been written. */
+/** Lines are written to stdout in blocks of this many bytes at least… */
+export const LOG_BLOCK_BYTES = 4096;
+/** …or after this long, whichever comes first (and at exit). */
+export const LOG_FLUSH_MS = 250;
+
+/**
+ * The logger `serve` uses: stdout, written in blocks. One write per line (pino's default) costs a
+ * trip through libuv's thread pool per request with the access log on, about 10 µs of CPU, as
+ * much as answering from the payload cache; in blocks it is a fraction of a microsecond a line.
+ * The price: a `kill -9` loses at most the last quarter second of lines. Tests pass a destination
+ * to read what would have been written.
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  const out =
+    destination ?? pino.destination({ dest: 1, sync: false, minLength: LOG_BLOCK_BYTES, periodicFlush: LOG_FLUSH_MS });
+  return pino(options, out);
 }
