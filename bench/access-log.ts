@@ -146,7 +146,7 @@ export const accessLogSection: Section = {
               'access-log small: on/off server CPU per request',
               small.costs.on / small.costs.off,
               '<=',
-              1.25,
+              1.3,
             )
           : check('access-log', 'access-log small: on/off req/s', small.ratio, '>=', 0.8),
       ],
