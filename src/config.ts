@@ -31,7 +31,7 @@ export interface Config {
    */
   trustProxy: boolean | number | string;
   logLevel: string;
-  /** One `info` line per answered request (ACCESS_LOG=on, the default); off leaves only errors. */
+  /** One `info` line per answered request (ACCESS_LOG=on, the default; docs/operations.md "Logs"). */
   accessLog: boolean;
   /** How often write-behind flushes live data (odds, scores) to the store. */
   flushIntervalMs: number;

@@ -31,11 +31,10 @@ export const LOG_BLOCK_BYTES = 4096;
 export const LOG_FLUSH_MS = 250;
 
 /**
- * The logger `serve` uses: stdout, written in blocks. One write per line (pino's default) costs a
- * trip through libuv's thread pool per request with the access log on, about 10 µs of CPU, as
- * much as answering from the payload cache; in blocks it is a fraction of a microsecond a line.
- * The price: a `kill -9` loses at most the last quarter second of lines. Tests pass a destination
- * to read what would have been written.
+ * The logger `serve` uses: stdout, written in blocks. With the access log on, one write per line
+ * (pino's default: a trip through libuv's thread pool each) cost clearly more CPU per request
+ * than writing in blocks (figures in bench/README.md, `access-log`). The price: a `kill -9` loses at most the
+ * last quarter second of lines. Tests pass a destination to read what would have been written.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
