@@ -28,6 +28,7 @@ import { checkScaleOutConfig, openChangeStream, registerScaleOutMetrics, type Ch
 import { portalPlugin } from './portal/plugin.js';
 import { openPostgresStore } from './store/postgres-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
+import { logStoreHealth } from './store/store-health.js';
 import type { Store } from './store/store.js';
 
 export interface ServiceOptions {
@@ -116,6 +117,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
   checkScaleOutConfig(config);
   const log = opts.logger ?? silentLog;
   const store = await openStore(config);
+  logStoreHealth(store.health, log);
   let quota: QuotaCounters | null = null;
   let stream: ChangeStreamEnds | null = null;
   try {

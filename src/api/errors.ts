@@ -1,6 +1,7 @@
 // The one mapping from error codes to HTTP statuses, and the handlers that turn every failure into {error, message}.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, type ErrorCode } from '../domain/errors.js';
+import { toStoreError } from '../store/store-health.js';
 
 /** decisions.md: the HTTP status of each error code. */
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
@@ -131,6 +132,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const mapped = fromFastifyError(err);
     if (mapped !== null) return sendError(reply, mapped);
+    // The store already answers its faults as 503 `datastore`; this catches one that reached a
+    // route some other way (a raw driver error): a fault we survive is never a 500.
+    const fault = toStoreError(err);
+    if (fault instanceof ServiceError) return sendError(reply, fault);
     request.log.error({ err }, 'request failed');
     return sendError(reply, new ServiceError('server_error', 'internal server error'));
   });

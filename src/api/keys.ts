@@ -1,6 +1,7 @@
 // API key checks: keys are looked up by their SHA-256 hash (the store never sees a secret), cached briefly.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from '../domain/errors.js';
+import { toStoreError } from '../store/store-health.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 
 export function hashApiKey(key: string): string {
@@ -22,11 +23,38 @@ export function secretsEqual(given: string, expected: string): boolean {
 interface CacheEntry {
   record: ApiKeyRecord | null;
   expires: number;
+  /** When the store last answered for this key. */
+  fetchedAt: number;
+}
+
+export interface KeyAuthenticatorOptions {
+  /** How long an answer is used before the store is asked again (default 5 s). */
+  ttlMs?: number;
+  /**
+   * While the datastore fails, an answer the store gave within this time is still used (default
+   * one hour): reads keep serving the keys known before the fault. A key revoked on another node
+   * in the last `ttlMs` before the fault works on this node until the store answers again.
+   */
+  staleMs?: number;
+  /** How long a request with a stale answer waits for the store before using it (default 1 s). */
+  staleWaitMs?: number;
+  /** While the store fails, each key's lookup is retried at most this often (default 1 s). */
+  retryMs?: number;
+}
+
+const DEFAULT_STALE_MS = 3_600_000;
+
+/** A datastore fault (the store refuses, drops or cannot answer), not a bug. */
+function isDatastoreFault(err: unknown): boolean {
+  return err instanceof ServiceError && err.code === 'service_unavailable' && err.component === 'datastore';
 }
 
 /**
  * Resolves `X-API-Key` to a key record. Lookups are cached for a few seconds (negative answers too,
  * so a flood of bad keys cannot hammer the store); a revocation takes effect within that time.
+ * While the datastore fails, keys it answered for within the last hour keep working (their last
+ * answer is used), and a key never seen gets 503 `service_unavailable` (component `datastore`):
+ * the service cannot tell whether it is valid, and 401 would tell the client it is not.
  */
 export class KeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
@@ -34,12 +62,22 @@ export class KeyAuthenticator {
   private readonly pending = new Map<string, Promise<ApiKeyRecord | null>>();
   /** Raised by invalidate(): a lookup that started before must not cache what it read. */
   private generation = 0;
+  private readonly ttlMs: number;
+  private readonly staleMs: number;
+  private readonly staleWaitMs: number;
+  private readonly retryMs: number;
 
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
-    private readonly ttlMs = 5000,
-  ) {}
+    options: number | KeyAuthenticatorOptions = {},
+  ) {
+    const o = typeof options === 'number' ? { ttlMs: options } : options;
+    this.ttlMs = o.ttlMs ?? 5000;
+    this.staleMs = o.staleMs ?? DEFAULT_STALE_MS;
+    this.staleWaitMs = o.staleWaitMs ?? 1000;
+    this.retryMs = o.retryMs ?? 1000;
+  }
 
   async authenticate(rawKey: string | string[] | undefined): Promise<ApiKeyRecord> {
     if (rawKey === undefined || rawKey === '') {
@@ -50,19 +88,52 @@ export class KeyAuthenticator {
     }
     // Keyed by the raw key (process memory only) so a hit costs no hashing on the hot path.
     let entry = this.cache.get(rawKey);
-    if (entry === undefined || entry.expires <= this.now()) {
-      const generation = this.generation;
-      const record = await this.lookup(rawKey);
-      entry = { record, expires: this.now() + this.ttlMs };
-      if (generation === this.generation) {
-        if (this.cache.size > 100_000) this.cache.clear();
-        this.cache.set(rawKey, entry);
-      }
-    }
+    if (entry === undefined || entry.expires <= this.now()) entry = await this.refresh(rawKey, entry);
     const record = entry.record;
     if (record === null) throw new ServiceError('unauthorized', 'invalid API key');
     if (record.revokedAt !== null) throw new ServiceError('unauthorized', 'this API key has been revoked');
     return record;
+  }
+
+  /** Asks the store; on a datastore fault, the last answer if it is recent enough. */
+  private async refresh(rawKey: string, previous: CacheEntry | undefined): Promise<CacheEntry> {
+    const generation = this.generation;
+    const fresh = this.lookup(rawKey).then((record): CacheEntry => {
+      const at = this.now();
+      const entry = { record, expires: at + this.ttlMs, fetchedAt: at };
+      if (generation === this.generation) {
+        if (this.cache.size > 100_000) this.cache.clear();
+        this.cache.set(rawKey, entry);
+      }
+      return entry;
+    });
+    const stale = previous !== undefined && this.now() - previous.fetchedAt <= this.staleMs ? previous : undefined;
+    if (stale === undefined) {
+      try {
+        return await fresh;
+      } catch (err) {
+        throw toStoreError(err);
+      }
+    }
+    // A store that hangs (a connect timeout) must not hold every request with a known key.
+    fresh.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.staleWaitMs);
+      timer.unref();
+    });
+    try {
+      const answer = await Promise.race([fresh, waited]);
+      if (answer !== null) return answer;
+    } catch (err) {
+      const mapped = toStoreError(err);
+      if (!isDatastoreFault(mapped)) throw mapped;
+    } finally {
+      clearTimeout(timer);
+    }
+    // Asked again at most once a `retryMs` while the store fails.
+    stale.expires = this.now() + this.retryMs;
+    return stale;
   }
 
   private lookup(rawKey: string): Promise<ApiKeyRecord | null> {

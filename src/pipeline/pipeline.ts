@@ -121,6 +121,8 @@ export class Pipeline {
   private flushTimer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
+  /** Flushes failed since the last that worked (the failure is logged once, at the first). */
+  private failedFlushesInARow = 0;
   private stopped = false;
   /** Results being committed outside a flush: a flush taken meanwhile is no watermark (see flush). */
   private committingResults = 0;
@@ -379,11 +381,21 @@ export class Pipeline {
             'write-behind flushed',
           );
           if (mark !== undefined) sink?.flushed(mark);
+          if (this.failedFlushesInARow > 0) {
+            this.opts.log.warn(
+              { failedFlushes: this.failedFlushesInARow },
+              'write-behind flushes succeed again; the writes kept meanwhile are stored',
+            );
+            this.failedFlushesInARow = 0;
+          }
         },
         (err: unknown) => {
           this.counters.flushFailures++;
           this.writeBehind.restore(batch);
-          this.opts.log.error({ err }, 'write-behind flush failed; will retry');
+          // Once per outage, not once a flush (the store's health logs the fault's cause too).
+          if (this.failedFlushesInARow++ === 0) {
+            this.opts.log.error({ err }, 'write-behind flush failed; keeping the writes and retrying every flush');
+          } else this.opts.log.debug?.({ err, failedFlushes: this.failedFlushesInARow }, 'write-behind flush failed again');
         },
       )
       .finally(() => {

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { rowToApiKey } from './rows.js';
 import type { AccountsTable, PortalSessionsTable, StoreDatabase } from './schema.js';
+import { inTransaction } from './transactions.js';
 import type { AccountRecord, ApiKeyRecord, PortalSessionRecord, UsageDay, UsageWrite } from './store.js';
 
 const USAGE_COLUMNS = 4;
@@ -138,7 +139,7 @@ export async function saveUsage(db: Kysely<StoreDatabase>, write: UsageWrite, ma
   const byRow = new Map(write.days.map((d) => [`${d.keyId}\u0000${d.date}`, d]));
   const days = [...byRow.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
   const lastUsed = [...write.lastUsed].sort((a, b) => (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0));
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     for (let i = 0; i < days.length; i += perStatement) {
       const rows = days.slice(i, i + perStatement).map((d) => ({
         key_id: d.keyId,

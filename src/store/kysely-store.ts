@@ -48,7 +48,9 @@ import {
   saveSettlement,
   settlementSummaries,
 } from './settlement-queries.js';
-import { isEmptyBatch } from './store.js';
+import { StoreHealth, toStoreError } from './store-health.js';
+import { inTransaction } from './transactions.js';
+import { isEmptyBatch, isEmptyUsage } from './store.js';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -76,7 +78,10 @@ export interface KyselyStoreOptions {
   maxParameters: number;
   /** Releases what the dialect holds beyond Kysely; called once, after the Kysely instance is destroyed. */
   afterClose?: () => void | Promise<void>;
+  /** Follows the outcome of every operation (shared with writes made elsewhere, e.g. a writer thread). */
+  health?: StoreHealth;
 }
+
 
 const EVENT_COLUMNS = 8;
 const MARKET_COLUMNS = 5;
@@ -170,16 +175,34 @@ export async function applyBatch(
 /** Builds a Store on an open Kysely instance; the store owns it from now on and destroys it on close. */
 export function createKyselyStore(options: KyselyStoreOptions): Store {
   const { db, maxParameters } = options;
+  const health = options.health ?? new StoreHealth();
   const inFlight = new Set<Promise<unknown>>();
   let closing: Promise<void> | null = null;
 
   // Every operation is tracked so close() can wait for it: destroying the connection under a
-  // running transaction would turn an acknowledged write into a failed one.
-  function run<T>(operation: () => Promise<T>): Promise<T> {
+  // running transaction would turn an acknowledged write into a failed one. Its outcome feeds
+  // the store's health, and a datastore fault (connection refused, disk full…) leaves as a 503
+  // `service_unavailable` naming the datastore, never as an unexplained 500.
+  function track<T>(kind: 'read' | 'write', name: string, operation: () => Promise<T>): Promise<T> {
     if (closing !== null) {
       return Promise.reject(new ServiceError('service_unavailable', 'the store is closed', { component: 'datastore' }));
     }
-    const pending = operation();
+    let started: Promise<T>;
+    try {
+      started = operation();
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    const pending = started.then(
+      (value) => {
+        health.record(kind, name, null);
+        return value;
+      },
+      (error: unknown) => {
+        health.record(kind, name, error);
+        throw toStoreError(error);
+      },
+    );
     inFlight.add(pending);
     const forget = (): void => {
       inFlight.delete(pending);
@@ -187,12 +210,28 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
     pending.then(forget, forget);
     return pending;
   }
+  const read = <T>(name: string, operation: () => Promise<T>): Promise<T> => track('read', name, operation);
+  const write = <T>(name: string, operation: () => Promise<T>): Promise<T> => track('write', name, operation);
+  const nothing = (): Promise<void> =>
+    closing !== null
+      ? Promise.reject(new ServiceError('service_unavailable', 'the store is closed', { component: 'datastore' }))
+      : Promise.resolve();
 
   return {
     kind: options.kind,
+    health,
+
+    checkWrites: () =>
+      write('checkWrites', async () => {
+        await db
+          .insertInto('write_probe')
+          .values({ id: 1, at: Date.now() })
+          .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ at: eb.ref('excluded.at') })))
+          .execute();
+      }),
 
     migrate: () =>
-      run(async () => {
+      write('migrate', async () => {
         const migrator = new Migrator({
           db,
           provider: options.migrationProvider,
@@ -205,21 +244,20 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       }),
 
     ping: () =>
-      run(async () => {
+      read('ping', async () => {
         const started = performance.now();
         await sql`select 1`.execute(db);
         return Math.max(0, Math.round(performance.now() - started));
       }),
 
     loadEvents: () =>
-      run(async () => {
+      read('loadEvents', async () => {
         // One transaction so events and markets come from the same committed state (repeatable
         // read: PostgreSQL's default read committed would give each statement its own snapshot;
         // SQLite's transactions always have one).
-        return db
-          .transaction()
-          .setIsolationLevel('repeatable read')
-          .execute(async (trx): Promise<StoredEvent[]> => {
+        return inTransaction(
+          db,
+          async (trx): Promise<StoredEvent[]> => {
             const eventRows = await trx
               .selectFrom('events')
               .select(['id', 'doc'])
@@ -266,18 +304,20 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
                 oddsLog: oddsByEvent.get(row.id) ?? [],
               };
             });
-          });
+          },
+          'repeatable read',
+        );
       }),
 
+    // An empty write proves nothing about the disk: it is not counted for health.
     writeBatch: (batch: WriteBatch) =>
-      run(async () => {
-        if (isEmptyBatch(batch)) return;
-        await db.transaction().execute((trx) => applyBatch(trx, batch, maxParameters));
-      }),
+      isEmptyBatch(batch)
+        ? nothing()
+        : write('writeBatch', () => inTransaction(db, (trx) => applyBatch(trx, batch, maxParameters))),
 
     saveResult: (result: EventResult, batch: WriteBatch) =>
-      run(async () => {
-        await db.transaction().execute(async (trx) => {
+      write('saveResult', async () => {
+        await inTransaction(db, async (trx) => {
           await applyBatch(trx, batch, maxParameters);
           await trx
             .insertInto('results')
@@ -299,37 +339,37 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       }),
 
     getResult: (eventId: string) =>
-      run(async () => {
+      read('getResult', async () => {
         const row = await db.selectFrom('results').selectAll().where('event_id', '=', eventId).executeTakeFirst();
         return row === undefined ? null : rowToResult(row);
       }),
 
-    saveSettlement: (record: SettlementRecord) => run(() => saveSettlement(db, record)),
+    saveSettlement: (record: SettlementRecord) => write('saveSettlement', () => saveSettlement(db, record)),
 
     getSettlement: (eventId: string) =>
-      run(async () => {
+      read('getSettlement', async () => {
         const row = await db.selectFrom('settlements').selectAll().where('event_id', '=', eventId).executeTakeFirst();
         return row === undefined ? null : rowToSettlement(row);
       }),
 
-    listSettlements: (q: SettlementPageQuery) => run(() => listSettlements(db, q)),
+    listSettlements: (q: SettlementPageQuery) => read('listSettlements', () => listSettlements(db, q)),
 
-    listSettlementChanges: (q: SettlementChangesQuery) => run(() => listSettlementChanges(db, q)),
+    listSettlementChanges: (q: SettlementChangesQuery) => read('listSettlementChanges', () => listSettlementChanges(db, q)),
 
-    countSettlementChanges: (q: Omit<SettlementChangesQuery, 'limit'>) => run(() => countSettlementChanges(db, q)),
+    countSettlementChanges: (q: Omit<SettlementChangesQuery, 'limit'>) => read('countSettlementChanges', () => countSettlementChanges(db, q)),
 
-    settlementSummaries: (minEndedAt: number) => run(() => settlementSummaries(db, minEndedAt)),
+    settlementSummaries: (minEndedAt: number) => read('settlementSummaries', () => settlementSummaries(db, minEndedAt)),
 
     deleteSettlementsBefore: (before: number) =>
-      run(async () => {
+      write('deleteSettlementsBefore', async () => {
         const r = await db.deleteFrom('settlements').where('ended_at', '<', before).executeTakeFirst();
         return Number(r.numDeletedRows);
       }),
 
-    saveTournament: (t: TournamentInfo) => run(() => saveTournament(db, t)),
+    saveTournament: (t: TournamentInfo) => write('saveTournament', () => saveTournament(db, t)),
 
     saveOutrightMarket: (tournamentId: string, market: OutrightMarket) =>
-      run(() => saveOutrightMarket(db, tournamentId, market)),
+      write('saveOutrightMarket', () => saveOutrightMarket(db, tournamentId, market)),
 
     settleOutrightMarket: (
       tournamentId: string,
@@ -337,28 +377,26 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       result: OutrightResult,
       entries: readonly OutrightEntry[],
     ) =>
-      run(() =>
-        db
-          .transaction()
-          .execute((trx) => settleOutrightMarket(trx, tournamentId, marketId, result, entries, maxParameters)),
+      write('settleOutrightMarket', () =>
+        inTransaction(db, (trx) => settleOutrightMarket(trx, tournamentId, marketId, result, entries, maxParameters)),
       ),
 
-    loadOutrights: () => run(() => loadOutrights(db)),
+    loadOutrights: () => read('loadOutrights', () => loadOutrights(db)),
 
-    listOutrightSettlements: (q: OutrightSettlementQuery) => run(() => listOutrightSettlements(db, q)),
+    listOutrightSettlements: (q: OutrightSettlementQuery) => read('listOutrightSettlements', () => listOutrightSettlements(db, q)),
 
     countOutrightSettlements: (tournamentIds: string[] | null) =>
-      run(() => countOutrightSettlements(db, tournamentIds)),
+      read('countOutrightSettlements', () => countOutrightSettlements(db, tournamentIds)),
 
     findApiKeyByHash: (keyHash: string) =>
-      run(async () => {
+      read('findApiKeyByHash', async () => {
         const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
         return row === undefined ? null : rowToApiKey(row);
       }),
 
     // The hash and creation time identify a key for life; only its name, plan, use and revocation change.
     saveApiKey: (key: ApiKeyRecord) =>
-      run(async () => {
+      write('saveApiKey', async () => {
         await db
           .insertInto('api_keys')
           .values(apiKeyToRow(key))
@@ -374,38 +412,41 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       }),
 
     listApiKeys: () =>
-      run(async () => {
+      read('listApiKeys', async () => {
         const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
         return rows.map(rowToApiKey);
       }),
 
-    findApiKeyById: (id: string) => run(() => findApiKeyById(db, id)),
+    findApiKeyById: (id: string) => read('findApiKeyById', () => findApiKeyById(db, id)),
 
-    listApiKeysOfAccount: (accountId: string) => run(() => listApiKeysOfAccount(db, accountId)),
+    listApiKeysOfAccount: (accountId: string) => read('listApiKeysOfAccount', () => listApiKeysOfAccount(db, accountId)),
 
-    revokeApiKey: (id: string, at: number) => run(() => revokeApiKey(db, id, at)),
+    revokeApiKey: (id: string, at: number) => write('revokeApiKey', () => revokeApiKey(db, id, at)),
 
-    setApiKeyPlan: (id: string, plan: string) => run(() => setApiKeyPlan(db, id, plan)),
+    setApiKeyPlan: (id: string, plan: string) => write('setApiKeyPlan', () => setApiKeyPlan(db, id, plan)),
 
-    renameApiKey: (id: string, name: string) => run(() => renameApiKey(db, id, name)),
+    renameApiKey: (id: string, name: string) => write('renameApiKey', () => renameApiKey(db, id, name)),
 
-    createAccount: (account: AccountRecord) => run(() => createAccount(db, account)),
+    createAccount: (account: AccountRecord) => write('createAccount', () => createAccount(db, account)),
 
-    findAccountByEmail: (email: string) => run(() => findAccountByEmail(db, email)),
+    findAccountByEmail: (email: string) => read('findAccountByEmail', () => findAccountByEmail(db, email)),
 
-    findAccountById: (id: string) => run(() => findAccountById(db, id)),
+    findAccountById: (id: string) => read('findAccountById', () => findAccountById(db, id)),
 
-    createPortalSession: (session: PortalSessionRecord) => run(() => createPortalSession(db, session)),
+    createPortalSession: (session: PortalSessionRecord) => write('createPortalSession', () => createPortalSession(db, session)),
 
-    findPortalSession: (tokenHash: string) => run(() => findPortalSession(db, tokenHash)),
+    findPortalSession: (tokenHash: string) => read('findPortalSession', () => findPortalSession(db, tokenHash)),
 
-    deletePortalSession: (tokenHash: string) => run(() => deletePortalSession(db, tokenHash)),
+    deletePortalSession: (tokenHash: string) => write('deletePortalSession', () => deletePortalSession(db, tokenHash)),
 
-    deleteExpiredPortalSessions: (at: number) => run(() => deleteExpiredPortalSessions(db, at)),
+    deleteExpiredPortalSessions: (at: number) => write('deleteExpiredPortalSessions', () => deleteExpiredPortalSessions(db, at)),
 
-    loadUsage: (fromDate: string) => run(() => loadUsage(db, fromDate)),
+    loadUsage: (fromDate: string) => read('loadUsage', () => loadUsage(db, fromDate)),
 
-    saveUsage: (write: UsageWrite) => run(() => saveUsage(db, write, maxParameters)),
+    saveUsage: (usage: UsageWrite) =>
+      isEmptyUsage(usage)
+        ? nothing()
+        : write('saveUsage', () => saveUsage(db, usage, maxParameters)),
 
     close: () => {
       if (closing === null) {

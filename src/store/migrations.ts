@@ -206,6 +206,18 @@ const portalSessions: Migration = {
   },
 };
 
+// One row that health rewrites while writes are failing: a read (ping) cannot tell whether the
+// disk takes writes again, and an idle node has no other write that would.
+const writeProbe: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('write_probe')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('at', 'bigint', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Every SQLite migration, old and new; names sort in the order they must run. */
 export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
@@ -214,6 +226,7 @@ export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004_outrights': outrights,
   '0005_accounts_usage': accountsUsage,
   '0006_portal_sessions': portalSessions,
+  '0007_write_probe': writeProbe,
 };
 
 export const sqliteMigrationProvider: MigrationProvider = {

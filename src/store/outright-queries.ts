@@ -9,6 +9,7 @@ import type {
   TournamentInfo,
 } from '../domain/outrights.js';
 import type { OutrightSettlementsTable, StoreDatabase } from './schema.js';
+import { inTransaction } from './transactions.js';
 import type { OutrightSettlementQuery, StoredTournament } from './store.js';
 
 const ENTRY_COLUMNS = 11;
@@ -118,10 +119,9 @@ export async function settleOutrightMarket(
 
 export async function loadOutrights(db: Kysely<StoreDatabase>): Promise<StoredTournament[]> {
   // Repeatable read: one snapshot for both statements on PostgreSQL too (SQLite always has one).
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => {
+  return inTransaction(
+    db,
+    async (trx) => {
       const tournaments = await trx.selectFrom('outright_tournaments').selectAll().orderBy('tournament_id').execute();
       const markets = await trx
         .selectFrom('outright_markets')
@@ -153,7 +153,9 @@ export async function loadOutrights(db: Kysely<StoreDatabase>): Promise<StoredTo
         },
         markets: byTournament.get(row.tournament_id) ?? [],
       }));
-    });
+    },
+    'repeatable read',
+  );
 }
 
 /** The query of a feed page, newest first; the cursor continues strictly after (settled_at, entry_id). */

@@ -130,6 +130,11 @@ export interface OutrightSettlementsTable {
   sport: string;
 }
 
+export interface WriteProbeTable {
+  id: number;
+  at: number;
+}
+
 export interface StoreDatabase {
   events: EventsTable;
   markets: MarketsTable;
@@ -143,4 +148,5 @@ export interface StoreDatabase {
   accounts: AccountsTable;
   api_usage: ApiUsageTable;
   portal_sessions: PortalSessionsTable;
+  write_probe: WriteProbeTable;
 }

@@ -28,4 +28,7 @@ export type SqliteWriterRequest =
   | { type: 'close' };
 
 export type SqliteWriterReply =
-  { type: 'done'; id: number } | { type: 'failed'; id: number; message: string } | { type: 'closed' };
+  | { type: 'done'; id: number }
+  /** `code`: SQLite's result code (`SQLITE_FULL`…), so the service can tell a full disk from a bug. */
+  | { type: 'failed'; id: number; message: string; code: string | null }
+  | { type: 'closed' };

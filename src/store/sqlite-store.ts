@@ -6,9 +6,10 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { createKyselyStore } from './kysely-store.js';
 import { sqliteMigrationProvider } from './migrations.js';
 import type { StoreDatabase } from './schema.js';
-import type { Store, UsageWrite, WriteBatch } from './store.js';
+import { isEmptyBatch, isEmptyUsage, type Store, type UsageWrite, type WriteBatch } from './store.js';
 import { configureSqliteConnection } from './sqlite-connection.js';
 import { SqliteWriter } from './sqlite-writer.js';
+import { StoreHealth, toStoreError } from './store-health.js';
 
 export const DEFAULT_SQLITE_FILE = 'store.sqlite';
 
@@ -35,6 +36,8 @@ export interface SqliteStoreOptions {
    * sqlite-writer.ts). Everything else stays on the caller's connection.
    */
   writerThread?: boolean;
+  /** Follows reads and writes (default: a new one). */
+  health?: StoreHealth;
 }
 
 // Well under SQLite's 32766 bound parameters: bigger statements stop paying off and cost memory.
@@ -52,7 +55,9 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   }
 
   const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const health = options.health ?? new StoreHealth();
   const store = createKyselyStore({
+    health,
     kind: 'sqlite',
     db,
     migrationProvider: sqliteMigrationProvider,
@@ -73,13 +78,25 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   }
 
   const writer = options.writerThread === true ? new SqliteWriter({ filePath, maxParameters: MAX_PARAMETERS }) : null;
+  // The thread's writes count for health like the store's own, and fail the same way.
+  const tracked = (name: string, written: Promise<void>): Promise<void> =>
+    written.then(
+      () => health.record('write', name, null),
+      (error: unknown) => {
+        health.record('write', name, error);
+        throw toStoreError(error);
+      },
+    );
   return {
     ...store,
     ...(writer === null
       ? {}
       : {
-          writeBatch: (batch: WriteBatch) => writer.write(batch),
-          saveUsage: (write: UsageWrite) => writer.saveUsage(write),
+          // An empty write proves nothing about the disk: it is not counted.
+          writeBatch: (batch: WriteBatch) =>
+            isEmptyBatch(batch) ? writer.write(batch) : tracked('writeBatch', writer.write(batch)),
+          saveUsage: (write: UsageWrite) =>
+            isEmptyUsage(write) ? Promise.resolve() : tracked('saveUsage', writer.saveUsage(write)),
           close: async () => {
             await writer.close();
             await store.close();

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { saveUsage } from './account-queries.js';
 import { applyBatch } from './kysely-store.js';
+import { inTransaction } from './transactions.js';
 import type { StoreDatabase } from './schema.js';
 import type { WriteBatch } from './store.js';
 import {
@@ -33,6 +34,11 @@ function revive(batch: WriteBatch): WriteBatch {
   };
 }
 
+function codeOf(err: unknown): string | null {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : null;
+}
+
 // Requests are applied one after another in arrival order: Kysely's SQLite driver holds one
 // connection and queues transactions on it.
 port.on('message', (req: SqliteWriterRequest) => {
@@ -42,7 +48,7 @@ port.on('message', (req: SqliteWriterRequest) => {
   }
   const written =
     req.type === 'batch'
-      ? db.transaction().execute((trx) => applyBatch(trx, revive(req.batch), maxParameters))
+      ? inTransaction(db, (trx) => applyBatch(trx, revive(req.batch), maxParameters))
       : saveUsage(db, req.write, maxParameters);
   written.then(
     () => port.postMessage({ type: 'done', id: req.id } satisfies SqliteWriterReply),
@@ -51,6 +57,7 @@ port.on('message', (req: SqliteWriterRequest) => {
         type: 'failed',
         id: req.id,
         message: err instanceof Error ? err.message : String(err),
+        code: codeOf(err),
       } satisfies SqliteWriterReply),
   );
 });

@@ -95,7 +95,12 @@ export class SqliteWriter {
       this.pending.delete(m.id);
       if (this.pending.size === 0) worker.unref();
       if (m.type === 'done') p.resolve();
-      else p.reject(new Error(`the store's writer thread failed a batch: ${m.message}`));
+      else {
+        // The thread's error with its SQLite code: a full disk must be told apart from a bug.
+        const err = new Error(`the store's writer thread failed a batch: ${m.message}`) as Error & { code?: string };
+        if (m.code !== null) err.code = m.code;
+        p.reject(err);
+      }
     });
     const fail = (reason: string): void => {
       if (this.worker === worker) this.worker = null;

@@ -1,6 +1,7 @@
 // The durable store's interface: what must survive a restart (events, markets, results, API keys).
 import type { OutrightEntry, OutrightMarket, OutrightResult, TournamentInfo } from '../domain/outrights.js';
 import type { EventResult, Market, SportEvent } from '../domain/types.js';
+import type { StoreHealth } from './store-health.js';
 
 /** An API key as stored: only the SHA-256 hash of the secret is kept. */
 export interface ApiKeyRecord {
@@ -71,6 +72,11 @@ export function isEmptyBatch(b: WriteBatch): boolean {
     (b.oddsLog ?? []).length === 0 &&
     (b.oddsLogPrune ?? []).length === 0
   );
+}
+
+/** True when a usage write would write nothing. */
+export function isEmptyUsage(w: UsageWrite): boolean {
+  return w.days.length === 0 && w.lastUsed.length === 0;
 }
 
 /** What a restart restores: every event with its markets in order, as last committed. */
@@ -161,6 +167,14 @@ export interface Store {
   migrate(): Promise<void>;
   /** Round-trips a trivial query; resolves to the latency in milliseconds, rejects when unreachable. */
   ping(): Promise<number>;
+  /**
+   * Whether reads and writes work, from the outcome of every operation (health reports it). Every
+   * operation that fails for a datastore fault (connection refused or dropped, disk full, file
+   * read-only…) rejects with a 503 `service_unavailable` ServiceError naming the `datastore`.
+   */
+  readonly health: StoreHealth;
+  /** Writes one tiny row: a ping only reads, so it cannot tell that writes work again. */
+  checkWrites(): Promise<void>;
   /** Every stored event with its markets. */
   loadEvents(): Promise<StoredEvent[]>;
   /** Write-behind flush of live data; atomic. */

@@ -52,6 +52,8 @@ export interface UsageCounter {
   snapshot(keyId: string, now: number): Awaitable<UsageSnapshot>;
   /** Writes what is not yet durable. */
   flush(): Promise<void>;
+  /** Shared counters only (Redis): whether they answer now; health reports it as `usage_counters`. */
+  status?(): 'connected' | 'disconnected';
   /** Stops background work and flushes a last time. */
   close(): Promise<void>;
 }

@@ -1,8 +1,8 @@
 // Per-caller limits (health and status) shared by every API node in Redis: one Lua step per request, same rules as in memory.
 import type { Redis } from 'ioredis';
-import { ServiceError } from '../../domain/errors.js';
 import { HEALTH_LIMITS, secondsUntil } from '../../domain/quota.js';
 import type { CallerLimiter, RateDecision } from './counter.js';
+import { MemoryCallerLimiter } from './memory-callers.js';
 import { quotaScripts, type QuotaScripts } from './redis-scripts.js';
 
 const HOUR = 3_600_000;
@@ -25,11 +25,14 @@ export class RedisCallerLimiter implements CallerLimiter {
   private readonly redis: Redis & QuotaScripts;
   private readonly prefix: string;
   private readonly limits: { perSecond: number; perHour: number };
+  /** While Redis is down: the same limits counted on this node alone. */
+  private readonly local: MemoryCallerLimiter;
 
   constructor(opts: RedisCallerLimiterOptions) {
     this.redis = quotaScripts(opts.redis);
     this.prefix = opts.prefix ?? 'sds';
     this.limits = opts.limits ?? HEALTH_LIMITS;
+    this.local = new MemoryCallerLimiter(this.limits);
   }
 
   async hit(caller: string, now: number): Promise<RateDecision> {
@@ -45,11 +48,10 @@ export class RedisCallerLimiter implements CallerLimiter {
         HOUR,
         SECOND_TTL_MS,
       );
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      throw new ServiceError('service_unavailable', `the rate limits (Redis) are unavailable: ${reason}`, {
-        component: 'usage_counters',
-      });
+    } catch {
+      // Health and status must answer while Redis is down (health is how a client learns that it
+      // is): their limits are then counted per node, which is looser but still a limit.
+      return this.local.hit(caller, now);
     }
     const [outcome, oldest] = reply;
     if (outcome === 1) return { ok: true };

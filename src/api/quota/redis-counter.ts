@@ -334,6 +334,10 @@ export class RedisUsageCounter implements UsageCounter {
     );
   }
 
+  status(): 'connected' | 'disconnected' {
+    return this.redis.status === 'ready' ? 'connected' : 'disconnected';
+  }
+
   /** Writes the day totals changed on this node (read back from Redis) and last-used times; one at a time. */
   flush(): Promise<void> {
     return this.writes.run(() => this.writeOnce());

@@ -4,18 +4,37 @@ import { Type } from 'typebox';
 import { API_VERSION, type ApiContext } from '../context.js';
 import { ErrorSchema, errorResponses } from '../schemas/common.js';
 import { HealthSchema, StatusSchema } from '../schemas/discovery.js';
+import type { DatastoreStatus } from '../../store/store-health.js';
 
-/** A datastore ping that answers in time, or null. */
-async function pingStore(ctx: ApiContext, timeoutMs: number): Promise<number | null> {
+/** A promise's value if it settles in time, else null (a rejection is null too). */
+async function within<T>(work: Promise<T>, timeoutMs: number): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), timeoutMs);
   });
   try {
-    return await Promise.race([ctx.store.ping().catch(() => null), timeout]);
+    return await Promise.race([work.catch(() => null), timeout]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** How the datastore is doing: a read (ping) now, and whether writes work (tried again while they fail). */
+async function datastoreState(
+  ctx: ApiContext,
+  probe: { lastWriteCheck: number },
+  timeoutMs: number,
+): Promise<{ status: DatastoreStatus; latency: number | null }> {
+  const latency = await within(ctx.store.ping(), timeoutMs);
+  const health = ctx.store.health;
+  // A ping only reads: while writes are failing, one small write (at most once a second, whoever
+  // asks) is what tells that the disk or the database takes writes again.
+  if (latency !== null && health.writesFailing && ctx.now() - probe.lastWriteCheck >= 1000) {
+    probe.lastWriteCheck = ctx.now();
+    await within(ctx.store.checkWrites(), timeoutMs);
+  }
+  if (latency === null) return { status: 'disconnected', latency };
+  return { status: health.status, latency };
 }
 
 export function pipelineState(ctx: ApiContext): { status: 'active' | 'stale'; secondsAgo: number } {
@@ -29,6 +48,8 @@ export function pipelineState(ctx: ApiContext): { status: 'active' | 'stale'; se
 }
 
 export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+  // When health last tried a write while writes were failing.
+  const probe = { lastWriteCheck: 0 };
   return async (app) => {
     app.get(
       '/v1/health',
@@ -42,23 +63,34 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         },
       },
       async (_request, reply) => {
-        const latency = await pingStore(ctx, 2000);
+        const datastore = await datastoreState(ctx, probe, 2000);
         const pipeline = pipelineState(ctx);
-        const healthy = latency !== null && pipeline.status !== 'stale';
+        const counters = ctx.usage.status?.();
+        // The first failing part, as `component` names it on a 503 error.
+        const component =
+          datastore.status !== 'connected'
+            ? 'datastore'
+            : counters === 'disconnected'
+              ? 'usage_counters'
+              : pipeline.status === 'stale'
+                ? 'data_pipeline'
+                : undefined;
         const now = ctx.now();
-        return reply.code(healthy ? 200 : 503).send({
-          status: healthy ? 'healthy' : 'degraded',
+        return reply.code(component === undefined ? 200 : 503).send({
+          status: component === undefined ? 'healthy' : 'degraded',
+          ...(component !== undefined ? { component } : {}),
           version: API_VERSION,
           uptime_seconds: Math.max(0, Math.floor((now - ctx.startedAt) / 1000)),
           // The client's "now" is the world's (docs/api.md, "Time"); uptime is real time.
           timestamp: new Date(ctx.worldNow()).toISOString(),
           services: {
-            datastore: { status: latency === null ? 'disconnected' : 'connected', latency_ms: latency ?? 0 },
+            datastore: { status: datastore.status, latency_ms: datastore.latency ?? 0 },
             data_pipeline: {
               status: pipeline.status,
               last_update_seconds_ago: pipeline.secondsAgo,
               total_events: ctx.readModel.size,
             },
+            ...(counters !== undefined ? { usage_counters: { status: counters } } : {}),
           },
         });
       },
@@ -113,7 +145,9 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         if (ctx.feedRole?.kind === 'candidate' && !ctx.feedRole.leading()) {
           return reply.code(503).send({ status: 'standby' });
         }
-        const latency = await pingStore(ctx, 1000);
+        // Ready = the store answers reads: a node whose disk is full still serves reads from memory,
+        // and taking it out of the balancer would not make writes work (health says read_only).
+        const latency = await within(ctx.store.ping(), 1000);
         const ready = latency !== null;
         return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready' });
       },

@@ -47,13 +47,21 @@ export const ScoreListSchema = Type.Object({
 });
 
 export const HealthSchema = Type.Object({
-  status: Type.String({ description: 'healthy or degraded' }),
+  status: Type.String({ description: 'healthy, or degraded (HTTP 503) when a component fails' }),
+  component: Type.Optional(
+    Type.String({
+      description:
+        'when degraded: the failing part, as `component` names it on a 503 error (datastore, usage_counters, data_pipeline)',
+    }),
+  ),
   version: Type.String(),
   uptime_seconds: Type.Integer(),
   timestamp: Type.String({ format: 'date-time' }),
   services: Type.Object({
     datastore: Type.Object({
-      status: Type.String({ description: 'connected or disconnected' }),
+      status: Type.String({
+        description: 'connected; read_only when writes fail (disk full) but reads work; disconnected when it does not answer',
+      }),
       latency_ms: Type.Integer(),
     }),
     data_pipeline: Type.Object({
@@ -61,6 +69,11 @@ export const HealthSchema = Type.Object({
       last_update_seconds_ago: Type.Integer(),
       total_events: Type.Integer(),
     }),
+    usage_counters: Type.Optional(
+      Type.Object({
+        status: Type.String({ description: 'scaled out (REDIS_URL): connected or disconnected' }),
+      }),
+    ),
   }),
 });
 
