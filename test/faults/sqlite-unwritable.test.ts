@@ -1,0 +1,161 @@
+// Fault: the embedded store's disk is full (a small tmpfs, filled up, then freed): reads keep serving, health says datastore read_only, no result is lost.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, openSync, closeSync, rmSync, writeSync, rmdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { ServiceError } from '../../src/domain/errors.js';
+import { hashApiKey } from '../../src/api/keys.js';
+import { DEMO_KEY, startService, type TestService } from '../helpers/service.js';
+import {
+  checkResultsKept,
+  driveReads,
+  feedLines,
+  health,
+  liveGame,
+  oddsUpdate,
+  resultOf,
+  StatusCounts,
+  untilHealthy,
+} from './store-fault-kit.js';
+
+const mountPoint = mkdtempSync(join(tmpdir(), 'sds-fault-disk-'));
+
+/** Mounts a 24 MB tmpfs (we run as root in CI); why not, or false. */
+function mountSkip(): string | false {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mountPoint], { stdio: 'pipe' });
+    return false;
+  } catch (err) {
+    const reason = `cannot mount a tmpfs at ${mountPoint} (needs root): ${err instanceof Error ? err.message : String(err)}`;
+    if (process.env.CI === 'true') throw new Error(`CI=true but ${reason}`);
+    return reason;
+  }
+}
+
+const skip = mountSkip();
+const dataDir = join(mountPoint, 'data');
+const filler = join(mountPoint, 'filler');
+
+/** Writes zeros until the file system refuses (ENOSPC); how many bytes went in. */
+function fillDisk(): number {
+  const fd = openSync(filler, 'w');
+  const chunk = Buffer.alloc(64 * 1024);
+  let written = 0;
+  try {
+    // 24 MB at most: bounded by the mount's size.
+    for (let i = 0; i < 1024; i++) written += writeSync(fd, chunk);
+  } catch (err) {
+    assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC');
+  } finally {
+    closeSync(fd);
+  }
+  return written;
+}
+
+describe('fault: the embedded store cannot write (disk full)', { skip }, () => {
+  let svc: TestService;
+
+  before(async () => {
+    svc = await startService({ dataDir });
+  });
+
+  after(async () => {
+    await svc?.close().catch(() => undefined);
+    rmSync(filler, { force: true });
+    try {
+      execFileSync('umount', [mountPoint], { stdio: 'pipe' });
+    } catch {
+      // not mounted
+    }
+    rmdirSync(mountPoint);
+  });
+
+  it('reads keep serving, health answers 503 datastore read_only with SQLITE_FULL, results are refused then kept', async () => {
+    const before = ['d1', 'd2'];
+    const during = ['d3', 'd4'];
+    const all = [...before, ...during];
+    const setup = await feedLines(svc, [...all.flatMap(liveGame), ...before.map((id) => resultOf(id))]);
+    assert.deepEqual(setup.refused, []);
+    await svc.service.pipeline.flush();
+    assert.equal((await health(svc)).status, 200);
+
+    // The fault: the WAL is emptied into the database first, so the next write must grow a file.
+    const sqlite = new Database(join(dataDir, 'store.sqlite'));
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    sqlite.close();
+    const filled = fillDisk();
+    assert.ok(filled > 0);
+
+    // Live odds keep coming: the write-behind flush fails and keeps them.
+    await feedLines(
+      svc,
+      during.map((id, i) => oddsUpdate(id, i)),
+    );
+    await svc.service.pipeline.flush();
+    await svc.service.pipeline.flush();
+    assert.ok(svc.service.pipeline.counters.flushFailures >= 1, 'the flush failed');
+    assert.ok(svc.service.pipeline.backlog > 0, 'the unwritten odds are kept');
+    // The real error, not the ROLLBACK's "no transaction is active" that hid it.
+    assert.equal(svc.service.store.health.report().code, 'SQLITE_FULL');
+
+    const counts = new StatusCounts();
+    const h = await health(svc);
+    counts.add(h.status);
+    assert.equal(h.status, 503);
+    assert.equal(h.body.component, 'datastore');
+    assert.equal(h.body.services.datastore.status, 'read_only');
+
+    // A result fed now cannot be committed: refused as retryable (service_unavailable), not lost.
+    const refused = await feedLines(
+      svc,
+      during.map((id) => resultOf(id)),
+    );
+    assert.deepEqual(refused.refused, ['service_unavailable', 'service_unavailable']);
+    await assert.rejects(svc.service.store.saveUsage({
+        days: [{ keyId: `demo-${hashApiKey(DEMO_KEY).slice(0, 12)}`, date: '2026-03-01', requests: 7, errors: 0 }],
+        lastUsed: [],
+      }), (err) => {
+      assert.ok(err instanceof ServiceError);
+      assert.equal(err.component, 'datastore');
+      assert.match(err.message, /SQLITE_FULL/);
+      return true;
+    });
+
+    await driveReads(svc, all, 40, counts);
+    // The settlement feed reads the store: reads work on a full disk.
+    const feed = await svc.get(`/v1/settlements?event_ids=${before.join(',')}`);
+    counts.add(feed.status);
+    assert.equal(feed.status, 200);
+    assert.equal(counts.get(500), 0, `answers: ${counts.toString()}`);
+    assert.equal(counts.get(200), counts.total - 1, `answers: ${counts.toString()}`);
+
+    // Space comes back: the next health check writes, and health recovers by itself.
+    rmSync(filler);
+    const recoverMs = await untilHealthy(svc, 10_000);
+    // The producer sends the refused results again.
+    const resent = await feedLines(
+      svc,
+      during.map((id) => resultOf(id)),
+    );
+    assert.deepEqual(resent.refused, []);
+    await svc.service.pipeline.flush();
+    assert.equal(svc.service.pipeline.backlog, 0, 'the kept odds are written');
+    let checked = await checkResultsKept(svc, all);
+
+    // And after a restart on the same file.
+    await svc.close({ keepDir: true });
+    svc = await startService({ dataDir });
+    checked += await checkResultsKept(svc, all);
+    const after = await health(svc);
+    assert.equal(after.status, 200);
+
+    console.log(
+      `FAULT-FIGURES sqlite-unwritable: during the fault ${counts.toString()} (reads 200, health 503 datastore read_only SQLITE_FULL), ` +
+        `${refused.refused.length} results refused service_unavailable then resent; health 200 again ${recoverMs} ms after space was freed; ` +
+        `${checked} result checks after recovery and after a restart (${all.length} results, all settled)`,
+    );
+  });
+});
