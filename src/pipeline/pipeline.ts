@@ -1,4 +1,5 @@
 // The pipeline: applies feed messages in order to the read model and the store, and emits changes.
+import { ServiceError } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
 import { playerStatsOf, sameJson } from './map-messages.js';
 import type { EventResult, FinalStatus, SportEvent, TeamSide } from '../domain/types.js';
@@ -426,8 +427,13 @@ export class Pipeline {
     try {
       outcome = await this.dispatch(msg);
     } catch (err) {
-      this.opts.log.error({ err, type: msg.type }, 'feed message failed');
-      outcome = rejected('the message could not be applied (internal error); nothing was changed', 'server_error');
+      if (err instanceof ServiceError && err.code === 'service_unavailable') {
+        // A store read it needed failed (the datastore is down): retryable, like a failed commit.
+        outcome = rejected(`${err.message}; nothing was changed, send it again`, 'service_unavailable');
+      } else {
+        this.opts.log.error({ err, type: msg.type }, 'feed message failed');
+        outcome = rejected('the message could not be applied (internal error); nothing was changed', 'server_error');
+      }
     }
     if (!outcome.ok) this.counters.rejected++;
     else if (!outcome.changed) this.counters.unchanged++;

@@ -92,6 +92,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // unhandled it would crash the process. The pool discards that client and opens a new one when
   // needed; queries running at the time fail on their own and are retried by their callers.
   pool.on('error', () => undefined);
+  // The pool listens for errors only on idle clients: a client in use whose connection the server
+  // ends (pg_terminate_backend, a restart) emits 'error' with nobody listening, and that crashed
+  // the process. Its running query fails on its own (the caller sees a datastore fault) and the
+  // pool drops the dead client when it comes back.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
 
   const closePool = async (): Promise<void> => {
     if (!pool.ended) await pool.end();

@@ -53,7 +53,7 @@ export interface UsageCounter {
   /** Writes what is not yet durable. */
   flush(): Promise<void>;
   /** Shared counters only (Redis): whether they answer now; health reports it as `usage_counters`. */
-  status?(): 'connected' | 'disconnected';
+  status?(): Awaitable<'connected' | 'disconnected'>;
   /** Stops background work and flushes a last time. */
   close(): Promise<void>;
 }

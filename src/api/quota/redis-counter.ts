@@ -133,6 +133,8 @@ export class RedisUsageCounter implements UsageCounter {
   private readonly lastUsed = new Map<string, number>();
   private readonly seeding = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
+  /** A counting command failed and none has worked since. */
+  private commandsFailing = false;
   private readonly writes = new SerialWrites();
   private failing = false;
 
@@ -251,8 +253,10 @@ export class RedisUsageCounter implements UsageCounter {
           MINUTE_TTL_MS,
         );
       } catch (err) {
+        this.commandsFailing = true;
         throw unavailable(err);
       }
+      this.commandsFailing = false;
       const [outcome, used] = reply;
       if (outcome === CONSUMED) {
         this.touch(keyId, n);
@@ -285,6 +289,7 @@ export class RedisUsageCounter implements UsageCounter {
         SECOND_TTL_MS,
       );
     } catch (err) {
+      this.commandsFailing = true;
       throw unavailable(err);
     }
     if (taken === 1) return { ok: true };
@@ -334,8 +339,20 @@ export class RedisUsageCounter implements UsageCounter {
     );
   }
 
-  status(): 'connected' | 'disconnected' {
-    return this.redis.status === 'ready' ? 'connected' : 'disconnected';
+  /**
+   * Connected when the connection is up and commands work: ioredis notices a dead server a moment
+   * after commands start failing, so a failed command counts until one (or a ping) succeeds.
+   */
+  async status(): Promise<'connected' | 'disconnected'> {
+    if (this.redis.status !== 'ready') return 'disconnected';
+    if (!this.commandsFailing) return 'connected';
+    try {
+      await this.redis.ping();
+      this.commandsFailing = false;
+      return 'connected';
+    } catch {
+      return 'disconnected';
+    }
   }
 
   /** Writes the day totals changed on this node (read back from Redis) and last-used times; one at a time. */

@@ -65,7 +65,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (_request, reply) => {
         const datastore = await datastoreState(ctx, probe, 2000);
         const pipeline = pipelineState(ctx);
-        const counters = ctx.usage.status?.();
+        const counters = await ctx.usage.status?.();
         // The first failing part, as `component` names it on a 503 error.
         const component =
           datastore.status !== 'connected'

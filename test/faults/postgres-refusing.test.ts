@@ -1,0 +1,117 @@
+// Fault: PostgreSQL refuses connections (ALLOW_CONNECTIONS false on the test's own database): reads keep serving with known keys, health 503 datastore, no 500, nothing lost.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createApiKey } from '../../src/api/keys.js';
+import { postgresSkip } from '../helpers/postgres.js';
+import { startService, type TestService } from '../helpers/service.js';
+import {
+  checkResultsKept,
+  createFaultDatabase,
+  driveReads,
+  feedLines,
+  health,
+  liveGame,
+  resultOf,
+  StatusCounts,
+  untilHealthy,
+  type FaultDatabase,
+} from './store-fault-kit.js';
+
+const skip = await postgresSkip();
+
+interface ErrorBody {
+  error: string;
+  component?: string;
+}
+
+describe('fault: PostgreSQL refuses connections', { skip }, () => {
+  let db: FaultDatabase;
+  let svc: TestService | undefined;
+
+  before(async () => {
+    db = await createFaultDatabase();
+  });
+
+  after(async () => {
+    await db.allow().catch(() => undefined);
+    await svc?.close().catch(() => undefined);
+    await db.drop();
+  });
+
+  it('known keys keep reading from memory, unknown keys and store reads get 503 datastore, health 503 names it, results are kept', async () => {
+    const env = { DATABASE_URL: db.url };
+    svc = await startService({ env });
+    const before = ['p1', 'p2'];
+    const during = ['p3'];
+    const all = [...before, ...during];
+    const setup = await feedLines(svc, [...all.flatMap(liveGame), ...before.map((id) => resultOf(id))]);
+    assert.deepEqual(setup.refused, []);
+    await svc.service.settlement.idle();
+    // A second key that reads before the fault, and one created but never used on this node.
+    const known = await createApiKey(svc.service.store, { name: 'known', plan: 'unlimited', accountId: null, now: 0 });
+    const unseen = await createApiKey(svc.service.store, { name: 'unseen', plan: 'unlimited', accountId: null, now: 0 });
+    assert.equal((await svc.get('/v1/events', { key: known.secret })).status, 200);
+    assert.equal((await health(svc)).status, 200);
+
+    await db.refuse();
+    // Every cached key answer has expired: the next lookup goes to the refusing database.
+    svc.clock.advance(10_000);
+    const faultStarted = Date.now();
+
+    const counts = new StatusCounts();
+    await driveReads(svc, all, 20, counts);
+    await driveReads(svc, all, 20, counts, known.secret);
+    const reads = counts.total;
+    assert.equal(counts.get(200), reads, `reads during the fault: ${counts.toString()}`);
+
+    const h = await health(svc);
+    counts.add(h.status);
+    assert.equal(h.status, 503);
+    assert.equal(h.body.component, 'datastore');
+    assert.equal(h.body.services.datastore.status, 'disconnected');
+
+    // What needs the store now answers 503 datastore: a key never seen, the settlement feed, usage, readiness.
+    const storeBound: Array<[string, string | undefined]> = [
+      ['/v1/events', unseen.secret],
+      ['/v1/settlements', undefined],
+      ['/v1/settlements/outrights', undefined],
+      [`/v1/settlements?event_ids=${before.join(',')}`, undefined],
+    ];
+    for (const [url, key] of storeBound) {
+      const r: { status: number; body: ErrorBody; text: string } = await svc.get<ErrorBody>(
+        url,
+        key === undefined ? {} : { key },
+      );
+      counts.add(r.status);
+      assert.equal(r.status, 503, `${url}: ${r.text}`);
+      assert.equal(r.body.error, 'service_unavailable');
+      assert.equal(r.body.component, 'datastore');
+    }
+    const ready = await svc.inject('GET', '/readyz', { key: null });
+    assert.equal(ready.status, 503);
+
+    // A result during the fault: refused as retryable, so the producer sends it again.
+    const refused = await feedLines(svc, during.map((id) => resultOf(id)));
+    assert.deepEqual(refused.refused, ['service_unavailable']);
+    assert.equal(counts.get(500), 0, `answers: ${counts.toString()}`);
+    const faultMs = Date.now() - faultStarted;
+
+    await db.allow();
+    const recoverMs = await untilHealthy(svc, 15_000);
+    assert.equal((await svc.get('/v1/events', { key: unseen.secret })).status, 200);
+    const resent = await feedLines(svc, during.map((id) => resultOf(id)));
+    assert.deepEqual(resent.refused, []);
+    let checked = await checkResultsKept(svc, all);
+
+    await svc.close();
+    svc = await startService({ env });
+    checked += await checkResultsKept(svc, all);
+
+    console.log(
+      `FAULT-FIGURES postgres-refusing: during the fault (${faultMs} ms) ${counts.toString()} ` +
+        `(${reads} reads with known keys all 200; health, an unseen key and the settlement feeds 503 datastore), ` +
+        `${refused.refused.length} result refused service_unavailable then resent; health 200 again ${recoverMs} ms after connections were allowed; ` +
+        `${checked} result checks after recovery and after a restart (${all.length} results, all settled)`,
+    );
+  });
+});
