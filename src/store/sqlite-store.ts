@@ -96,7 +96,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
           writeBatch: (batch: WriteBatch) =>
             isEmptyBatch(batch) ? writer.write(batch) : tracked('writeBatch', writer.write(batch)),
           saveUsage: (write: UsageWrite) =>
-            isEmptyUsage(write) ? Promise.resolve() : tracked('saveUsage', writer.saveUsage(write)),
+            isEmptyUsage(write) ? writer.saveUsage(write) : tracked('saveUsage', writer.saveUsage(write)),
           close: async () => {
             await writer.close();
             await store.close();

@@ -290,8 +290,20 @@ describe('redis usage counter when Redis or the store fails', { skip }, () => {
     const started = Date.now();
     await assert.rejects(Promise.resolve(c.consume('k', plan(5, null), T)), /usage counters \(Redis\) are unavailable/);
     await assert.rejects(Promise.resolve(c.snapshot('k', T)), (err: unknown) => err instanceof ServiceError);
-    await assert.rejects(Promise.resolve(new RedisCallerLimiter({ redis: own, prefix }).hit('x', T)), /unavailable/);
     assert.ok(Date.now() - started < 1000);
+    await c.close();
+  });
+
+  test('health and status limits are kept on the node while Redis is down: health must answer to say Redis is down', async () => {
+    const own = await connectRedis(TEST_REDIS_URL);
+    const c = await RedisUsageCounter.open({ redis: own, prefix, store: new FakeUsageStore(), flushIntervalMs: 0 }, T);
+    own.disconnect();
+    const limiter = new RedisCallerLimiter({ redis: own, prefix });
+    assert.deepEqual(await limiter.hit('x', T), { ok: true });
+    assert.deepEqual(await limiter.hit('x', T), { ok: true });
+    assert.equal((await limiter.hit('x', T)).ok, false, 'still 2 a second, counted on this node');
+    await assert.rejects(Promise.resolve(c.consume('k', plan(5, null), T)));
+    assert.equal(await c.status(), 'disconnected', 'health reports the counters down');
     await c.close();
   });
 
