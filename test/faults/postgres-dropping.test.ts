@@ -71,8 +71,8 @@ describe('fault: PostgreSQL drops connections repeatedly', { skip }, () => {
     await killer;
     const faultMs = Date.now() - started;
     assert.ok(terminated > 0, 'sessions were ended');
-    assert.equal(counts.get(500), 0, `answers during the fault: ${counts.toString()}`);
-    assert.equal(counts.get(200), counts.total, `reads from memory during the fault: ${counts.toString()}`);
+    assert.equal(counts.get(500), 0, `answers during the fault: ${counts.explain()}`);
+    assert.equal(counts.get(200), counts.total, `reads from memory during the fault: ${counts.explain()}`);
 
     const recoverMs = await untilHealthy(svc, 15_000);
     // The producer sends what was refused again.

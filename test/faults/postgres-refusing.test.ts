@@ -62,7 +62,7 @@ describe('fault: PostgreSQL refuses connections', { skip }, () => {
     await driveReads(svc, all, 20, counts);
     await driveReads(svc, all, 20, counts, known.secret);
     const reads = counts.total;
-    assert.equal(counts.get(200), reads, `reads during the fault: ${counts.toString()}`);
+    assert.equal(counts.get(200), reads, `reads during the fault: ${counts.explain()}`);
 
     const h = await health(svc);
     counts.add(h.status);
@@ -93,7 +93,7 @@ describe('fault: PostgreSQL refuses connections', { skip }, () => {
     // A result during the fault: refused as retryable, so the producer sends it again.
     const refused = await feedLines(svc, during.map((id) => resultOf(id)));
     assert.deepEqual(refused.refused, ['service_unavailable']);
-    assert.equal(counts.get(500), 0, `answers: ${counts.toString()}`);
+    assert.equal(counts.get(500), 0, `answers: ${counts.explain()}`);
     const faultMs = Date.now() - faultStarted;
 
     await db.allow();

@@ -98,15 +98,15 @@ describe('fault: the embedded store cannot write (disk full)', { skip }, () => {
     await svc.service.pipeline.flush();
     assert.ok(svc.service.pipeline.counters.flushFailures >= 1, 'the flush failed');
     assert.ok(svc.service.pipeline.backlog > 0, 'the unwritten odds are kept');
-    // The real error, not the ROLLBACK's "no transaction is active" that hid it.
-    assert.equal(svc.service.store.health.report().code, 'SQLITE_FULL');
 
     const counts = new StatusCounts();
     const h = await health(svc);
     counts.add(h.status);
-    assert.equal(h.status, 503);
+    assert.equal(h.status, 503, JSON.stringify(h.body));
     assert.equal(h.body.component, 'datastore');
     assert.equal(h.body.services.datastore.status, 'read_only');
+    // The real error, not the ROLLBACK's "no transaction is active" that hid it.
+    assert.equal(svc.service.store.health.report().code, 'SQLITE_FULL');
 
     // A result fed now cannot be committed: refused as retryable (service_unavailable), not lost.
     const refused = await feedLines(
@@ -129,8 +129,8 @@ describe('fault: the embedded store cannot write (disk full)', { skip }, () => {
     const feed = await svc.get(`/v1/settlements?event_ids=${before.join(',')}`);
     counts.add(feed.status);
     assert.equal(feed.status, 200);
-    assert.equal(counts.get(500), 0, `answers: ${counts.toString()}`);
-    assert.equal(counts.get(200), counts.total - 1, `answers: ${counts.toString()}`);
+    assert.equal(counts.get(500), 0, `answers: ${counts.explain()}`);
+    assert.equal(counts.get(200), counts.total - 1, `answers: ${counts.explain()}`);
 
     // Space comes back: the next health check writes, and health recovers by itself.
     rmSync(filler);

@@ -89,9 +89,12 @@ export function oddsUpdate(id: string, n: number): object {
 /** Answers by status: `{ "200": 180, "503": 20 }`. */
 export class StatusCounts {
   readonly byStatus = new Map<number, number>();
+  /** What answered other than 200 (the first few): shown when an assertion fails. */
+  readonly notes: string[] = [];
 
-  add(status: number): void {
+  add(status: number, note?: string): void {
     this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
+    if (status !== 200 && note !== undefined && this.notes.length < 10) this.notes.push(note);
   }
 
   get(status: number): number {
@@ -111,6 +114,11 @@ export class StatusCounts {
       .map(([s, n]) => `${s}×${n}`)
       .join(' ');
   }
+
+  /** The counts and what answered otherwise than 200. */
+  explain(): string {
+    return `${this.toString()}\n${this.notes.join('\n')}`;
+  }
 }
 
 /** The reads a client makes, all served from memory: lists, an event, its odds. */
@@ -127,7 +135,7 @@ export async function driveReads(
     const urls = ['/v1/events', `/v1/events/${id}`, `/v1/events/${id}/odds`, '/v1/live', '/v1/sports'];
     for (const url of urls) {
       const r = await svc.get(url, opts);
-      counts.add(r.status);
+      counts.add(r.status, `${r.status} ${url} ${r.text.slice(0, 200)}`);
       if (r.status !== 200) {
         assert.notEqual(r.status, 500, `${url} answered 500: ${r.text}`);
       }
@@ -165,22 +173,26 @@ interface Settlements {
   settlements: Array<{ event_id: string; settlement_status: string; resolved_markets_count: number }>;
 }
 
-/** Every acknowledged result is there (result lookup) and settled (settlement feed); how many were checked. */
-export async function checkResultsKept(svc: TestService, ids: readonly string[]): Promise<number> {
-  await svc.service.settlement.idle();
+/**
+ * Every acknowledged result is there (result lookup) and settled (settlement feed), waiting up to
+ * `settleMs` for settlement the store refused during the fault; how many were checked.
+ */
+export async function checkResultsKept(svc: TestService, ids: readonly string[], settleMs = 10_000): Promise<number> {
   for (const id of ids) {
     const r = await svc.get<{ status?: string }>(`/v1/events/${id}/result`);
     assert.equal(r.status, 200, `result of ${id}: ${r.text}`);
   }
-  const feed = await svc.get<Settlements>(`/v1/settlements?event_ids=${ids.join(',')}&limit=100`);
-  assert.equal(feed.status, 200, feed.text);
-  const settled = new Map(feed.body.settlements.map((e) => [e.event_id, e]));
-  for (const id of ids) {
-    const e = settled.get(id);
-    assert.ok(e !== undefined, `no settlement entry for ${id}`);
-    assert.ok(e.resolved_markets_count > 0, `${id} has no resolved market: ${JSON.stringify(e)}`);
+  const started = Date.now();
+  for (;;) {
+    await svc.service.settlement.idle();
+    const feed = await svc.get<Settlements>(`/v1/settlements?event_ids=${ids.join(',')}&limit=100`);
+    assert.equal(feed.status, 200, feed.text);
+    const settled = new Map(feed.body.settlements.map((e) => [e.event_id, e]));
+    const missing = ids.filter((id) => (settled.get(id)?.resolved_markets_count ?? 0) === 0);
+    if (missing.length === 0) return ids.length;
+    if (Date.now() - started > settleMs) assert.fail(`not settled after ${settleMs} ms: ${missing.join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
-  return ids.length;
 }
 
 /** Feeds a body and tells each line's fate: accepted, or refused with which error. */

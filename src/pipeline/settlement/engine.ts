@@ -1,4 +1,5 @@
 // The settlement engine: grades every market of a finished event in committed batches, resumable and idempotent.
+import { ServiceError } from '../../domain/errors.js';
 import { isTerminal } from '../../domain/lifecycle.js';
 import type { EventResult, Market, SportEvent } from '../../domain/types.js';
 import type { ChangeBus } from '../../live/change-bus.js';
@@ -46,6 +47,10 @@ export class SettlementEngine {
   private unsubscribe: (() => void) | null = null;
   /** Markets of finished events still waiting to be graded (metrics). */
   backlog = 0;
+  /** Events the store refused to settle, and the timer that queues them again. */
+  private readonly retrying = new Set<string>();
+  private retryTimer: NodeJS.Timeout | null = null;
+  private storeFailing = false;
 
   constructor(private readonly opts: SettlementEngineOptions) {}
 
@@ -67,8 +72,24 @@ export class SettlementEngine {
   async stop(): Promise<void> {
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retrying.clear();
     this.queue.clear();
     await this.running;
+  }
+
+  /** Settles the event again in a second (the store refused it). */
+  private retryLater(eventId: string): void {
+    this.retrying.add(eventId);
+    if (this.retryTimer !== null) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      const ids = [...this.retrying];
+      this.retrying.clear();
+      for (const id of ids) this.enqueue(id);
+    }, 1000);
+    this.retryTimer.unref();
   }
 
   enqueue(eventId: string): void {
@@ -112,8 +133,15 @@ export class SettlementEngine {
       this.queue.delete(eventId);
       try {
         await this.settle(eventId);
+        this.storeFailing = false;
       } catch (err) {
-        this.opts.log.error({ err, eventId }, 'settlement failed; will retry on the next change');
+        if (err instanceof ServiceError && err.code === 'service_unavailable') {
+          // The store failed (datastore down, disk full): no change may come to retry it, so it
+          // is retried every second until the store takes it. Logged once per outage.
+          if (!this.storeFailing) this.opts.log.warn({ err, eventId }, 'settlement waits for the store; retrying every second');
+          this.storeFailing = true;
+          this.retryLater(eventId);
+        } else this.opts.log.error({ err, eventId }, 'settlement failed; will retry on the next change');
       }
     }
   }
