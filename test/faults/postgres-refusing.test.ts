@@ -59,8 +59,13 @@ describe('fault: PostgreSQL refuses connections', { skip }, () => {
     const faultStarted = Date.now();
 
     const counts = new StatusCounts();
-    await driveReads(svc, all, 20, counts);
-    await driveReads(svc, all, 20, counts, known.secret);
+    // About 3 s of reads with both keys, the clock moving on so their cached answers expire again and again.
+    for (let round = 0; round < 300 && Date.now() - faultStarted < 3000; round++) {
+      svc.clock.advance(500);
+      await driveReads(svc, all, 1, counts);
+      await driveReads(svc, all, 1, counts, known.secret);
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const reads = counts.total;
     assert.equal(counts.get(200), reads, `reads during the fault: ${counts.explain()}`);
 
@@ -87,6 +92,30 @@ describe('fault: PostgreSQL refuses connections', { skip }, () => {
       assert.equal(r.body.error, 'service_unavailable');
       assert.equal(r.body.component, 'datastore');
     }
+    // Paths that may touch the store: served from memory, or 503 datastore; never 500.
+    const mayTouch: Array<[string, string, unknown]> = [
+      ['GET', `/v1/events/${before[0]}/result`, undefined],
+      ['GET', '/v1/usage', undefined],
+      ['GET', '/v1/usage/warnings', undefined],
+      ['GET', '/v1/outrights', undefined],
+      ['POST', '/v1/bets/check', { legs: [{ event_id: before[0], market_id: 1, selection_id: 11 }], stake: 10 }],
+      ['POST', '/v1/bets/check', { legs: [{ event_id: during[0], market_id: 1, selection_id: 11 }], stake: 10 }],
+      ['GET', '/v1/events/never-seen/result', undefined],
+    ];
+    const touched: string[] = [];
+    for (const [method, url, body] of mayTouch) {
+      const r: { status: number; body: ErrorBody; text: string } = await svc.inject<ErrorBody>(method, url, {
+        key: known.secret,
+        ...(body === undefined ? {} : { body }),
+      });
+      counts.add(r.status, `${r.status} ${method} ${url} ${r.text.slice(0, 200)}`);
+      touched.push(`${method} ${url.split('?')[0]} ${r.status}`);
+      assert.notEqual(r.status, 500, `${method} ${url}: ${r.text}`);
+      if (r.status === 503) assert.equal(r.body.component, 'datastore', `${method} ${url}: ${r.text}`);
+    }
+    const portal = await svc.inject('GET', '/portal/keys', { key: null, headers: { cookie: 'sds_session=x' } });
+    touched.push(`GET /portal/keys ${portal.status}`);
+    assert.notEqual(portal.status, 500, portal.text.slice(0, 300));
     const ready = await svc.inject('GET', '/readyz', { key: null });
     assert.equal(ready.status, 503);
 
@@ -111,7 +140,8 @@ describe('fault: PostgreSQL refuses connections', { skip }, () => {
       `FAULT-FIGURES postgres-refusing: during the fault (${faultMs} ms) ${counts.toString()} ` +
         `(${reads} reads with known keys all 200; health, an unseen key and the settlement feeds 503 datastore), ` +
         `${refused.refused.length} result refused service_unavailable then resent; health 200 again ${recoverMs} ms after connections were allowed; ` +
-        `${checked} result checks after recovery and after a restart (${all.length} results, all settled)`,
+        `${checked} result checks after recovery and after a restart (${all.length} results, all settled); ` +
+        `store-bound paths: ${touched.join(', ')}`,
     );
   });
 });
