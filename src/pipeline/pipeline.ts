@@ -396,7 +396,8 @@ export class Pipeline {
           // Once per outage, not once a flush (the store's health logs the fault's cause too).
           if (this.failedFlushesInARow++ === 0) {
             this.opts.log.error({ err }, 'write-behind flush failed; keeping the writes and retrying every flush');
-          } else this.opts.log.debug?.({ err, failedFlushes: this.failedFlushesInARow }, 'write-behind flush failed again');
+          } else
+            this.opts.log.debug?.({ err, failedFlushes: this.failedFlushesInARow }, 'write-behind flush failed again');
         },
       )
       .finally(() => {

@@ -82,7 +82,6 @@ export interface KyselyStoreOptions {
   health?: StoreHealth;
 }
 
-
 const EVENT_COLUMNS = 8;
 const MARKET_COLUMNS = 5;
 
@@ -354,9 +353,11 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
 
     listSettlements: (q: SettlementPageQuery) => read('listSettlements', () => listSettlements(db, q)),
 
-    listSettlementChanges: (q: SettlementChangesQuery) => read('listSettlementChanges', () => listSettlementChanges(db, q)),
+    listSettlementChanges: (q: SettlementChangesQuery) =>
+      read('listSettlementChanges', () => listSettlementChanges(db, q)),
 
-    countSettlementChanges: (q: Omit<SettlementChangesQuery, 'limit'>) => read('countSettlementChanges', () => countSettlementChanges(db, q)),
+    countSettlementChanges: (q: Omit<SettlementChangesQuery, 'limit'>) =>
+      read('countSettlementChanges', () => countSettlementChanges(db, q)),
 
     settlementSummaries: (minEndedAt: number) => read('settlementSummaries', () => settlementSummaries(db, minEndedAt)),
 
@@ -383,7 +384,8 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
 
     loadOutrights: () => read('loadOutrights', () => loadOutrights(db)),
 
-    listOutrightSettlements: (q: OutrightSettlementQuery) => read('listOutrightSettlements', () => listOutrightSettlements(db, q)),
+    listOutrightSettlements: (q: OutrightSettlementQuery) =>
+      read('listOutrightSettlements', () => listOutrightSettlements(db, q)),
 
     countOutrightSettlements: (tournamentIds: string[] | null) =>
       read('countOutrightSettlements', () => countOutrightSettlements(db, tournamentIds)),
@@ -419,7 +421,8 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
 
     findApiKeyById: (id: string) => read('findApiKeyById', () => findApiKeyById(db, id)),
 
-    listApiKeysOfAccount: (accountId: string) => read('listApiKeysOfAccount', () => listApiKeysOfAccount(db, accountId)),
+    listApiKeysOfAccount: (accountId: string) =>
+      read('listApiKeysOfAccount', () => listApiKeysOfAccount(db, accountId)),
 
     revokeApiKey: (id: string, at: number) => write('revokeApiKey', () => revokeApiKey(db, id, at)),
 
@@ -433,20 +436,20 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
 
     findAccountById: (id: string) => read('findAccountById', () => findAccountById(db, id)),
 
-    createPortalSession: (session: PortalSessionRecord) => write('createPortalSession', () => createPortalSession(db, session)),
+    createPortalSession: (session: PortalSessionRecord) =>
+      write('createPortalSession', () => createPortalSession(db, session)),
 
     findPortalSession: (tokenHash: string) => read('findPortalSession', () => findPortalSession(db, tokenHash)),
 
     deletePortalSession: (tokenHash: string) => write('deletePortalSession', () => deletePortalSession(db, tokenHash)),
 
-    deleteExpiredPortalSessions: (at: number) => write('deleteExpiredPortalSessions', () => deleteExpiredPortalSessions(db, at)),
+    deleteExpiredPortalSessions: (at: number) =>
+      write('deleteExpiredPortalSessions', () => deleteExpiredPortalSessions(db, at)),
 
     loadUsage: (fromDate: string) => read('loadUsage', () => loadUsage(db, fromDate)),
 
     saveUsage: (usage: UsageWrite) =>
-      isEmptyUsage(usage)
-        ? nothing()
-        : write('saveUsage', () => saveUsage(db, usage, maxParameters)),
+      isEmptyUsage(usage) ? nothing() : write('saveUsage', () => saveUsage(db, usage, maxParameters)),
 
     close: () => {
       if (closing === null) {

@@ -44,9 +44,7 @@ const SYSTEM_FAULTS = new Set([
  * a database that does not accept connections (55000), and transient conflicts (40001, 40P01).
  */
 function isPostgresFault(code: string): boolean {
-  return (
-    /^(08|53|57|58)/.test(code) || code === '25006' || code === '55000' || code === '40001' || code === '40P01'
-  );
+  return /^(08|53|57|58)/.test(code) || code === '25006' || code === '55000' || code === '40001' || code === '40P01';
 }
 
 /** node-postgres and its pool report a lost or impossible connection without a code. */

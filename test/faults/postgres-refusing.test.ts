@@ -49,7 +49,12 @@ describe('fault: PostgreSQL refuses connections', { skip }, () => {
     await svc.service.settlement.idle();
     // A second key that reads before the fault, and one created but never used on this node.
     const known = await createApiKey(svc.service.store, { name: 'known', plan: 'unlimited', accountId: null, now: 0 });
-    const unseen = await createApiKey(svc.service.store, { name: 'unseen', plan: 'unlimited', accountId: null, now: 0 });
+    const unseen = await createApiKey(svc.service.store, {
+      name: 'unseen',
+      plan: 'unlimited',
+      accountId: null,
+      now: 0,
+    });
     assert.equal((await svc.get('/v1/events', { key: known.secret })).status, 200);
     assert.equal((await health(svc)).status, 200);
 
@@ -120,7 +125,10 @@ describe('fault: PostgreSQL refuses connections', { skip }, () => {
     assert.equal(ready.status, 503);
 
     // A result during the fault: refused as retryable, so the producer sends it again.
-    const refused = await feedLines(svc, during.map((id) => resultOf(id)));
+    const refused = await feedLines(
+      svc,
+      during.map((id) => resultOf(id)),
+    );
     assert.deepEqual(refused.refused, ['service_unavailable']);
     assert.equal(counts.get(500), 0, `answers: ${counts.explain()}`);
     const faultMs = Date.now() - faultStarted;
@@ -128,7 +136,10 @@ describe('fault: PostgreSQL refuses connections', { skip }, () => {
     await db.allow();
     const recoverMs = await untilHealthy(svc, 15_000);
     assert.equal((await svc.get('/v1/events', { key: unseen.secret })).status, 200);
-    const resent = await feedLines(svc, during.map((id) => resultOf(id)));
+    const resent = await feedLines(
+      svc,
+      during.map((id) => resultOf(id)),
+    );
     assert.deepEqual(resent.refused, []);
     let checked = await checkResultsKept(svc, all);
 

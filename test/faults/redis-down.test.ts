@@ -21,10 +21,20 @@ const skip = await redisSkip();
 
 /** A redis-server of this test alone (no persistence), answering PING. */
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const client = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
   });
-  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   client.on('error', () => undefined);
   try {
     for (let i = 0; i < 100; i++) {
@@ -77,7 +87,10 @@ describe('fault: Redis is down', { skip }, () => {
     const before = ['r1', 'r2'];
     const during = ['r3'];
     const all = [...before, ...during];
-    assert.deepEqual((await feedLines(svc, [...all.flatMap(liveGame), ...before.map((id) => resultOf(id))])).refused, []);
+    assert.deepEqual(
+      (await feedLines(svc, [...all.flatMap(liveGame), ...before.map((id) => resultOf(id))])).refused,
+      [],
+    );
     assert.equal((await health(svc)).status, 200);
 
     await stopRedis(redis);
@@ -107,7 +120,10 @@ describe('fault: Redis is down', { skip }, () => {
     assert.equal(status.status, 200);
 
     // Results do not need Redis on a single node: accepted and stored.
-    const fed = await feedLines(svc, during.map((id) => resultOf(id)));
+    const fed = await feedLines(
+      svc,
+      during.map((id) => resultOf(id)),
+    );
     assert.deepEqual(fed.refused, []);
     assert.equal(counts.get(500), 0, counts.toString());
     const faultMs = Date.now() - faultStarted;

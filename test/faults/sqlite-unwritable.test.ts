@@ -114,15 +114,18 @@ describe('fault: the embedded store cannot write (disk full)', { skip }, () => {
       during.map((id) => resultOf(id)),
     );
     assert.deepEqual(refused.refused, ['service_unavailable', 'service_unavailable']);
-    await assert.rejects(svc.service.store.saveUsage({
+    await assert.rejects(
+      svc.service.store.saveUsage({
         days: [{ keyId: `demo-${hashApiKey(DEMO_KEY).slice(0, 12)}`, date: '2026-03-01', requests: 7, errors: 0 }],
         lastUsed: [],
-      }), (err) => {
-      assert.ok(err instanceof ServiceError);
-      assert.equal(err.component, 'datastore');
-      assert.match(err.message, /SQLITE_FULL/);
-      return true;
-    });
+      }),
+      (err) => {
+        assert.ok(err instanceof ServiceError);
+        assert.equal(err.component, 'datastore');
+        assert.match(err.message, /SQLITE_FULL/);
+        return true;
+      },
+    );
 
     await driveReads(svc, all, 40, counts);
     // The settlement feed reads the store: reads work on a full disk.

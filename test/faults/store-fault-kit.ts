@@ -196,7 +196,10 @@ export async function checkResultsKept(svc: TestService, ids: readonly string[],
 }
 
 /** Feeds a body and tells each line's fate: accepted, or refused with which error. */
-export async function feedLines(svc: TestService, messages: object[]): Promise<{ accepted: number; refused: string[] }> {
+export async function feedLines(
+  svc: TestService,
+  messages: object[],
+): Promise<{ accepted: number; refused: string[] }> {
   const report = await svc.feed(messages);
   return { accepted: report.accepted, refused: report.errors.map((e) => e.error) };
 }

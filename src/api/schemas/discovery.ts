@@ -60,7 +60,8 @@ export const HealthSchema = Type.Object({
   services: Type.Object({
     datastore: Type.Object({
       status: Type.String({
-        description: 'connected; read_only when writes fail (disk full) but reads work; disconnected when it does not answer',
+        description:
+          'connected; read_only when writes fail (disk full) but reads work; disconnected when it does not answer',
       }),
       latency_ms: Type.Integer(),
     }),

@@ -138,7 +138,8 @@ export class SettlementEngine {
         if (err instanceof ServiceError && err.code === 'service_unavailable') {
           // The store failed (datastore down, disk full): no change may come to retry it, so it
           // is retried every second until the store takes it. Logged once per outage.
-          if (!this.storeFailing) this.opts.log.warn({ err, eventId }, 'settlement waits for the store; retrying every second');
+          if (!this.storeFailing)
+            this.opts.log.warn({ err, eventId }, 'settlement waits for the store; retrying every second');
           this.storeFailing = true;
           this.retryLater(eventId);
         } else this.opts.log.error({ err, eventId }, 'settlement failed; will retry on the next change');
