@@ -1,4 +1,5 @@
 // One simulated event from fixture to final stats: kick-off, engine steps, locks, pricing, disruptions and its messages.
+import { isTerminal } from '../../domain/lifecycle.js';
 import type { TeamSide } from '../../domain/types.js';
 import type { FeedMessage, FixtureMessage } from '../messages.js';
 import { Book, layoutOf } from './book.js';
@@ -15,6 +16,11 @@ export interface FixturePlan {
   home: SimTeam;
   away: SimTeam;
   startTime: number;
+  /**
+   * When the world publishes the fixture (its league's generation instant for the day): a fixed
+   * point of the plan, so that what happens before kick-off does not depend on when a run started.
+   */
+  publishAt: number;
 }
 
 /** What, if anything, goes wrong with this fixture; drawn once from the plan's own random stream. */
@@ -104,6 +110,12 @@ export class SimGame {
   private out: FeedMessage[] = [];
   private now = 0;
   private silent = false;
+  /** The start time consumers were last told (the fixture's, or a postponement's new one). */
+  private announcedStart: number;
+  /** The message that ended the game (a result or a final status), once it has ended. */
+  private ending: FeedMessage | null = null;
+  /** The last instant playSilentlyTo ran the game at (the world schedules its next run after it). */
+  playedTo = -Infinity;
 
   constructor(
     readonly plan: FixturePlan,
@@ -127,8 +139,14 @@ export class SimGame {
     this.book = new Book(plan.eventNum, opts.config);
     this.kickoffAt = plan.startTime;
     this.deepenAt = plan.startTime - opts.config.fullMarketsLeadMs;
+    this.announcedStart = plan.startTime;
     const d = this.disruption;
-    if (d.kind === 'cancelled' || d.kind === 'walkover') this.disruptionAt = plan.startTime - d.beforeStartMs;
+    if (d.kind === 'cancelled' || d.kind === 'walkover') {
+      // A disruption drawn for before the publication happens just after it. Both instants are
+      // fixed by the plan: a restarted world calls the game off at the very same time.
+      const at = plan.startTime - d.beforeStartMs;
+      this.disruptionAt = at > plan.publishAt ? at : Math.min(plan.publishAt + MINUTE, plan.startTime);
+    }
   }
 
   get status(): Phase {
@@ -141,6 +159,11 @@ export class SimGame {
 
   get isDone(): boolean {
     return this.phase === 'done';
+  }
+
+  /** Whether the game is over (its result or final status is out; final stats may follow). */
+  get isOver(): boolean {
+    return this.ending !== null;
   }
 
   /** Next simulated instant something happens to this game (Infinity when done). */
@@ -182,6 +205,7 @@ export class SimGame {
   // --- messages -------------------------------------------------------------------------------
 
   private emit(m: FeedMessage): void {
+    if (m.type === 'result' || (m.type === 'status' && isTerminal(m.status))) this.ending = m;
     if (!this.silent) this.out.push(m);
   }
 
@@ -195,13 +219,15 @@ export class SimGame {
       league: { slug: league.slug, name: league.name, country: league.country, tier: league.tier },
       home_team: home.name,
       away_team: away.name,
-      start_time: iso(this.kickoffAt),
+      start_time: iso(this.announcedStart),
       home_logo_id: home.logoId,
       away_logo_id: away.logoId,
     };
   }
 
   private publish(locked: boolean, withLayout: boolean): void {
+    // Played silently, the book is left as it is: what it holds is what consumers were sent.
+    if (this.silent) return;
     const fairMarkets = this.engine.markets(this.depth);
     const layout = withLayout ? layoutOf(this.depth === 'full' ? fairMarkets : this.engine.markets('full')) : undefined;
     const { added, changes } = this.book.sync(fairMarkets, locked, layout);
@@ -210,6 +236,7 @@ export class SimGame {
   }
 
   private lockAll(): void {
+    if (this.silent) return;
     const changes = this.book.lockAll();
     if (changes.length > 0) this.emit({ type: 'odds', ts: iso(this.now), event_id: this.eventId, changes });
   }
@@ -244,9 +271,6 @@ export class SimGame {
   /** The fixture and its first markets, published at `now`. */
   open(now: number): FeedMessage[] {
     this.now = now;
-    // A disruption drawn for before the publication happens just after it.
-    if (this.disruptionAt !== null && this.disruptionAt <= now)
-      this.disruptionAt = Math.min(now + MINUTE, this.kickoffAt);
     this.emit(this.fixtureMessage());
     if (this.deepenAt !== null && this.deepenAt <= now) {
       this.depth = 'full';
@@ -353,6 +377,7 @@ export class SimGame {
     if (this.announceAt !== null && now >= this.announceAt) {
       this.announceAt = null;
       // The new kick-off time is announced as a fixture update.
+      this.announcedStart = this.kickoffAt;
       this.emit(this.fixtureMessage());
     }
     if (this.cancelAt !== null && now >= this.cancelAt) {
@@ -493,62 +518,54 @@ export class SimGame {
   }
 
   /**
-   * Plays the game silently up to `until` (a world that starts mid-game). Returns false when the
-   * game would already be over, or went through a disruption: such a game is left out.
+   * Plays the game silently from its publication up to `until`, exactly as a run that published it
+   * would have (same instants, same random draws), without sending anything: a world that starts
+   * (or restarts) after the publication knows where every game stands and how each one ended.
    */
-  catchUp(until: number): boolean {
-    if (this.disruption.kind !== 'none') return false;
+  playSilentlyTo(until: number): void {
     this.silent = true;
-    this.now = this.kickoffAt;
-    this.depth = 'full';
-    this.deepenAt = null;
-    this.phase = 'live';
-    this.stepAt = this.now + this.engine.begin();
-    this.locked = false;
-    this.lastPricedAt = this.now;
-    while (this.phase === 'live' && this.stepAt !== null && this.stepAt <= until) {
-      this.now = this.stepAt;
-      const res = this.engine.step();
-      this.stepAt = this.now + res.next;
-      if (this.engine.finished()) {
-        this.phase = 'done';
-        break;
-      }
-      if (res.lockMs !== undefined) this.lockedUntil = Math.max(this.lockedUntil, this.now + res.lockMs);
-      this.wasInBreak = this.engine.inBreak();
-      if (this.engine.nearEnd()) this.finalLock = true;
+    let at = Math.max(this.nextAt(), this.plan.publishAt);
+    while (at <= until && this.phase !== 'done') {
+      this.run(at);
+      this.playedTo = at;
+      at = Math.max(this.nextAt(), at + 1);
     }
+    this.out = [];
     this.silent = false;
-    return this.phase === 'live';
+  }
+
+  /** Whether the game, played silently so far, has not started nor been disrupted yet (open() publishes it). */
+  get isPrematch(): boolean {
+    return this.phase === 'prematch';
   }
 
   /**
-   * The official result of a game that catchUp found already over (no disruption), for a consumer
-   * that still holds it open from an earlier run; null when the game did not end normally.
+   * The message that ended the game, for a consumer that still holds it open from an earlier run:
+   * the very result an uninterrupted run sent (a result re-stamped `now`; its `ended_at` is the
+   * official one), or the final status at the instant it happened. Null while it is not over.
    */
-  finalResult(now: number): FeedMessage | null {
-    if (this.disruption.kind !== 'none' || !this.engine.finished()) return null;
-    const r = this.engine.result();
-    return {
-      type: 'result',
-      ts: iso(now),
-      event_id: this.eventId,
-      status: 'ended',
-      score: r.score,
-      period_scores: r.periodScores,
-      ended_at: iso(Math.min(now, this.now)),
-      ...(r.winner !== null ? { winner: r.winner } : {}),
-    };
+  endingMessage(now: number): FeedMessage | null {
+    const m = this.ending;
+    if (m === null) return null;
+    return m.type === 'result' ? { ...m, ts: iso(now) } : m;
   }
 
-  /** Messages that bring a fresh service to the state of a caught-up game at `now`. */
-  openLive(now: number): FeedMessage[] {
+  /** Messages that bring a consumer to the state of a game under way (played silently) at `now`. */
+  openInProgress(now: number): FeedMessage[] {
     this.now = now;
     this.emit(this.fixtureMessage());
-    const locked = this.finalLock || this.engine.inBreak() || now < this.lockedUntil;
+    const started = this.phase === 'live' || this.phase === 'interrupted';
+    const locked =
+      this.phase === 'interrupted' ||
+      (this.phase === 'live' && (this.finalLock || this.engine.inBreak() || now < this.lockedUntil));
     this.publish(locked, true);
-    this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'live' });
-    this.maybeScore(true);
+    if (started) {
+      this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'live' });
+      this.maybeScore(true);
+    }
+    if (this.phase === 'interrupted' || this.phase === 'delayed' || this.phase === 'postponed') {
+      this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: this.phase });
+    }
     this.locked = locked;
     this.lastPricedAt = now;
     return this.flush();

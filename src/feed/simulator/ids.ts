@@ -16,6 +16,22 @@ export function eventIdOf(eventNum: number): string {
   return `sim-${eventNum}`;
 }
 
+/** The event number of a simulator event id (`sim-…`), or null for any other id. */
+export function eventNumberOf(eventId: string): number | null {
+  const m = /^sim-(\d{1,15})$/.exec(eventId);
+  return m === null ? null : Number(m[1]);
+}
+
+/** The league index, day and slot an event number was made of (eventNumber's inverse). */
+export function eventNumberParts(eventNum: number): { leagueIndex: number; day: number; slot: number } {
+  const rest = eventNum % LEAGUE_FACTOR;
+  return {
+    leagueIndex: Math.floor(eventNum / LEAGUE_FACTOR) - 1,
+    day: Math.floor(rest / DAY_FACTOR),
+    slot: rest % DAY_FACTOR,
+  };
+}
+
 export function marketIdOf(eventNum: number, index: number): number {
   if (index >= MARKETS_PER_EVENT) throw new RangeError(`too many markets for event ${eventNum}`);
   return eventNum * MARKETS_PER_EVENT + index;

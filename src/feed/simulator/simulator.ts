@@ -1,9 +1,9 @@
 // The Simulator: a deterministic discrete-event world that advances to a simulated time and returns feed messages.
 import type { FeedMessage } from '../messages.js';
 import { resolveConfig, type SimConfig, type SimConfigInput } from './config.js';
-import { SimGame } from './game.js';
+import { SimGame, type FixturePlan } from './game.js';
 import { MinHeap } from './heap.js';
-import { DAY_MS, epochDayOf } from './ids.js';
+import { DAY_MS, epochDayOf, eventIdOf, eventNumberOf, eventNumberParts } from './ids.js';
 import { OutrightWorld } from './outrights/outrights.js';
 import { fixturesOfDay } from './schedule.js';
 import { buildWorld, type SimLeague, type World } from './world.js';
@@ -125,16 +125,21 @@ export class Simulator {
 
   private init(out: FeedMessage[]): void {
     const firstDay = epochDayOf(this.startAt) - 1;
-    const closed = new Set<string>();
+    const seen = new Set<string>();
     for (const league of this.leagues()) {
       let day = firstDay;
-      for (; this.generateAt(league, day) <= this.startAt; day++) this.generate(league, day, this.startAt, out, closed);
+      for (; this.generateAt(league, day) <= this.startAt; day++) this.generate(league, day, this.startAt, out, seen);
       this.scheduleGeneration(league, day);
     }
-    // Open events this run does not play at all (older, or another seed): closed without a score change.
-    const playing = new Set([...this.games.values()].map((g) => g.eventId));
+    // Open events of earlier days are replayed the same way; events this world does not know at
+    // all (another seed or configuration) are closed without a score change.
     for (const [eventId, status] of this.openEvents) {
-      if (playing.has(eventId) || closed.has(eventId)) continue;
+      if (seen.has(eventId)) continue;
+      const plan = this.planOf(eventId);
+      if (plan !== null) {
+        this.admit(plan, this.startAt, out);
+        continue;
+      }
       const m = closeStaleMessage(eventId, status, this.startAt);
       if (m !== null) out.push(m);
     }
@@ -142,6 +147,17 @@ export class Simulator {
       for (const m of this.outrights.init(this.startAt, this.openOutrights)) out.push(m);
       this.scheduleOutrights();
     }
+  }
+
+  /** The plan of one of this world's events from its id (league, day and slot are in the number), or null. */
+  private planOf(eventId: string): FixturePlan | null {
+    const num = eventNumberOf(eventId);
+    if (num === null) return null;
+    const { leagueIndex, day } = eventNumberParts(num);
+    const league = this.leagues().find((l) => l.index === leagueIndex);
+    if (league === undefined) return null;
+    const f = fixturesOfDay(this.seed, league, day).find((x) => x.eventNum === num);
+    return f === undefined ? null : { ...f, league, publishAt: this.generateAt(league, day) };
   }
 
   private scheduleOutrights(): void {
@@ -166,27 +182,35 @@ export class Simulator {
     this.heap.push({ at, key: game.plan.eventNum, kind: 'game', game });
   }
 
-  private generate(league: SimLeague, day: number, now: number, out: FeedMessage[], closed?: Set<string>): void {
+  private generate(league: SimLeague, day: number, now: number, out: FeedMessage[], seen?: Set<string>): void {
+    const publishAt = this.generateAt(league, day);
     for (const f of fixturesOfDay(this.seed, league, day)) {
       if (this.games.has(f.eventNum)) continue;
-      const game = new SimGame({ ...f, league }, { seed: this.seed, config: this.config, repriceMs: this.repriceMs });
-      let messages: FeedMessage[];
-      if (f.startTime >= now) messages = game.open(now);
-      else if (game.catchUp(now)) messages = game.openLive(now);
-      else {
-        // Over before this run started: if an earlier run left it open, publish how it ended.
-        const status = this.openEvents.get(game.eventId);
-        if (status !== undefined && closed !== undefined) {
-          const m = game.finalResult(now) ?? closeStaleMessage(game.eventId, status, now);
-          if (m !== null) out.push(m);
-          closed.add(game.eventId);
-        }
-        continue;
-      }
-      for (const m of messages) out.push(m);
-      this.games.set(f.eventNum, game);
-      this.schedule(game, now - 1);
+      this.admit({ ...f, league, publishAt }, now, out);
+      seen?.add(eventIdOf(f.eventNum));
     }
+  }
+
+  /**
+   * Brings a game into this run at `now`. It is first played silently from its publication, so a
+   * run that starts late (or a restart) finds it exactly where an uninterrupted run would have it:
+   * still to come (published as usual), under way (published as it stands), or over. An ended game
+   * is left out, unless the consumer still holds it open from an earlier run: then it gets the very
+   * message that ended it, and never a different one.
+   */
+  private admit(plan: FixturePlan, now: number, out: FeedMessage[]): void {
+    const game = new SimGame(plan, { seed: this.seed, config: this.config, repriceMs: this.repriceMs });
+    game.playSilentlyTo(now);
+    if (game.isOver) {
+      if (!this.openEvents.has(game.eventId)) return;
+      const ending = game.endingMessage(now);
+      if (ending !== null) out.push(ending);
+      if (game.isDone) return;
+    } else {
+      for (const m of game.isPrematch ? game.open(now) : game.openInProgress(now)) out.push(m);
+    }
+    this.games.set(plan.eventNum, game);
+    this.schedule(game, Math.max(now - 1, game.playedTo));
   }
 
   counts(): SimulatorCounts {

@@ -47,6 +47,7 @@ export function playOneGame(o: OneGameOptions): OneGame {
       home: league.teams[hi]!,
       away: league.teams[ai]!,
       startTime,
+      publishAt: o.publishAt,
     },
     { seed: o.seed, config, repriceMs: o.repriceMs ?? config.repriceMs },
   );

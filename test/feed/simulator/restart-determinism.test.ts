@@ -11,9 +11,10 @@ const HOUR = 3_600_000;
 const START = Date.parse('2026-03-07T10:00:00Z');
 const END = START + 30 * HOUR;
 const SEED = 77;
-/** Every sport, short horizons (a small world), and disruptions far more often than by default. */
+/** Every sport (tiers 2 and 3 have them all), short horizons, and disruptions far more often than by default. */
 const CONFIG: SimConfigInput = {
   outrights: false,
+  tiers: [2, 3],
   horizonHours: { 1: 12, 2: 12, 3: 12 },
   disruptions: {
     walkover: 0.2,
@@ -38,17 +39,18 @@ interface Official {
 class Consumer {
   readonly status = new Map<string, EventStatus>();
   readonly results = new Map<string, Official>();
-  readonly startTimes = new Map<string, number>();
+  readonly sports = new Map<string, string>();
   revisions: string[] = [];
 
   apply(messages: readonly FeedMessage[]): void {
     for (const m of messages) {
       if (m.type === 'fixture') {
         if (!this.status.has(m.event_id)) this.status.set(m.event_id, 'prematch');
-        this.startTimes.set(m.event_id, Date.parse(m.start_time));
+        this.sports.set(m.event_id, m.sport);
       } else if (m.type === 'status') {
         this.status.set(m.event_id, m.status);
-        if (isTerminal(m.status)) this.record(m.event_id, { status: m.status, score: '', endedAt: m.ts ?? '', winner: null });
+        if (isTerminal(m.status))
+          this.record(m.event_id, { status: m.status, score: '', endedAt: m.ts ?? '', winner: null });
       } else if (m.type === 'result') {
         this.status.set(m.event_id, m.status);
         this.record(m.event_id, {
@@ -89,7 +91,7 @@ describe('Simulator restart determinism', () => {
     const restarts = [START + 9 * HOUR + 40 * 60_000, START + 20 * HOUR + 30 * 60_000];
     let from = START;
     let sentToFinal = 0;
-    let closedOnRestart = 0;
+    let heldAcross = 0;
     for (let i = 0; i <= stops.length; i++) {
       const to = stops[i] ?? END;
       const finalBefore = new Set([...consumer.status].filter(([, s]) => isTerminal(s)).map(([id]) => id));
@@ -105,7 +107,7 @@ describe('Simulator restart determinism', () => {
       for (const m of messages) {
         if ('event_id' in m && finalBefore.has(m.event_id)) sentToFinal++;
         if ('event_id' in m && openBefore.has(m.event_id) && (m.type === 'result' || m.type === 'status')) {
-          if (m.type === 'result' || isTerminal(m.status)) closedOnRestart++;
+          if (m.type === 'result' || isTerminal(m.status)) heldAcross++;
         }
       }
       consumer.apply(messages);
@@ -118,7 +120,8 @@ describe('Simulator restart determinism', () => {
     const differ: string[] = [];
     for (const [id, r] of consumer.results) {
       const ref = reference.results.get(id);
-      if (JSON.stringify(ref) !== JSON.stringify(r)) differ.push(`${id}: ${JSON.stringify(r)} ≠ ${JSON.stringify(ref)}`);
+      if (JSON.stringify(ref) !== JSON.stringify(r))
+        differ.push(`${id}: ${JSON.stringify(r)} ≠ ${JSON.stringify(ref)}`);
       compared++;
     }
     assert.deepEqual(differ.slice(0, 5), [], `${differ.length} results differ from the uninterrupted run`);
@@ -126,9 +129,11 @@ describe('Simulator restart determinism', () => {
     const early = [...consumer.results.values()].filter((r) => r.status !== 'ended').length;
     assert.ok(compared > 200, `${compared} results compared`);
     assert.ok(walkovers > 5, `${walkovers} walkovers`);
-    assert.ok(closedOnRestart > 0, 'a restart closed events an earlier run left open');
+    assert.ok(heldAcross > 0, 'events an earlier run left open ended after a restart');
+    const sports = new Set([...consumer.results.keys()].map((id) => consumer.sports.get(id)));
+    assert.ok(sports.size >= 18, `results in ${sports.size} sports`);
     console.log(
-      `restart determinism: ${compared} results compared, ${early} ended early (${walkovers} walkovers), ${closedOnRestart} closed on restart`,
+      `restart determinism: ${compared} results in ${sports.size} sports compared, ${early} ended early (${walkovers} walkovers), ${heldAcross} held open across a restart`,
     );
   });
 });
