@@ -13,7 +13,7 @@ import type { Config } from './config.js';
 import { WorldClock } from './domain/clock.js';
 import { PlanBook } from './domain/quota.js';
 import { isTerminal } from './domain/lifecycle.js';
-import { startSimulatorWorker } from './feed/simulator/index.js';
+import { startSimulatorWorker, type SimConfigInput } from './feed/simulator/index.js';
 import { LocalChangeBus } from './live/change-bus.js';
 import type { OutrightBook } from './live/outright-book.js';
 import { ReadModel } from './live/read-model.js';
@@ -41,6 +41,8 @@ export interface ServiceOptions {
    * writing at once. Default: log and exit the process with code 1 (the orchestrator restarts it).
    */
   onLeadershipLost?: (reason: string) => void;
+  /** Settings of the built-in simulator (tests: a smaller world); default: the whole world. */
+  simulator?: SimConfigInput;
 }
 
 export interface Service {
@@ -273,6 +275,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
             wallStartAt,
             openEvents: openSimulatorEvents(readModel),
             openOutrights: openSimulatorOutrights(pipeline.outrights),
+            ...(opts.simulator !== undefined ? { config: opts.simulator } : {}),
             onBatch: (messages) => pipeline.applyAll(messages),
             onError: (err) => opts.logger?.error({ err }, 'simulator error'),
           })
