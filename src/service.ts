@@ -21,6 +21,7 @@ import { SettlementIndex } from './live/settlement-index.js';
 import { catalogGrader } from './pipeline/settlement/catalog-grader.js';
 import { SettlementEngine } from './pipeline/settlement/engine.js';
 import { Pipeline } from './pipeline/pipeline.js';
+import { retryingProducer, type RetryingProducer } from './pipeline/retrying-producer.js';
 import { Follower } from './pipeline/follower.js';
 import { LeaderElection } from './pipeline/leader-election.js';
 import type { WorldClockParams } from './pipeline/redis-change-stream.js';
@@ -266,6 +267,8 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       portal: portalPlugin(ctx),
     });
 
+    // What the store refuses (it cannot commit) the simulator sends again until it is taken.
+    let producer: RetryingProducer | null = null;
     const startSimulator = (): ReturnType<typeof startSimulatorWorker> | null =>
       simulated
         ? startSimulatorWorker({
@@ -276,7 +279,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
             openEvents: openSimulatorEvents(readModel),
             openOutrights: openSimulatorOutrights(pipeline.outrights),
             ...(opts.simulator !== undefined ? { config: opts.simulator } : {}),
-            onBatch: (messages) => pipeline.applyAll(messages),
+            onBatch: (messages) => (producer ??= retryingProducer((m) => pipeline.applyAll(m), log)).submit(messages),
             onError: (err) => opts.logger?.error({ err }, 'simulator error'),
           })
         : null;
@@ -357,7 +360,10 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
         await app.close();
         await counters.close();
         await follower?.stop();
+        // The producer stops waiting for the store first: the simulator's last batch may be waiting.
+        const producerClosed = producer?.close();
         await simulator?.stop();
+        await producerClosed;
         await pipeline.stop();
         await settlement.stop();
         // The lock goes last: a standby takes over only once this node's writes are flushed.

@@ -5,6 +5,7 @@ import { playerStatsOf, sameJson } from './map-messages.js';
 import type { EventResult, FinalStatus, SportEvent, TeamSide } from '../domain/types.js';
 import type { FeedMessage, FeedMessageType } from '../feed/messages.js';
 import { parseNdjsonLine } from '../feed/ndjson.js';
+import { orderKeyOf } from '../feed/order-key.js';
 import { ArenaKeeper, parsePackedBytes, type IngressLine } from '../feed/packed-body.js';
 import { changesOf, type IngressMessage } from '../feed/packed-odds.js';
 import type { ChangeBus, ChangeKind } from '../live/change-bus.js';
@@ -17,7 +18,15 @@ import { applyFixture, applyScore, applyStatus, type EventChange } from './apply
 import { applyOddsChanges, changedMarkets, rejectUnlessOpen } from './apply-markets.js';
 import { planOutright } from './apply-outright.js';
 import { applyResult } from './apply-result.js';
-import { applied, rejected, type ApplyOutcome, type FeedReport } from './outcome.js';
+import {
+  applied,
+  isRetryable,
+  lineError,
+  rejected,
+  unavailable,
+  type ApplyOutcome,
+  type FeedReport,
+} from './outcome.js';
 import { isEmptyBatch, WriteBehind } from './write-behind.js';
 
 export interface PipelineLogger {
@@ -294,36 +303,43 @@ export class Pipeline {
       if (o.ok) report.accepted++;
       else {
         report.rejected++;
-        report.errors.push({ line: work[i]?.line ?? 0, error: o.error, message: o.message });
+        report.errors.push(lineError(work[i]?.line ?? 0, o));
       }
     });
     report.errors.sort((a, b) => a.line - b.line);
     return report;
   }
 
-  /** Applies messages in order, one at a time across all producers. */
+  /**
+   * Applies messages in order, one at a time across all producers. Once a message is refused for a
+   * transient reason (isRetryable), the later messages of this call about the same event or
+   * tournament are refused with it, untouched: a producer that sends the refused ones again, in
+   * order, never has a later message overtake an earlier one.
+   */
   applyAll(messages: IngressMessage[]): Promise<ApplyOutcome[]> {
     const sink = this.opts.sink;
     const run = async (): Promise<ApplyOutcome[]> => {
       const out: ApplyOutcome[] = [];
-      if (sink === undefined) {
-        for (const m of messages) {
-          if (this.writeBehind.marketDocs > MAX_PENDING_MARKET_DOCS) await this.drainMarketDocs();
-          out.push(await this.applyOne(m));
-        }
-        return out;
-      }
       // A leader stamps every message with the time it applies it, so every replica computes the
       // same updated_at, and hands on the messages that changed something.
       const changed: IngressMessage[] = [];
+      let refused: Map<string, ApplyOutcome> | null = null;
       for (const m of messages) {
+        const earlier = refused?.get(orderKeyOf(m));
+        if (earlier !== undefined) {
+          this.counters.rejected++;
+          out.push(heldBack(m, earlier));
+          continue;
+        }
         if (this.writeBehind.marketDocs > MAX_PENDING_MARKET_DOCS) await this.drainMarketDocs();
-        const msg = m.ts === undefined ? { ...m, ts: new Date(this.opts.now()).toISOString() } : m;
+        const msg =
+          sink !== undefined && m.ts === undefined ? { ...m, ts: new Date(this.opts.now()).toISOString() } : m;
         const outcome = await this.applyOne(msg);
         out.push(outcome);
-        if (outcome.ok && outcome.changed) changed.push(msg);
+        if (isRetryable(outcome)) (refused ??= new Map()).set(orderKeyOf(m), outcome);
+        else if (sink !== undefined && outcome.ok && outcome.changed) changed.push(msg);
       }
-      if (changed.length > 0) sink.applied(changed);
+      if (sink !== undefined && changed.length > 0) sink.applied(changed);
       return out;
     };
     const next = this.queue.then(run, run);
@@ -566,7 +582,7 @@ export class Pipeline {
       else await store.settleOutrightMarket(change.tournamentId, change.marketId, change.result, plan.entries);
     } catch (err) {
       this.opts.log.error({ err, type: msg.type }, 'outright message could not be stored');
-      return rejected('the message could not be stored; nothing was changed, send it again', 'service_unavailable');
+      return unavailable('the message could not be stored; nothing was changed, send it again');
     }
     this.outrights.apply(change);
     this.syncOutrightSports();
@@ -579,7 +595,8 @@ export class Pipeline {
     msg: Extract<FeedMessage, { type: 'result' }>,
     at: number,
   ): Promise<ApplyOutcome> {
-    const previous = await this.previousResult(le.event.id);
+    const previous = await this.previousResult(le.event.id).catch((err: unknown) => err as Error);
+    if (previous instanceof Error) return this.storeUnreadable(previous, le.event.id);
     const change = applyResult(le.event, previous, msg, at);
     if (!change.ok) return rejected(change.message);
     if (change.noop) return applied(false);
@@ -594,7 +611,8 @@ export class Pipeline {
     winner: TeamSide | null,
     at: number,
   ): Promise<ApplyOutcome> {
-    const previous = await this.previousResult(le.event.id);
+    const previous = await this.previousResult(le.event.id).catch((err: unknown) => err as Error);
+    if (previous instanceof Error) return this.storeUnreadable(previous, le.event.id);
     const result: EventResult = {
       eventId: next.id,
       status,
@@ -616,6 +634,12 @@ export class Pipeline {
     return this.writes ? this.result(eventId) : (this.results.get(eventId) ?? null);
   }
 
+  /** The result a message revises could not be read: refused like a failed commit, to be sent again. */
+  private storeUnreadable(err: Error, eventId: string): ApplyOutcome {
+    this.opts.log.error({ err, eventId }, 'the archived result could not be read');
+    return unavailable('the archived result could not be read; nothing was changed, send it again');
+  }
+
   private async commitResult(le: LiveEvent, next: SportEvent, result: EventResult): Promise<ApplyOutcome> {
     if (this.writes) {
       // The event's earlier writes (its markets…) may be in a flush still on its way to the store
@@ -631,7 +655,7 @@ export class Pipeline {
       } catch (err) {
         this.writeBehind.restore({ ...batch, events: [le.event] });
         this.opts.log.error({ err, eventId: le.event.id }, 'result could not be stored');
-        return rejected('the result could not be stored; nothing was changed, send it again', 'service_unavailable');
+        return unavailable('the result could not be stored; nothing was changed, send it again');
       } finally {
         this.committingResults--;
       }
@@ -652,4 +676,15 @@ export class Pipeline {
     }
     if (writeEvent && this.writes) this.writeBehind.markEvent(le.event.id);
   }
+}
+
+/** The outcome of a message not applied because an earlier one about the same event or tournament was refused. */
+function heldBack(m: IngressMessage, earlier: ApplyOutcome): ApplyOutcome {
+  const about = 'tournament_id' in m ? `tournament '${m.tournament_id}'` : `event '${m.event_id}'`;
+  return {
+    ...unavailable(
+      `not applied: an earlier message about ${about} in this batch was refused; send them again, in order`,
+      earlier.ok ? 'datastore' : (earlier.component ?? 'datastore'),
+    ),
+  };
 }

@@ -101,25 +101,29 @@ describe('fault: a producer’s messages are refused (store cannot commit)', () 
     let service = await start(dataDir);
     const faultA = new FailingWrites(service.store);
     try {
-      await until('the first results', () => faultA.accepted.size >= 3, 60_000);
+      await until('the first results', () => faultA.accepted.size >= 3, 30_000);
 
       // Outage A: the store refuses every write for a while, then recovers; the service keeps running.
       faultA.failing = true;
-      await until('results refused during the outage', () => faultA.refused.size >= 5, 60_000);
-      await sleep(1_000);
+      const outageStart = Date.now();
+      await until('results refused during the outage', () => faultA.refused.size >= 5, 30_000);
+      await sleep(3_000);
       faultA.failing = false;
+      const outageMs = Date.now() - outageStart;
       const refusedA = [...faultA.refused.keys()];
       const refusedCallsA = [...faultA.refused.values()].reduce((a, b) => a + b, 0);
       const drainMs = await until(
         'every refused result stored',
         async () => (await missing(service.store, refusedA)).length === 0,
-        60_000,
+        30_000,
       );
       const settleMs = await until(
         'every refused result settled',
         async () => (await unsettled(service.store, refusedA)).length === 0,
-        60_000,
+        30_000,
       );
+      const acceptedA = refusedA.filter((id) => (faultA.accepted.get(id) ?? 0) > 0).length;
+      assert.equal(acceptedA, refusedA.length);
       for (const id of refusedA) {
         const le = service.readModel.get(id);
         assert.ok(le === undefined || isTerminal(le.event.status), `${id} is final in the read model`);
@@ -132,7 +136,7 @@ describe('fault: a producer’s messages are refused (store cannot commit)', () 
       await until(
         'results refused during the second outage',
         () => faultA.refused.size >= refusedBefore.size + 3,
-        60_000,
+        30_000,
       );
       const refusedB = [...faultA.refused.keys()].filter((id) => !refusedBefore.has(id));
       await service.close();
@@ -141,15 +145,21 @@ describe('fault: a producer’s messages are refused (store cannot commit)', () 
       const restartMs = await until(
         'results refused before the restart stored',
         async () => (await missing(service.store, refusedB)).length === 0,
-        60_000,
+        30_000,
       );
-      await until('…and settled', async () => (await unsettled(service.store, refusedB)).length === 0, 60_000);
+      await until('…and settled', async () => (await unsettled(service.store, refusedB)).length === 0, 30_000);
       assert.deepEqual(await missing(service.store, refusedA), [], 'outage A results still there, never revised');
+      // No result of any finished simulator event was revised by the restart (walkovers included).
+      const finals = [...service.readModel.all()].filter((le) => isTerminal(le.event.status)).map((le) => le.event.id);
+      assert.ok(finals.length > 20, `${finals.length} finished events`);
+      const revised = await missing(service.store, finals);
+      assert.deepEqual(revised, [], 'every finished event has its first result, unrevised');
 
       console.log(
-        `FAULT-FIGURES producer-retry: outage A: ${refusedA.length} results refused (${refusedCallsA} refused commits), ` +
-          `${refusedA.length} accepted after recovery, lost 0, drained in ${drainMs} ms, settled ${settleMs} ms later; ` +
-          `outage B (stopped during it): ${refusedB.length} results refused, ${refusedB.length} stored by the restarted world in ${restartMs} ms, lost 0; revisions 0`,
+        `FAULT-FIGURES producer-retry: outage A (${outageMs} ms, SIM_SPEED ${SIM_SPEED}): ${refusedA.length} results refused ` +
+          `(${refusedCallsA} refused commits: first tries and retries), ${acceptedA} accepted after recovery, lost 0, ` +
+          `drained ${drainMs} ms after recovery, settled ${settleMs} ms later; ` +
+          `outage B (stopped during it): ${refusedB.length} results refused, ${refusedB.length} stored by the restarted world ${restartMs} ms after its start, lost 0; ${finals.length} finished events checked, revisions 0`,
       );
     } finally {
       await service.close();
