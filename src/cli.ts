@@ -92,6 +92,15 @@ program
   .description('start the HTTP API (configuration from the environment; see README)')
   .action(serve);
 
+interface ReplayFlags {
+  url?: string;
+  adminKey?: string;
+  batch: string;
+  progress: boolean;
+  attempts: string;
+  retryDelay: string;
+}
+
 program
   .command('replay')
   .description('replay an NDJSON feed file into a running service (--url) or into the configured store')
@@ -100,11 +109,23 @@ program
   .option('--admin-key <key>', 'admin key of the running service')
   .option('--batch <n>', 'lines per batch', '500')
   .option('--no-progress', 'no progress bar')
-  .action(async (file: string, o: { url?: string; adminKey?: string; batch: string; progress: boolean }) => {
+  .option('--attempts <n>', 'attempts per line refused for a transient reason (and per request answered 503)', '8')
+  .option('--retry-delay <ms>', 'first wait before sending refused lines again (doubles up to 30 s)', '500')
+  .action(async (file: string, o: ReplayFlags) => {
     const cfg = config();
     const batch = Number(o.batch);
     if (!Number.isInteger(batch) || batch < 1 || batch > 100_000) {
       console.error('--batch must be an integer from 1 to 100000');
+      process.exit(2);
+    }
+    const attempts = Number(o.attempts);
+    const retryDelayMs = Number(o.retryDelay);
+    if (!Number.isInteger(attempts) || attempts < 1 || attempts > 1000) {
+      console.error('--attempts must be an integer from 1 to 1000');
+      process.exit(2);
+    }
+    if (!Number.isInteger(retryDelayMs) || retryDelayMs < 0 || retryDelayMs > 60_000) {
+      console.error('--retry-delay must be an integer from 0 to 60000 (ms)');
       process.exit(2);
     }
     const report = await replay(cfg, {
@@ -113,8 +134,15 @@ program
       ...((o.adminKey ?? cfg.adminKey) !== null ? { adminKey: o.adminKey ?? cfg.adminKey ?? '' } : {}),
       batch,
       progress: o.progress && process.stderr.isTTY === true,
+      attempts,
+      retryDelayMs,
     });
     console.log(`accepted ${report.accepted}, rejected ${report.rejected}`);
+    if (report.retried > 0 || report.requestsRetried > 0) {
+      console.log(
+        `sent again: ${report.retried} refused lines, ${report.requestsRetried} whole requests; given up: ${report.gaveUp} lines`,
+      );
+    }
     for (const e of report.errors.slice(0, 20)) console.log(`  line ${e.line}: ${e.error}: ${e.message}`);
     if (report.errors.length > 20) console.log(`  … ${report.rejected - 20} more`);
     process.exitCode = report.rejected > 0 ? 1 : 0;

@@ -118,8 +118,9 @@ export class RetryQueue<T> {
       if (this.isDue()) await this.retryHeld();
       const now: T[] = [];
       for (const item of items) {
-        const key = this.opts.keyOf(item);
-        if (this.keys.has(key)) {
+        // Keys are worked out only while something is held (a producer may have to parse for them).
+        const key = this.keys.size > 0 ? this.opts.keyOf(item) : null;
+        if (key !== null && this.keys.has(key)) {
           this.counts.queuedBehind++;
           this.hold({ item, key, attempts: 0 });
         } else now.push(item);

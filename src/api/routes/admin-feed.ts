@@ -21,6 +21,22 @@ function relayedError(body: string): ServiceError {
   }
 }
 
+/**
+ * A body of which nothing could be applied, every line refused for a transient reason (the store
+ * cannot commit): answered 503 like any request the service cannot serve for now, so that any
+ * producer (a script that only checks the status, a proxy) sends the whole body again later.
+ * Whenever something was applied, or a line is wrong in itself, the answer is the 200 report.
+ */
+export function unavailableBody(report: FeedReport): ServiceError | null {
+  const first = report.errors[0];
+  if (report.accepted > 0 || first === undefined || !report.errors.every((e) => e.retryable === true)) return null;
+  return new ServiceError(
+    'service_unavailable',
+    `nothing was applied: ${first.message}; send the whole body again later`,
+    { component: first.component ?? 'datastore', retryAfter: 1 },
+  );
+}
+
 export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     let relay: FeedRelay | undefined;
@@ -81,6 +97,8 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           { bytes: Buffer.isBuffer(body) ? body.length : undefined, accepted: report.accepted, receivedMs, ...timing },
           'feed body applied',
         );
+        const unavailable = unavailableBody(report);
+        if (unavailable !== null) throw unavailable;
         return report;
       },
     );

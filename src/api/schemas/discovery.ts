@@ -90,5 +90,15 @@ export const StatusSchema = Type.Object({
 export const FeedReportSchema = Type.Object({
   accepted: Type.Integer(),
   rejected: Type.Integer(),
-  errors: Type.Array(Type.Object({ line: Type.Integer(), error: Type.String(), message: Type.String() })),
+  errors: Type.Array(
+    Type.Object({
+      line: Type.Integer(),
+      error: Type.String(),
+      message: Type.String(),
+      /** The failing part when a line was refused with `service_unavailable` (e.g. `datastore`). */
+      component: Type.Optional(Type.String()),
+      /** Present (true) when the line was refused for a transient reason: send it again later, in order. */
+      retryable: Type.Optional(Type.Literal(true)),
+    }),
+  ),
 });
