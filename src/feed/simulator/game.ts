@@ -257,6 +257,7 @@ export class SimGame {
   }
 
   private maybeScore(force: boolean): void {
+    if (this.silent) return; // nothing is sent: no snapshot to take
     const s = this.engine.snapshot();
     const key = JSON.stringify([s.score, s.period, s.periodScores, s.sportData, s.scoreboard]);
     const clockDue = this.now - this.lastScoreAt >= this.opts.config.clockUpdateMs;
@@ -307,7 +308,15 @@ export class SimGame {
         break;
       case 'ended':
         if (this.statsAt !== null && now >= this.statsAt) {
-          this.emit({ type: 'stats', ts: iso(now), event_id: this.eventId, players: this.engine.stats(), final: true });
+          if (!this.silent) {
+            this.emit({
+              type: 'stats',
+              ts: iso(now),
+              event_id: this.eventId,
+              players: this.engine.stats(),
+              final: true,
+            });
+          }
           this.statsAt = null;
           this.phase = 'done';
         }
@@ -423,7 +432,7 @@ export class SimGame {
       if (res.lockMs !== undefined) this.lockedUntil = Math.max(this.lockedUntil, now + res.lockMs);
       this.maybeScore(false);
       const inBreak = this.engine.inBreak();
-      if (inBreak && !this.wasInBreak)
+      if (inBreak && !this.wasInBreak && !this.silent)
         this.emit({ type: 'stats', ts: iso(now), event_id: this.eventId, players: this.engine.stats(), final: false });
       this.wasInBreak = inBreak;
       if (!this.finalLock && this.engine.nearEnd()) {
