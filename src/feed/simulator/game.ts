@@ -34,6 +34,7 @@ export type Disruption =
   | { kind: 'retired'; afterMs: number; retiring: TeamSide }
   | { kind: 'interrupted'; afterMs: number; forMs: number };
 
+const IN_PLAY = new Set(['live', 'suspended', 'interrupted']);
 const INDIVIDUAL = new Set(['tennis', 'table_tennis', 'darts', 'snooker', 'mma', 'boxing']);
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -549,14 +550,26 @@ export class SimGame {
   }
 
   /**
-   * The message that ended the game, for a consumer that still holds it open from an earlier run:
-   * the very result an uninterrupted run sent (a result re-stamped `now`; its `ended_at` is the
-   * official one), or the final status at the instant it happened. Null while it is not over.
+   * The messages that end the game for a consumer that still holds it open (in `heldStatus`) from
+   * an earlier run: the very result an uninterrupted run sent (re-stamped `now`; its `ended_at` is
+   * the official one), or the final status at the instant it happened. A game that ended in play
+   * (retired, abandoned) held as not started gets its kick-off first, or the lifecycle would refuse
+   * the result. Final player stats whose time has passed come with it (they come later otherwise).
+   * Nothing while it is not over.
    */
-  endingMessage(now: number): FeedMessage | null {
+  endingMessages(now: number, heldStatus: string): FeedMessage[] {
     const m = this.ending;
-    if (m === null) return null;
-    return m.type === 'result' ? { ...m, ts: iso(now) } : m;
+    if (m === null) return [];
+    if (m.type !== 'result') return [m];
+    const out: FeedMessage[] = [];
+    if ((m.status === 'retired' || m.status === 'abandoned') && !IN_PLAY.has(heldStatus)) {
+      out.push({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'live' });
+    }
+    out.push({ ...m, ts: iso(now) });
+    if ((m.status === 'ended' || m.status === 'retired') && this.phase === 'done') {
+      out.push({ type: 'stats', ts: iso(now), event_id: this.eventId, players: this.engine.stats(), final: true });
+    }
+    return out;
   }
 
   /** Messages that bring a consumer to the state of a game under way (played silently) at `now`. */

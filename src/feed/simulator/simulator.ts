@@ -202,9 +202,9 @@ export class Simulator {
     const game = new SimGame(plan, { seed: this.seed, config: this.config, repriceMs: this.repriceMs });
     game.playSilentlyTo(now);
     if (game.isOver) {
-      if (!this.openEvents.has(game.eventId)) return;
-      const ending = game.endingMessage(now);
-      if (ending !== null) out.push(ending);
+      const held = this.openEvents.get(game.eventId);
+      if (held === undefined) return;
+      for (const m of game.endingMessages(now, held)) out.push(m);
       if (game.isDone) return;
     } else {
       for (const m of game.isPrematch ? game.open(now) : game.openInProgress(now)) out.push(m);

@@ -33,7 +33,11 @@ describe('Simulator restart', () => {
       openEvents: new Map([[target.event_id, 'live']]),
     });
     const closing = second.advance(restartAt).filter((m) => 'event_id' in m && m.event_id === target.event_id);
-    assert.equal(closing.length, 1);
+    assert.deepEqual(
+      closing.map((m) => m.type),
+      ['result', 'stats'],
+      'the result, then the final stats (due 3 minutes after it)',
+    );
     const r = closing[0] as ResultMessage;
     assert.equal(r.type, 'result');
     assert.equal(r.status, 'ended');
@@ -81,5 +85,34 @@ describe('Simulator restart', () => {
     });
     const messages = second.advance(liveAt + 60_000).filter((m) => 'event_id' in m && m.event_id === live.event_id);
     assert.ok(!messages.some((m) => m.type === 'status' && (m.status === 'abandoned' || m.status === 'cancelled')));
+  });
+});
+
+describe('Simulator restart: games that ended in play', () => {
+  it('kicks off a game held as not started before its retirement result (the lifecycle needs it live)', () => {
+    const config = { sports: ['tennis'], outrights: false, disruptions: { retired: 1 } };
+    const first = new Simulator({ seed: 42, speed: 60, startAt: START, config });
+    const retired = runUntil(first, START + 8 * HOUR).find(
+      (m): m is ResultMessage => m.type === 'result' && m.status === 'retired',
+    );
+    assert.ok(retired);
+    const restartAt = Date.parse(retired.ended_at ?? '') + 30 * 60_000;
+    const second = new Simulator({
+      seed: 42,
+      speed: 60,
+      startAt: restartAt,
+      config,
+      openEvents: new Map([[retired.event_id, 'prematch']]),
+    });
+    const closing = second.advance(restartAt).filter((m) => 'event_id' in m && m.event_id === retired.event_id);
+    assert.deepEqual(
+      closing.map((m) =>
+        m.type === 'status' ? `status:${m.status}` : m.type === 'result' ? `result:${m.status}` : m.type,
+      ),
+      ['status:live', 'result:retired', 'stats'],
+    );
+    const r = closing[1] as ResultMessage;
+    assert.equal((closing[2] as { final?: boolean }).final, true);
+    assert.deepEqual([r.score, r.ended_at, r.winner], [retired.score, retired.ended_at, retired.winner]);
   });
 });
