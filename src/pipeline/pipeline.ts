@@ -681,10 +681,8 @@ export class Pipeline {
 /** The outcome of a message not applied because an earlier one about the same event or tournament was refused. */
 function heldBack(m: IngressMessage, earlier: ApplyOutcome): ApplyOutcome {
   const about = 'tournament_id' in m ? `tournament '${m.tournament_id}'` : `event '${m.event_id}'`;
-  return {
-    ...unavailable(
-      `not applied: an earlier message about ${about} in this batch was refused; send them again, in order`,
-      earlier.ok ? 'datastore' : (earlier.component ?? 'datastore'),
-    ),
-  };
+  return unavailable(
+    `not applied: an earlier message about ${about} in this batch was refused; send them again, in order`,
+    earlier.ok ? 'datastore' : (earlier.component ?? 'datastore'),
+  );
 }
