@@ -120,7 +120,9 @@ describe('pipeline: outrights', () => {
     assert.deepEqual(settle, {
       ok: false,
       error: 'service_unavailable',
+      component: 'datastore',
       message: 'the message could not be stored; nothing was changed, send it again',
+      retryable: true,
     });
     assert.equal(rename?.ok, false);
     const t = pipeline.outrights.tournaments.get('t1');
