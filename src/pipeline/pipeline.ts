@@ -446,7 +446,7 @@ export class Pipeline {
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'service_unavailable') {
         // A store read it needed failed (the datastore is down): retryable, like a failed commit.
-        outcome = rejected(`${err.message}; nothing was changed, send it again`, 'service_unavailable');
+        outcome = unavailable(`${err.message}; nothing was changed, send it again`, err.component ?? 'datastore');
       } else {
         this.opts.log.error({ err, type: msg.type }, 'feed message failed');
         outcome = rejected('the message could not be applied (internal error); nothing was changed', 'server_error');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { TEST_DATABASE_URL } from '../helpers/postgres.js';
-import { at, DAY, HOUR, MINUTE, type TestService } from '../helpers/service.js';
+import { ADMIN_KEY, at, DAY, HOUR, MINUTE, type TestService } from '../helpers/service.js';
 
 /** A soccer event with two markets, live (not yet ended). */
 export function liveGame(id: string): object[] {
@@ -200,9 +200,31 @@ export async function feedLines(
   svc: TestService,
   messages: object[],
 ): Promise<{ accepted: number; refused: string[] }> {
-  const report = await svc.feed(messages);
+  const res = await svc.inject<FeedAnswer>('POST', '/admin/v1/feed', {
+    key: null,
+    headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/x-ndjson' },
+    body: messages.map((m) => JSON.stringify(m)).join('\n') + '\n',
+  });
+  if (res.status === 503) {
+    // Nothing in the body could be applied and all of it may be sent again: every line refused.
+    assert.equal(res.body.error, 'service_unavailable', res.text);
+    assert.equal(res.body.component, 'datastore', res.text);
+    return { accepted: 0, refused: messages.map(() => 'service_unavailable') };
+  }
+  assert.equal(res.status, 200, res.text);
+  const report = res.body as FeedReport;
+  for (const e of report.errors) {
+    // A store fault's refusal tells the producer to send the line again.
+    if (e.error === 'service_unavailable') assert.equal(e.retryable, true, JSON.stringify(e));
+  }
   return { accepted: report.accepted, refused: report.errors.map((e) => e.error) };
 }
+
+interface FeedReport {
+  accepted: number;
+  errors: Array<{ line: number; error: string; retryable?: boolean }>;
+}
+type FeedAnswer = FeedReport & { error?: string; component?: string };
 
 export { DAY, HOUR, MINUTE };
 
