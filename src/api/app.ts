@@ -7,6 +7,7 @@ import { ServiceError } from '../domain/errors.js';
 import { logControllerFor } from './access-log.js';
 import { API_VERSION, type ApiContext, type RouteAccess } from './context.js';
 import { frameworkErrorHandler, installErrorHandling } from './errors.js';
+import { installJsonParser } from './json-body.js';
 import { secretsEqual } from './keys.js';
 import { installMetering } from './quota/metering.js';
 import { adminFeedRoutes } from './routes/admin-feed.js';
@@ -20,6 +21,7 @@ import { outrightSettlementRoutes } from './routes/outright-settlements.js';
 import { outrightRoutes } from './routes/outrights.js';
 import { settlementRoutes } from './routes/settlements.js';
 import { usageRoutes } from './routes/usage.js';
+import { splitValidatorFactory } from './validators.js';
 import { installWorldTime } from './world-time.js';
 
 export interface BuildAppOptions {
@@ -56,9 +58,12 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // The client address (per-caller limits of /v1/status) behind a load balancer: TRUST_PROXY.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
+    // JSON bodies are validated as sent; query strings, path and headers are text and are coerced.
+    schemaController: { compilersFactory: { buildValidator: splitValidatorFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
+  installJsonParser(app);
 
   let closing = false;
   app.addHook('preClose', async () => {

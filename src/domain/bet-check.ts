@@ -1,5 +1,13 @@
 // Bet check arithmetic: what a single or a parlay returns from its legs' results (exact, half outcomes included).
 
+/**
+ * Bounds of what a client may send (docs/api.md): with at most 20 legs, odds up to MAX_ODDS and a
+ * stake up to MAX_STAKE, combined odds (<= 1e120) and payout (<= 1e132) are always finite numbers.
+ */
+export const MAX_LEGS = 20;
+export const MAX_ODDS = 1_000_000;
+export const MAX_STAKE = 1_000_000_000_000;
+
 export type LegResult = 'won' | 'lost' | 'refund' | 'pending';
 
 export interface LegOutcome {
@@ -38,11 +46,17 @@ export function legFactor(leg: LegOutcome): number {
 }
 
 const round = (x: number, digits: number): number => {
+  // Beyond 2^53 a double has no fractional digits to round, and scaling it up could overflow.
+  if (!(Math.abs(x) < 1e15)) return x;
   const f = 10 ** digits;
   return Math.round((x + Number.EPSILON) * f) / f;
 };
 
-/** Settles a bet of one or more legs; `stake` defaults to 1 for deciding the status. */
+/**
+ * Settles a bet of one or more legs; `stake` defaults to 1 for deciding the status. Odds the
+ * service took from its feed are not bounded like a client's: the caller checks that the figures
+ * are finite (`isFiniteCheck`) before answering with them.
+ */
 export function checkBet(legs: readonly LegOutcome[], stake = 1): BetCheck {
   const combined = legs.reduce((p, leg) => p * legFactor(leg), 1);
   const whollyLost = legs.some((l) => l.result === 'lost' && (l.voidFactor ?? 0) === 0);
@@ -52,4 +66,9 @@ export function checkBet(legs: readonly LegOutcome[], stake = 1): BetCheck {
   const payout = round(stake * settled, 2);
   const status = payout > stake ? 'won' : payout === round(stake, 2) ? 'refund' : 'lost';
   return { status, combinedOdds: round(settled, 4), payout };
+}
+
+/** Whether every figure of a check is a finite number (a product of huge odds can overflow to Infinity). */
+export function isFiniteCheck(check: BetCheck): boolean {
+  return Number.isFinite(check.combinedOdds) && (check.payout === null || Number.isFinite(check.payout));
 }

@@ -1,6 +1,7 @@
 // NDJSON feed transport: parse a body or stream a replay file into validated messages with per-line errors.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../domain/json-depth.js';
 import { validateFeedMessage, type FeedMessage } from './messages.js';
 
 /** One non-blank line of a feed body: its message, or why it was rejected. Lines count from 1. */
@@ -17,6 +18,10 @@ const LINE_BREAK = /\r\n|\n|\r/;
  */
 export function parseNdjsonLine(text: string, line: number): NdjsonLine | null {
   if (BLANK.test(text)) return null;
+  // Deeply nested junk costs JSON.parse seconds (and may overflow the stack): refused first.
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    return { line, error: 'bad_request', message: `line nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels` };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -43,9 +43,14 @@ function at(b: Uint8Array, i: number, end: number, word: Uint8Array): boolean {
   return true;
 }
 
+/** Longer texts (ids are at most 128 characters) are the text readers' to judge. */
+const MAX_TEXT = 256;
+
 /** The end of a plain ASCII string's text starting at `i` (its closing quote), or -1. */
 function stringEnd(b: Uint8Array, i: number, end: number): number {
-  for (let k = i; k < end; k++) {
+  // Bounded: `ascii` spreads the bytes into arguments, and a megabyte of them overflows the stack.
+  const last = Math.min(end, i + MAX_TEXT + 1);
+  for (let k = i; k < last; k++) {
     const c = b[k]!;
     if (c === QUOTE) return k;
     // Escapes, control characters and non-ASCII are the text readers' to judge.

@@ -4,12 +4,16 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ServiceError, type ErrorCode } from '../../domain/errors.js';
 import { BodyReader } from '../body-reader.js';
+import { charsetProblem } from '../json-body.js';
 import type { FeedReport } from '../../pipeline/outcome.js';
 import type { FeedTiming } from '../../pipeline/pipeline.js';
 import type { ApiContext } from '../context.js';
 import { FeedRelay, STREAM_POSITION_HEADER } from '../feed-relay.js';
 import { errorResponses } from '../schemas/common.js';
 import { FeedReportSchema } from '../schemas/discovery.js';
+
+/** The largest JSON (not NDJSON) feed body: 4 MiB. */
+export const JSON_FEED_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 
 /** The leader's error answer, as this node's own (same code, message and component). */
 function relayedError(body: string): ServiceError {
@@ -45,8 +49,14 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     const bodies = new BodyReader(ctx.config.feedBodyLimitBytes);
     app.addContentTypeParser(
       ['application/x-ndjson', 'application/ndjson', 'application/jsonl'],
-      async (request: FastifyRequest, payload: IncomingMessage) =>
-        bodies.read(payload, request.headers['content-length']),
+      async (request: FastifyRequest, payload: IncomingMessage) => {
+        const charset = charsetProblem(request.headers['content-type']);
+        if (charset !== null) {
+          payload.resume(); // drained, so the connection can answer
+          throw charset;
+        }
+        return bodies.read(payload, request.headers['content-length']);
+      },
     );
     app.addHook('onResponse', async (request) => {
       bodies.give(request.body);
@@ -56,7 +66,9 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/admin/v1/feed',
       {
         config: { access: 'admin' },
-        bodyLimit: ctx.config.feedBodyLimitBytes,
+        // NDJSON bodies are read by `bodies` up to FEED_BODY_LIMIT_BYTES; a JSON body is parsed whole
+        // in one go, so it is kept small (docs/feed.md): bulk feeds are NDJSON.
+        bodyLimit: Math.min(ctx.config.feedBodyLimitBytes, JSON_FEED_BODY_LIMIT_BYTES),
         schema: {
           tags: ['operator'],
           summary: 'Feed ingress: NDJSON messages (spec/feed.md), header X-Admin-Key',

@@ -1,7 +1,7 @@
 // POST /v1/bets/check: settles a single bet or a parlay (match and outright legs) from the settlement feeds, exactly.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import { checkBet, type LegOutcome } from '../../domain/bet-check.js';
+import { checkBet, isFiniteCheck, MAX_LEGS, MAX_ODDS, MAX_STAKE, type LegOutcome } from '../../domain/bet-check.js';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { canonicalMarketKey } from '../../domain/market-key.js';
 import { selectionOutcome, type OutrightMarket, type OutrightSelection } from '../../domain/outrights.js';
@@ -32,18 +32,24 @@ const LegSchema = Type.Object({
     Type.String({ minLength: 1, maxLength: 200, description: 'outcome code or label (1, X, 2 accepted)' }),
   ),
   odds: Type.Optional(
-    Type.Number({ description: 'decimal odds the bet was taken at (>= 1); default: the last known odds' }),
+    Type.Number({
+      minimum: 1,
+      maximum: MAX_ODDS,
+      description: `decimal odds the bet was taken at (1 to ${MAX_ODDS}); default: the last known odds`,
+    }),
   ),
 });
 
 const BodySchema = Type.Object({
   legs: Type.Array(LegSchema, {
     minItems: 1,
-    maxItems: 20,
+    maxItems: MAX_LEGS,
     description:
       '1 leg = single, 2-20 = parlay; each leg names event_id (a match market) or tournament_id (an outright market), not both',
   }),
-  stake: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: '> 0' })),
+  stake: Type.Optional(
+    Type.Number({ exclusiveMinimum: 0, maximum: MAX_STAKE, description: `> 0 and <= ${MAX_STAKE}` }),
+  ),
 });
 
 const LegAnswerSchema = Type.Object({
@@ -305,8 +311,8 @@ export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const outLegs: LegAnswer[] = [];
         const outcomes: LegOutcome[] = [];
         for (const [i, leg] of legs.entries()) {
-          if (leg.odds !== undefined && (!Number.isFinite(leg.odds) || leg.odds < 1)) {
-            throw badRequest(`legs[${i}].odds must be a decimal number >= 1, got ${leg.odds}`);
+          if (leg.odds !== undefined && !(leg.odds >= 1 && leg.odds <= MAX_ODDS)) {
+            throw badRequest(`legs[${i}].odds must be a decimal number from 1 to ${MAX_ODDS}, got ${leg.odds}`);
           }
           let checked: CheckedLeg;
           if (leg.event_id !== undefined && leg.tournament_id !== undefined) {
@@ -324,6 +330,12 @@ export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           outLegs.push(checked.out);
         }
         const check = checkBet(outcomes, stake ?? 1);
+        // Only odds taken from the feed can get here (a client's are bounded by the schema).
+        if (!isFiniteCheck(check)) {
+          throw badRequest(
+            'legs: the combined odds of these legs are too large to compute; check fewer legs at a time',
+          );
+        }
         return {
           status: check.status,
           legs: outLegs,
