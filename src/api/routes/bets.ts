@@ -19,8 +19,8 @@ const LegSchema = Type.Object({
       description: 'an outright bet: the tournament (instead of event_id), with market_id and selection_id',
     }),
   ),
-  market_id: Type.Optional(Type.Integer({ minimum: 0 })),
-  selection_id: Type.Optional(Type.Integer({ minimum: 0 })),
+  market_id: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  selection_id: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   market: Type.Optional(
     Type.String({
       minLength: 1,

@@ -82,7 +82,14 @@ export function outrightSettlementRoutes(ctx: ApiContext): FastifyPluginAsyncTyp
             'Order: settled_at descending, then entry_id descending. tournament_id and tournament_ids combine (union). A void market gives refund on every selection; a dead-heat winner carries dead_heat_factor.',
           querystring: Type.Object({
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100, description: '1 to 200' })),
-            offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '>= 0; not with cursor' })),
+            offset: Type.Optional(
+              Type.Integer({
+                minimum: 0,
+                maximum: Number.MAX_SAFE_INTEGER,
+                default: 0,
+                description: '>= 0; not with cursor',
+              }),
+            ),
             cursor: Type.Optional(
               Type.String({ minLength: 1, maxLength: 2000, description: 'next_cursor of the previous page' }),
             ),

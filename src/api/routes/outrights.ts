@@ -59,7 +59,13 @@ export function outrightRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           description:
             'Tournaments with at least one open market, in sport order, then tournament name, then id; markets by market_id, selections in feed order. Without sport_id: every sport.',
           querystring: Type.Object({
-            sport_id: Type.Optional(Type.Integer({ description: 'a sport_id from GET /v1/outrights/sports' })),
+            sport_id: Type.Optional(
+              Type.Integer({
+                minimum: 0,
+                maximum: Number.MAX_SAFE_INTEGER,
+                description: 'a sport_id from GET /v1/outrights/sports',
+              }),
+            ),
             odds_format: OddsFormatParam,
           }),
           response: { 200: OutrightListSchema, ...errorResponses },

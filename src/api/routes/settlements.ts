@@ -72,7 +72,14 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           summary: 'Settlement feed: newest first; an entry appears with its first resolved market',
           querystring: Type.Object({
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100, description: '1 to 200' })),
-            offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '>= 0; keep 0 when polling' })),
+            offset: Type.Optional(
+              Type.Integer({
+                minimum: 0,
+                maximum: Number.MAX_SAFE_INTEGER,
+                default: 0,
+                description: '>= 0; keep 0 when polling',
+              }),
+            ),
             cursor: Type.Optional(
               Type.String({ minLength: 1, maxLength: 1000, description: 'next_cursor of the previous page' }),
             ),

@@ -48,4 +48,6 @@ export const LimitParam = (def: number | undefined, description = '1 to 200') =>
     ),
   );
 
-export const OffsetParam = Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '>= 0' }));
+export const OffsetParam = Type.Optional(
+  Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: '>= 0' }),
+);
