@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifySer
 import { ServiceError } from '../domain/errors.js';
 import { logControllerFor } from './access-log.js';
 import { API_VERSION, type ApiContext, type RouteAccess } from './context.js';
-import { frameworkErrorHandler, installErrorHandling } from './errors.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { installJsonParser } from './json-body.js';
 import { secretsEqual } from './keys.js';
 import { installMetering } from './quota/metering.js';
@@ -53,6 +53,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     logController: logControllerFor(ctx.config.accessLog, opts.loggerInstance),
     bodyLimit: ctx.config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // Our own onRequest check answers during shutdown, with the {error, message, component} body.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },

@@ -1,4 +1,5 @@
 // The one mapping from error codes to HTTP statuses, and the handlers that turn every failure into {error, message}.
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, type ErrorCode } from '../domain/errors.js';
 import { toStoreError } from '../store/store-health.js';
@@ -102,6 +103,41 @@ function fromFastifyError(err: FastifyError): ServiceError | null {
  */
 export function frameworkErrorHandler(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   void sendError(reply, fromFastifyError(err) ?? new ServiceError('bad_request', 'malformed request'));
+}
+
+/** What a request that Node's HTTP parser refused was, in words a client can act on. */
+function clientErrorMessage(code: string | undefined): string {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return 'request headers are too large';
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return 'the request was not received in time';
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return 'Content-Length is malformed or contradicts the body';
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return 'the chunked body is malformed';
+    default:
+      return 'the request is not well-formed HTTP/1.1';
+  }
+}
+
+/**
+ * A request Node's HTTP parser refuses never reaches Fastify's routes; Fastify's own answer to it
+ * is `{"error":"Bad Request","message":"Client Error","statusCode":400}` (and 431 or 408), outside
+ * the contract. app.ts passes this as `clientErrorHandler`: the same {error, message} as any 400.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const body = JSON.stringify({ error: 'bad_request', message: clientErrorMessage(err.code) });
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /** Turns a route pattern (`/v1/events/:eventId`) into a matcher for concrete paths. */

@@ -1,5 +1,6 @@
 // Seeded fuzz over every client endpoint: random query strings, paths, headers and bodies; no 5xx, only {error, message}, nothing changed.
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { HTTP_STATUS } from '../../src/api/errors.js';
 import { outrightMarket, outrightResult, tournament } from '../helpers/outrights.js';
@@ -312,6 +313,40 @@ const KNOWN_CODES = new Set(Object.keys(HTTP_STATUS));
 /** What must never reach a client: stack frames, file paths, internal module names. */
 const LEAKS = /\n\s+at |node:internal|node_modules|file:\/\/|\/work\/|\/tmp\/|dist\/(src|test)|\.(ts|js):\d+:\d+/;
 
+/** Writes raw bytes on a new connection, half-closes it, and returns all the server sent back (bounded wait). */
+function rawExchange(port: number, request: Buffer): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const finish = (): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const timer = setTimeout(finish, 2000);
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    socket.on('close', finish);
+    socket.on('error', () => undefined);
+    socket.end(request);
+  });
+}
+
+/** Each HTTP/1.1 response in a byte stream: status, content type and body (content-length framed). */
+function responsesIn(text: string): Array<{ status: number; type: string; body: string }> {
+  const out: Array<{ status: number; type: string; body: string }> = [];
+  let rest = text;
+  for (let i = 0; i < 10 && rest.startsWith('HTTP/1.1 '); i++) {
+    const headEnd = rest.indexOf('\r\n\r\n');
+    if (headEnd < 0) break;
+    const head = rest.slice(0, headEnd);
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+    const body = rest.slice(headEnd + 4, headEnd + 4 + length);
+    out.push({ status: Number(head.slice(9, 12)), type: /\r\ncontent-type: *([^\r]*)/i.exec(head)?.[1] ?? '', body });
+    rest = rest.slice(headEnd + 4 + length);
+  }
+  return out;
+}
+
 describe('fuzz: every client endpoint', () => {
   let svc: TestService;
   let secondKey: string;
@@ -464,5 +499,91 @@ describe('fuzz: every client endpoint', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.ok(byStatus.size >= 5, `a fuzz that meets only ${statuses} explores too little`);
     assert.ok((byStatus.get(200) ?? 0) > REQUESTS / 10, `too few successful requests: ${statuses}`);
+  });
+
+  it('malformed HTTP on a real socket (Content-Length lies, bad chunks, bad headers): 400 {error, message}', async () => {
+    const before0 = await snapshot();
+    const base = await svc.service.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = Number(new URL(base).port);
+    const f = new Fuzzer(prng(SEED + 1));
+    const byStatus = new Map<number, number>();
+    const failures: string[] = [];
+    const ROUNDS = 150;
+    for (let i = 0; i < ROUNDS; i++) {
+      const path = f.pick(['/v1/bets/check', '/v1/events/batch', '/admin/v1/feed', '/v1/events', '/portal/sign-in']);
+      const body = Buffer.from(
+        f.pick([
+          '{"ids":["pre"]}',
+          JSON.stringify({ legs: [{ event_id: 'done', market_id: 1, selection_id: 11 }], stake: 10 }),
+          '',
+          f.text(),
+        ]),
+      );
+      const lines = [
+        `${f.pick(['POST', 'GET', 'POST'])} ${path} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        `x-api-key: ${DEMO_KEY}`,
+      ];
+      if (path.startsWith('/admin')) lines.push(`x-admin-key: ${ADMIN_KEY}`);
+      lines.push(`content-type: ${f.pick(['application/json', 'application/x-ndjson', 'text/plain'])}`);
+      let payload = body;
+      switch (f.int(8)) {
+        case 0: // declares more than it sends
+          lines.push(`content-length: ${body.length + 1 + f.int(1000)}`);
+          break;
+        case 1: // declares less: the rest reads as a second, broken request
+          lines.push(`content-length: ${Math.max(0, body.length - 1 - f.int(5))}`);
+          break;
+        case 2:
+          lines.push(`content-length: ${f.pick(['abc', '-1', '1e3', ' ', '0x10', '99999999999999999999'])}`);
+          break;
+        case 3:
+          lines.push(`content-length: ${body.length}`, `content-length: ${body.length + 1}`);
+          break;
+        case 4: // a chunk size that lies, or is not hex
+          lines.push('transfer-encoding: chunked');
+          payload = Buffer.concat([
+            Buffer.from(`${f.pick(['zz', 'ffffffffffffffff', '1', (body.length + 5).toString(16)])}\r\n`),
+            body,
+            Buffer.from('\r\n0\r\n\r\n'),
+          ]);
+          break;
+        case 5:
+          lines.push('transfer-encoding: chunked', `content-length: ${body.length}`);
+          break;
+        case 6:
+          lines.push(f.pick(['bad header line', 'x-a: b\u0000c', `x-long: ${'a'.repeat(20_000)}`, ': empty-name']));
+          lines.push(`content-length: ${body.length}`);
+          break;
+        default:
+          lines.push(`content-length: ${body.length}`);
+      }
+      const request = Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]);
+      const answers = responsesIn(await rawExchange(port, request));
+      for (const a of answers) {
+        byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
+        const where = `raw #${i} ${shorten(lines.join(' | '))} -> ${a.status}`;
+        if (a.status >= 500) failures.push(`${where}: ${a.body.slice(0, 200)}`);
+        if (LEAKS.test(a.body)) failures.push(`${where}: body leaks internals`);
+        if (a.status >= 400 && a.type.includes('json')) {
+          const e = JSON.parse(a.body) as Record<string, unknown>;
+          const code = String(e.error);
+          if (
+            Object.keys(e).sort().join(',') !== 'error,message' ||
+            HTTP_STATUS[code as keyof typeof HTTP_STATUS] !== a.status
+          ) {
+            failures.push(`${where}: error body ${a.body.slice(0, 200)}`);
+          }
+        } else if (a.status >= 400 && !path.startsWith('/portal')) failures.push(`${where}: error in ${a.type}`);
+      }
+    }
+    const statuses = [...byStatus.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([st, n]) => `${st}:${n}`)
+      .join(' ');
+    console.log(`FAULT-FIGURES fuzz-raw: ${ROUNDS} connections, ${statuses} (seed ${SEED + 1})`);
+    assert.deepEqual(failures, []);
+    assert.ok((byStatus.get(400) ?? 0) > ROUNDS / 4, statuses);
+    assert.deepEqual(await snapshot(), before0);
   });
 });
