@@ -1,12 +1,12 @@
 // The pipeline: applies feed messages in order to the read model and the store, and emits changes.
-import { ServiceError } from '../domain/errors.js';
+import { badRequest, ServiceError } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
 import { playerStatsOf, sameJson } from './map-messages.js';
 import type { EventResult, FinalStatus, SportEvent, TeamSide } from '../domain/types.js';
 import type { FeedMessage, FeedMessageType } from '../feed/messages.js';
 import { parseNdjsonLine } from '../feed/ndjson.js';
 import { orderKeyOf } from '../feed/order-key.js';
-import { ArenaKeeper, parsePackedBytes, type IngressLine } from '../feed/packed-body.js';
+import { ArenaKeeper, MAX_BAD_LINES, parsePackedBytes, type IngressLine } from '../feed/packed-body.js';
 import { changesOf, type IngressMessage } from '../feed/packed-odds.js';
 import type { ChangeBus, ChangeKind } from '../live/change-bus.js';
 import type { LiveEvent } from '../live/live-event.js';
@@ -261,9 +261,16 @@ export class Pipeline {
   /** Applies JSON values (a JSON body's messages), numbered from 1 like the lines of a body. */
   async applyJson(values: readonly unknown[]): Promise<FeedReport> {
     const lines: IngressLine[] = [];
+    let bad = 0;
     values.forEach((v, i) => {
       const parsed = parseNdjsonLine(JSON.stringify(v) ?? 'null', i + 1);
       if (parsed !== null) lines.push(parsed);
+      // As for NDJSON bodies (packed-body.ts): junk is refused whole, not reported line by line.
+      if (parsed !== null && 'error' in parsed && ++bad > MAX_BAD_LINES) {
+        throw badRequest(
+          `more than ${MAX_BAD_LINES} messages of this body are not valid feed messages; nothing was applied`,
+        );
+      }
     });
     return this.applyLines(lines);
   }

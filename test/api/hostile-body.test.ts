@@ -56,22 +56,32 @@ describe('hostile admin feed bodies', () => {
     assert.equal(baseline.status, 200, baseline.answer.slice(0, 200));
     const lines = await livezWaitsDuring(base, junk, 'application/x-ndjson');
     const oneLine = await livezWaitsDuring(base, deep, 'application/x-ndjson');
+    // Short junk lines: each costs JSON.parse ~13 µs to refuse; 20 million of them took minutes.
+    const short = await livezWaitsDuring(base, 'x\n'.repeat(size / 2), 'application/x-ndjson');
     const bound = Math.max(3 * baseline.maxMs, 150);
     console.log(
       `FAULT-FIGURES hostile-body: livez max wait ${baseline.maxMs.toFixed(0)} ms during a blank 40 MB body, ` +
-        `${lines.maxMs.toFixed(0)} ms during 40 MB of nested lines, ${oneLine.maxMs.toFixed(0)} ms during 40 MB of '[' ` +
-        `(bound ${bound.toFixed(0)} ms; ${baseline.probes}/${lines.probes}/${oneLine.probes} probes)`,
+        `${lines.maxMs.toFixed(0)} ms during 40 MB of nested lines, ${oneLine.maxMs.toFixed(0)} ms during 40 MB of '[', ` +
+        `${short.maxMs.toFixed(0)} ms during 40 MB of 'x' lines ` +
+        `(bound ${bound.toFixed(0)} ms; ${baseline.probes}/${lines.probes}/${oneLine.probes}/${short.probes} probes)`,
     );
     for (const r of [lines, oneLine]) {
       assert.equal(r.status, 200, r.answer.slice(0, 200));
       assert.match(r.answer, /nests objects or arrays deeper than 32 levels/);
       assert.ok(r.maxMs <= bound, `livez waited ${r.maxMs.toFixed(0)} ms (bound ${bound.toFixed(0)} ms)`);
     }
+    assert.equal(short.status, 400, short.answer.slice(0, 200));
+    assert.deepEqual(JSON.parse(short.answer), {
+      error: 'bad_request',
+      message:
+        'more than 10000 lines of this body are not valid feed messages (the first at line 1); nothing was applied',
+    });
+    assert.ok(short.maxMs <= bound, `livez waited ${short.maxMs.toFixed(0)} ms (bound ${bound.toFixed(0)} ms)`);
     const report = JSON.parse(lines.answer) as { accepted: number; rejected: number };
     assert.deepEqual([report.accepted, report.rejected], [0, Math.floor(size / nested.length)]);
   });
 
-  it('a JSON (not NDJSON) feed body is refused above 4 MiB, and nested junk in one below it', async () => {
+  it('a JSON (not NDJSON) feed body is refused above 4 MiB, and so are nested junk and thousands of bad messages in one below it', async () => {
     const big = await svc.inject('POST', '/admin/v1/feed', {
       key: null,
       headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' },
@@ -82,6 +92,15 @@ describe('hostile admin feed bodies', () => {
       key: null,
       headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' },
       body: '['.repeat(MB) + ']'.repeat(MB),
+    });
+    const many = await svc.inject('POST', '/admin/v1/feed', {
+      key: null,
+      headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: `[${'1,'.repeat(20_000)}1]`,
+    });
+    assert.deepEqual(many.body, {
+      error: 'bad_request',
+      message: 'more than 10000 messages of this body are not valid feed messages; nothing was applied',
     });
     assert.equal(deep.status, 400, deep.text);
     assert.deepEqual(deep.body, {
