@@ -1,8 +1,18 @@
 // Bet check arithmetic: singles, parlays, refunds at 1.00, half outcomes and dead heats, status follows the money.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkBet, legFactor, type LegOutcome } from '../../src/domain/bet-check.js';
+import {
+  checkBet,
+  isFiniteCheck,
+  legFactor,
+  MAX_LEGS,
+  MAX_ODDS,
+  MAX_STAKE,
+  type LegOutcome,
+} from '../../src/domain/bet-check.js';
 
+/** Equal to 12 significant digits: a product of many doubles drifts in its last bit. */
+const near = (x: number, expected: number): boolean => Math.abs(x / expected - 1) < 1e-12;
 const won = (odds: number, extra: Partial<LegOutcome> = {}): LegOutcome => ({ result: 'won', odds, ...extra });
 const lost = (odds: number, extra: Partial<LegOutcome> = {}): LegOutcome => ({ result: 'lost', odds, ...extra });
 const refund = (odds: number): LegOutcome => ({ result: 'refund', odds });
@@ -74,5 +84,27 @@ describe('bet check', () => {
   it('payouts are exact to the cent with awkward odds', () => {
     assert.equal(checkBet([won(1.91), won(1.91), won(1.91)], 10).payout, 69.68);
     assert.equal(checkBet([won(1.07)], 0.1).payout, 0.11);
+  });
+
+  it('the largest bet a client may send has finite figures (20 legs at the largest odds, the largest stake)', () => {
+    const check = checkBet(
+      Array.from({ length: MAX_LEGS }, () => won(MAX_ODDS)),
+      MAX_STAKE,
+    );
+    assert.ok(isFiniteCheck(check));
+    assert.ok(near(check.combinedOdds, 1e120), String(check.combinedOdds));
+    assert.ok(near(check.payout ?? 0, 1e132), String(check.payout));
+  });
+
+  it('rounding never turns a huge finite figure into Infinity', () => {
+    const check = checkBet([won(1e300), won(1e5)], 1);
+    assert.ok(near(check.combinedOdds, 1e305), String(check.combinedOdds));
+    assert.ok(isFiniteCheck(check));
+  });
+
+  it('a product past the largest double is flagged, pending or settled', () => {
+    assert.equal(isFiniteCheck(checkBet([won(1e200), won(1e200)], 1)), false);
+    assert.equal(isFiniteCheck(checkBet([pending(1e200), pending(1e200)])), false);
+    assert.equal(isFiniteCheck(checkBet([won(2)], 1e308)), false);
   });
 });
