@@ -1,17 +1,10 @@
 // Request validation: strict (no type coercion) for JSON bodies, Fastify's usual coercion for query, path and headers.
-import { createRequire } from 'node:module';
+import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifyServerOptions } from 'fastify';
 
 type ValidatorFactory = NonNullable<
   NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
 >;
-
-/**
- * The Ajv compiler builder Fastify uses by default, resolved from Fastify's own dependencies so it
- * is the very version Fastify would load (it is not a dependency of this project of its own).
- */
-const fastifyRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));
-const AjvCompiler = fastifyRequire('@fastify/ajv-compiler') as () => ValidatorFactory;
 
 /**
  * Why two: Fastify's one Ajv instance coerces types (`coerceTypes: 'array'`), which is what a
@@ -21,7 +14,7 @@ const AjvCompiler = fastifyRequire('@fastify/ajv-compiler') as () => ValidatorFa
  * refuse NaN and Infinity where a number is expected.
  */
 export function splitValidatorFactory(): ValidatorFactory {
-  const build = AjvCompiler();
+  const build = (AjvCompiler as unknown as () => ValidatorFactory)();
   return ((externalSchemas: Record<string, unknown>, ajvOptions: { customOptions?: Record<string, unknown> }) => {
     // strictNumbers: NaN and Infinity are no numbers (`offset=Infinity`, a body's `1e400`).
     const lenient = build(externalSchemas, {
