@@ -58,6 +58,10 @@ export interface ClusterOptions {
   pipelineNodes?: number;
   /** Extra environment for every node. */
   env?: Record<string, string>;
+  /** A schema to run on (a fault test's own database); default a new schema in the test database. */
+  schema?: TestSchema;
+  /** Another Redis (a fault test's own server); default TEST_REDIS_URL. */
+  redisUrl?: string;
 }
 
 async function waitFor(url: string, ok: (status: number) => boolean, timeoutMs: number): Promise<void> {
@@ -77,12 +81,13 @@ async function waitFor(url: string, ok: (status: number) => boolean, timeoutMs: 
 
 /** Starts the nodes (pipeline candidates first) and waits until every one listens and a leader is elected. */
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
-  const schema = await createTestSchema();
+  const schema = opts.schema ?? (await createTestSchema());
   const prefix = testPrefix();
+  const redisUrl = opts.redisUrl ?? TEST_REDIS_URL;
   const pipelinePorts = await Promise.all(Array.from({ length: opts.pipelineNodes ?? 2 }, () => freePort()));
   const env: Record<string, string> = {
     DATABASE_URL: schema.url,
-    REDIS_URL: TEST_REDIS_URL,
+    REDIS_URL: redisUrl,
     REDIS_PREFIX: prefix,
     FEED: 'none',
     ADMIN_KEY: CLUSTER_ADMIN_KEY,
@@ -156,8 +161,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
           }),
         ),
       );
-      await schema.drop().catch(() => undefined);
-      const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+      if (opts.schema === undefined) await schema.drop().catch(() => undefined);
+      const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, retryStrategy: () => null });
+      redis.on('error', () => undefined);
       await dropPrefix(redis, prefix).catch(() => undefined);
       redis.disconnect();
     },
@@ -176,4 +182,103 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     throw new Error(`the cluster did not start: ${err instanceof Error ? err.message : String(err)}\n${logs}`);
   }
   return cluster;
+}
+
+/** POSTs NDJSON lines to a node's feed ingress: the status and the parsed answer. */
+export async function feedNode(
+  base: string,
+  lines: readonly object[],
+): Promise<{ status: number; body: { accepted?: number; rejected?: number; error?: string } }> {
+  const res = await fetch(`${base}/admin/v1/feed`, {
+    method: 'POST',
+    headers: { 'x-admin-key': CLUSTER_ADMIN_KEY, 'content-type': 'application/x-ndjson' },
+    body: lines.map((l) => JSON.stringify(l)).join('\n'),
+  });
+  const text = await res.text();
+  let body: { accepted?: number; rejected?: number; error?: string } = {};
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    // not JSON: the status says enough
+  }
+  return { status: res.status, body };
+}
+
+/** GET with the cluster's demo key: the status and the parsed body (null when not JSON or unreachable). */
+export async function getJson<T>(base: string, path: string): Promise<{ status: number; body: T | null }> {
+  try {
+    const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': CLUSTER_DEMO_KEY } });
+    const text = await res.text();
+    try {
+      return { status: res.status, body: JSON.parse(text) as T };
+    } catch {
+      return { status: res.status, body: null };
+    }
+  } catch {
+    return { status: 0, body: null };
+  }
+}
+
+/** A soccer fixture starting `startOffsetMs` from now. */
+export function clusterFixture(id: string, startOffsetMs: number): object {
+  return {
+    type: 'fixture',
+    event_id: id,
+    sport: 'soccer',
+    league: { slug: 'faults', name: 'Fault League', country: 'Testland' },
+    home_team: `${id} Home`,
+    away_team: `${id} Away`,
+    start_time: new Date(Date.now() + startOffsetMs).toISOString(),
+  };
+}
+
+/** A 1x2 market and `totals` markets: `count` markets in all. */
+export function clusterMarkets(id: string, count: number): object {
+  const out = [];
+  let sel = 0;
+  for (let m = 1; m <= count; m++) {
+    out.push({
+      market_id: m,
+      key: m === 1 ? '1x2' : `totals:${(m % 40) / 4 + 0.5}`,
+      name: `Market ${m}`,
+      outcomes:
+        m === 1
+          ? [
+              { selection_id: ++sel, code: 'home', label: 'Home', odds: 2.1 },
+              { selection_id: ++sel, code: 'draw', label: 'Draw', odds: 3.3 },
+              { selection_id: ++sel, code: 'away', label: 'Away', odds: 3.6 },
+            ]
+          : [
+              { selection_id: ++sel, code: 'over', label: 'Over', odds: 1.9 },
+              { selection_id: ++sel, code: 'under', label: 'Under', odds: 1.9 },
+            ],
+    });
+  }
+  return { type: 'markets', event_id: id, markets: out };
+}
+
+/** An event's whole life up to its result: fixture, markets, live, ended 2-1. */
+export function endedEvent(id: string, marketCount: number): object[] {
+  return [
+    clusterFixture(id, -2 * 3_600_000),
+    clusterMarkets(id, marketCount),
+    { type: 'status', event_id: id, status: 'live' },
+    {
+      type: 'result',
+      event_id: id,
+      status: 'ended',
+      score: { home: 2, away: 1 },
+      period_scores: [
+        { period: '1H', home: 1, away: 0 },
+        { period: '2H', home: 1, away: 1 },
+      ],
+    },
+  ];
+}
+
+/** The median of some figures. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
