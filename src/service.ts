@@ -24,6 +24,7 @@ import { Pipeline } from './pipeline/pipeline.js';
 import { retryingProducer, type RetryingProducer } from './pipeline/retrying-producer.js';
 import { Follower } from './pipeline/follower.js';
 import { LeaderElection } from './pipeline/leader-election.js';
+import { Leadership } from './pipeline/leadership.js';
 import type { WorldClockParams } from './pipeline/redis-change-stream.js';
 import { checkScaleOutConfig, openChangeStream, registerScaleOutMetrics, type ChangeStreamEnds } from './scale-out.js';
 import { portalPlugin } from './portal/plugin.js';
@@ -38,8 +39,9 @@ export interface ServiceOptions {
   /** A pino logger, or none (tests). */
   logger?: Logger;
   /**
-   * ROLE=pipeline: the leader lost its election lock (another node may lead now), so it must stop
-   * writing at once. Default: log and exit the process with code 1 (the orchestrator restarts it).
+   * ROLE=pipeline: told when this node lost its leadership (its election lock, or leading failed to
+   * start). Whatever it does, the node has stopped writing and steps down to a standby that stands
+   * for election again; the process goes on (tests record the reason).
    */
   onLeadershipLost?: (reason: string) => void;
   /** Settings of the built-in simulator (tests: a smaller world); default: the whole world. */
@@ -131,9 +133,16 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     const writer = stream.writer;
     const readModel = new ReadModel({ now: world });
     const bus = new LocalChangeBus();
+    // A pipeline candidate writes through a fence that closes the moment it is deposed.
+    let simulator: ReturnType<typeof startSimulatorWorker> | null = null;
+    const leadership =
+      config.role === 'pipeline'
+        ? new Leadership(store, { start: (current) => lead(current), stop: () => stepDown() })
+        : null;
+    const pipelineStore = leadership?.store ?? store;
     const pipeline = new Pipeline({
       readModel,
-      store,
+      store: pipelineStore,
       bus,
       now: world,
       wallNow: now,
@@ -146,7 +155,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     if (config.role === 'all') await pipeline.load();
     const settlementIndex = new SettlementIndex();
     const settlement = new SettlementEngine({
-      store,
+      store: pipelineStore,
       readModel,
       bus,
       index: settlementIndex,
@@ -283,7 +292,6 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
             onError: (err) => opts.logger?.error({ err }, 'simulator error'),
           })
         : null;
-    let simulator: ReturnType<typeof startSimulatorWorker> | null = null;
     if (config.role === 'all') simulator = startSimulator();
 
     let follower: Follower | null = null;
@@ -310,29 +318,43 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       // The first snapshot is loaded before the node listens, as a single process loads at start.
       await follower.start();
     }
-    if (config.role === 'pipeline' && writer !== null && config.databaseUrl !== null) {
-      let leading = false;
-      registerScaleOutMetrics(metrics.registry, { leading: () => leading });
-      ctx.feedRole = { kind: 'candidate', leading: () => leading, position: () => writer.position };
-      const lost =
-        opts.onLeadershipLost ??
-        ((reason: string) => {
-          log.error({ reason }, 'pipeline leadership lost: exiting so that only the new leader writes');
-          process.exit(1);
-        });
+    /** A new term: the store afresh (an earlier term's state is gone), then every writer; stops where it is once deposed. */
+    async function lead(current: () => boolean): Promise<void> {
+      opts.logger?.info('elected pipeline leader: loading the store and taking the feed');
+      const t0 = performance.now();
+      const events = await pipeline.reload();
+      if (!current()) return;
+      const t1 = performance.now();
+      await startWork();
+      if (!current()) return;
+      simulator = startSimulator();
+      const ms = (t: number): number => Math.round(performance.now() - t);
+      opts.logger?.info({ events, loadMs: Math.round(t1 - t0), startMs: ms(t1) }, 'leading: store loaded, feed taken');
+    }
+    /** Deposed: stop everything that writes or publishes, write nothing more, drop the state. */
+    async function stepDown(): Promise<void> {
+      stream?.writer?.stop();
+      const running = simulator;
+      simulator = null;
+      await running?.stop().catch(() => undefined);
+      await settlement.stop();
+      await pipeline.discard();
+      for (const id of settlementIndex.idsEndedBefore(Number.POSITIVE_INFINITY)) settlementIndex.delete(id);
+      log.warn({}, 'stepped down: a standby again, standing for election');
+    }
+    if (leadership !== null && writer !== null && config.databaseUrl !== null) {
+      registerScaleOutMetrics(metrics.registry, { leading: () => leadership.leading });
+      ctx.feedRole = { kind: 'candidate', leading: () => leadership.leading, position: () => writer.position };
       election = new LeaderElection({
         url: config.databaseUrl,
         log,
-        onElected: async () => {
-          opts.logger?.info('elected pipeline leader: loading the store and taking the feed');
-          await pipeline.load();
-          await startWork();
-          simulator = startSimulator();
-          leading = true;
-        },
+        onElected: () => leadership.elected(),
         onLost: (reason) => {
-          leading = false;
-          lost(reason);
+          // Synchronously: no write, no entry from here on; then the rest stops.
+          writer.stop();
+          const stepped = leadership.lost();
+          opts.onLeadershipLost?.(reason);
+          return stepped;
         },
       });
       election.start();

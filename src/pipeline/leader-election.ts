@@ -1,10 +1,14 @@
-// Pipeline leader election: one PostgreSQL session holds an advisory lock; its holder leads, and losing that session ends the leadership.
+// Pipeline leader election: one PostgreSQL session holds an advisory lock; its holder leads, losing that session deposes it, and it stands again.
 import pg from 'pg';
 
 /** First half of the lock key; the second is a hash of the schema, so installations sharing a database each elect their own leader. */
 const LOCK_CLASS = 0x5d5_1ead;
 
+/** PostgreSQL's "lock_not_available": the lock wait ran out (another candidate leads). */
+const LOCK_TIMEOUT = '55P03';
+
 export interface ElectionLogger {
+  info?(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
@@ -12,58 +16,76 @@ export interface ElectionLogger {
 export interface LeaderElectionOptions {
   /** DATABASE_URL (its search_path picks the schema, and with it the lock). */
   url: string;
-  /** How often a standby tries the lock and a leader checks its session (default 1000 ms). */
+  /**
+   * How long one wait for the lock lasts before the connection is checked again, and how often a
+   * leader checks its session (default 1000 ms). A standby waits in PostgreSQL's lock queue, so it
+   * takes over the moment the leader's session ends, not at its next try.
+   */
   intervalMs?: number;
+  /** After leading failed to start, how long before standing again: the other candidates' turn (default 2 × interval). */
+  retryMs?: number;
   log: ElectionLogger;
-  /** The lock is held: start leading. A rejection counts as a lost leadership. */
+  /** The lock is held: start leading. A rejection steps down (the lock is released) and stands again later. */
   onElected(): Promise<void>;
   /**
-   * The lock's session is gone (or leading failed to start): another candidate may lead any
-   * moment, so this one must stop writing at once. The service ends the process.
+   * The lock's session is gone, or leading failed to start: another candidate may lead any moment,
+   * so this one must stop writing at once (synchronously, before the returned promise settles) and
+   * become a standby; the election stands again once the promise settles.
    */
-  onLost(reason: string): void;
+  onLost(reason: string): Promise<void> | void;
 }
 
 /**
- * `pg_try_advisory_lock` on a dedicated connection, tried every interval. PostgreSQL releases
- * the lock when the session ends, including when the process is killed (the server sees the
- * socket close), so a standby takes over within about one interval. The leader runs a trivial
- * query on that connection every interval: a connection error or a query that does not answer
- * within a few seconds means the lock may be gone, and the leader stops.
+ * `pg_advisory_lock` on a dedicated connection, waited for with a `lock_timeout` of one interval
+ * and waited for again: PostgreSQL releases the lock when the leader's session ends (including when
+ * the process is killed: the server sees the socket close) and grants it to the waiting standby at
+ * once. The leader runs a trivial query on that connection every interval: a connection error or a
+ * query that does not answer in time means the lock may be gone, and the leader steps down. Nothing
+ * here ends the process: a candidate keeps trying through a database outage.
  */
 export class LeaderElection {
   private client: pg.Client | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private busy = false;
   private stopped = false;
-  private lost = false;
+  private loop: Promise<void> | null = null;
   private standbyFailing = false;
-  /** Whether this process holds the lock and has started leading. */
+  /** The step-down in progress (the loop stands again once it is done). */
+  private stepping: Promise<void> | null = null;
+  /** Wakes the loop's sleep (a lost connection, stop). */
+  private wake: (() => void) | null = null;
+  /** Whether this process holds the lock (from the moment it is granted until it is lost). */
   leading = false;
+  /** Times this candidate was elected, and stepped down (metrics, tests). */
+  terms = 0;
+  stepDowns = 0;
   /** The PostgreSQL backend of the election connection (operators: `pg_stat_activity`). */
   sessionPid: number | null = null;
 
   constructor(private readonly opts: LeaderElectionOptions) {}
 
-  start(): void {
-    void this.tick();
-    this.timer = setInterval(() => void this.tick(), this.opts.intervalMs ?? 1000);
+  private get intervalMs(): number {
+    return this.opts.intervalMs ?? 1000;
   }
 
-  /** Releases the lock (a clean shutdown: a standby takes over at its next try). */
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Releases the lock (a clean shutdown: a waiting standby takes over at once). */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.wake?.();
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
+    await this.loop;
   }
 
   private async connect(): Promise<pg.Client> {
     const client = new pg.Client({
       connectionString: this.opts.url,
       connectionTimeoutMillis: 5000,
-      query_timeout: 5000,
+      // Longer than one lock wait (lock_timeout below ends that one).
+      query_timeout: this.intervalMs + 5000,
       keepAlive: true,
       keepAliveInitialDelayMillis: 1000,
       application_name: 'sports-data pipeline election',
@@ -72,56 +94,96 @@ export class LeaderElection {
       if (this.client !== client) return;
       this.client = null;
       if (this.leading) this.lose(reason);
+      this.wake?.();
     };
     client.on('error', (err) => gone(`the election connection failed: ${err.message}`));
     client.on('end', () => gone('the election connection ended'));
     await client.connect();
+    await client.query(`set lock_timeout = ${Math.max(1, Math.round(this.intervalMs))}`);
     const pid = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
     this.sessionPid = pid.rows[0]?.pid ?? null;
     return client;
   }
 
+  /** Stops leading at once (onLost fences synchronously); the loop stands again when the step-down is done. */
   private lose(reason: string): void {
-    if (this.lost || this.stopped) return;
-    this.lost = true;
+    if (!this.leading) return;
     this.leading = false;
-    if (this.timer) clearInterval(this.timer);
-    this.opts.onLost(reason);
+    this.stepDowns++;
+    this.opts.log.error({ reason }, 'pipeline leadership lost: stepping down to standby, standing again');
+    this.stepping = Promise.resolve()
+      .then(() => this.opts.onLost(reason))
+      .catch((err: unknown) => this.opts.log.error({ err }, 'stepping down failed'))
+      .finally(() => (this.stepping = null));
   }
 
-  private async tick(): Promise<void> {
-    if (this.busy || this.stopped || this.lost) return;
-    this.busy = true;
-    try {
-      this.client ??= await this.connect();
-      if (this.leading) {
-        await this.client.query('select 1');
-        return;
+  private async dropClient(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.wake = null;
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      if (this.stepping !== null) await this.stepping;
+      if (this.stopped) break;
+      try {
+        const client = (this.client ??= await this.connect());
+        if (this.leading) {
+          await this.pause(this.intervalMs);
+          if (this.leading && this.client === client) await client.query('select 1');
+          continue;
+        }
+        try {
+          await client.query('select pg_advisory_lock($1, hashtext(current_schema()))', [LOCK_CLASS]);
+        } catch (err) {
+          if ((err as { code?: string }).code === LOCK_TIMEOUT) {
+            this.recovered();
+            continue; // another candidate leads: wait again
+          }
+          throw err;
+        }
+        this.recovered();
+        if (this.stopped || this.client !== client) continue;
+        this.leading = true;
+        this.terms++;
+        try {
+          await this.opts.onElected();
+        } catch (err) {
+          if (!this.leading) continue; // lost meanwhile: already stepping down
+          this.lose(`leading failed to start: ${err instanceof Error ? err.message : String(err)}`);
+          // Ending the session releases the lock: another candidate may have better luck.
+          await this.dropClient();
+          await this.stepping;
+          await this.pause(this.opts.retryMs ?? 2 * this.intervalMs);
+        }
+      } catch (err) {
+        if (this.stopped) break;
+        if (this.leading)
+          this.lose(`the election connection failed: ${err instanceof Error ? err.message : String(err)}`);
+        else if (!this.standbyFailing) this.opts.log.error({ err }, 'the election cannot reach PostgreSQL; retrying');
+        this.standbyFailing = true;
+        await this.dropClient();
+        await this.pause(Math.min(this.intervalMs, 1000));
       }
-      const r = await this.client.query<{ held: boolean }>(
-        'select pg_try_advisory_lock($1, hashtext(current_schema())) as held',
-        [LOCK_CLASS],
-      );
-      if (this.standbyFailing) {
-        this.standbyFailing = false;
-        this.opts.log.warn({}, 'the election connection to PostgreSQL works again');
-      }
-      if (r.rows[0]?.held !== true) return;
-      this.leading = true;
-      await this.opts.onElected();
-    } catch (err) {
-      if (this.leading) {
-        this.lose(`leading failed: ${err instanceof Error ? err.message : String(err)}`);
-        return;
-      }
-      // A standby just tries again with a new connection.
-      if (!this.standbyFailing) this.opts.log.error({ err }, 'the election cannot reach PostgreSQL; retrying');
-      this.standbyFailing = true;
-      const client = this.client;
-      this.client = null;
-      await client?.end().catch(() => undefined);
-    } finally {
-      this.busy = false;
     }
+  }
+
+  private recovered(): void {
+    if (!this.standbyFailing) return;
+    this.standbyFailing = false;
+    this.opts.log.warn({}, 'the election connection to PostgreSQL works again');
   }
 }

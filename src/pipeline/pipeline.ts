@@ -258,6 +258,27 @@ export class Pipeline {
     await this.flush();
   }
 
+  /**
+   * A deposed leader's step-down: stops the timers, lets the batch being applied finish, and drops
+   * what waits for the store (the new leader owns it now and loaded it without these) and the read
+   * model's state (a new term loads the store afresh with reload()).
+   */
+  async discard(): Promise<void> {
+    this.stopped = true;
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.queue.catch(() => undefined);
+    while (this.flushing !== null) await this.flushing;
+    this.writeBehind.take();
+    this.writeBehind.returnRows();
+    const { readModel } = this.opts;
+    for (const id of [...readModel.all()].map((le) => le.event.id)) readModel.evict(id);
+    this.results.clear();
+    this.outrights.tournaments.clear();
+    this.outrights.version++;
+    this.syncOutrightSports();
+  }
+
   /** Applies JSON values (a JSON body's messages), numbered from 1 like the lines of a body. */
   async applyJson(values: readonly unknown[]): Promise<FeedReport> {
     const lines: IngressLine[] = [];

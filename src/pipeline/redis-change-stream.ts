@@ -156,6 +156,8 @@ export class ChangeStreamWriter implements AppliedSink {
   /** The oldest entry a loading node holds (stream ms), or null; refreshed every second. */
   private holdFloorMs: number | null = null;
   private holdTimer: NodeJS.Timeout | null = null;
+  /** Between begin() and stop(): this node leads and publishes. */
+  private active = false;
 
   constructor(
     private readonly redis: Redis,
@@ -174,6 +176,8 @@ export class ChangeStreamWriter implements AppliedSink {
    * as this leader loaded it), and the watermark points at it.
    */
   async begin(clock: WorldClockParams): Promise<void> {
+    this.stop();
+    this.active = true;
     this.offsetMs = await serverOffsetMs(this.redis);
     this.epoch = await this.redis.incr(this.keys.epoch);
     this.seq = 0;
@@ -187,8 +191,11 @@ export class ChangeStreamWriter implements AppliedSink {
     this.holdTimer.unref();
   }
 
+  /** Ends this leader's epoch: nothing more is written (a deposed leader's last batches are not published). */
   stop(): void {
+    this.active = false;
     if (this.holdTimer) clearInterval(this.holdTimer);
+    this.holdTimer = null;
   }
 
   /** Reads the holds of loading nodes (dropping those past their time); every second after begin(). */
@@ -209,11 +216,11 @@ export class ChangeStreamWriter implements AppliedSink {
   }
 
   applied(messages: IngressMessage[]): void {
-    this.appendLater('feed', encodeFeedBatch(messages));
+    if (this.active) this.appendLater('feed', encodeFeedBatch(messages));
   }
 
   settlement(note: SettlementNote): void {
-    this.appendLater('settlement', Buffer.from(JSON.stringify(note)));
+    if (this.active) this.appendLater('settlement', Buffer.from(JSON.stringify(note)));
   }
 
   mark(): StreamPosition | null {
@@ -222,7 +229,7 @@ export class ChangeStreamWriter implements AppliedSink {
 
   flushed(mark: unknown): void {
     const pos = mark as StreamPosition | null;
-    if (pos === null || pos.id === this.watermarkId) return;
+    if (!this.active || pos === null || pos.epoch !== this.epoch || pos.id === this.watermarkId) return;
     this.writeWatermark(pos).catch((err: unknown) => this.warn(err, 'the change stream watermark was not written'));
   }
 

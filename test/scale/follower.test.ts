@@ -173,7 +173,7 @@ describe('a replica following the change stream', { skip }, () => {
     leader = next;
   });
 
-  it('a leader whose election session is killed gives up at once', async () => {
+  it('a leader whose election session is killed steps down at once, then stands again and leads afresh', async () => {
     const pid = leader.election?.sessionPid;
     assert.ok(typeof pid === 'number');
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -185,6 +185,14 @@ describe('a replica following the change stream', { skip }, () => {
     }
     await until('leadership lost', () => lost.length > 0);
     assert.match(lost[0] ?? '', /election connection/);
+    // Deposed: it takes no feed and writes nothing until elected again.
+    assert.equal(leader.election?.leading, false);
+    // The only candidate: it is elected again, loads the store afresh and takes the feed.
+    await leads(leader);
+    assert.equal(leader.election?.stepDowns, 1);
+    assert.ok(leader.readModel.get('f5') !== undefined, 'the store loaded afresh');
+    await feed(leader, [fixture('f6')]);
+    await until('f6 on the API node', () => api.readModel.get('f6') !== undefined);
   });
 });
 
