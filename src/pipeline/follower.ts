@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SettlementIndex } from '../live/settlement-index.js';
 import type { Store } from '../store/store.js';
-import type { Pipeline, PipelineLogger } from './pipeline.js';
+import type { Pipeline, PipelineLogger, PipelineSnapshot } from './pipeline.js';
 import {
   compareStreamIds,
   streamIdMs,
@@ -10,6 +10,7 @@ import {
   type LeaderRecord,
   type SettlementNote,
   type StreamEntry,
+  type StreamPosition,
   type WorldClockParams,
 } from './redis-change-stream.js';
 import { decodeFeedBatch } from './stream-codec.js';
@@ -37,7 +38,23 @@ const FOLLOW_COUNT = 100;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-type Verdict = 'apply' | 'skip' | 'snapshot';
+type Verdict = 'apply' | 'skip' | 'snapshot' | 'new-leader';
+
+/** The store as a new leader loaded it, read in the background while this node already follows that leader. */
+interface Loaded {
+  mark: StreamPosition | null;
+  leader: LeaderRecord | null;
+  summaries: Array<{ eventId: string; endedAt: number; pendingCount: number }>;
+  data: PipelineSnapshot;
+}
+
+/** A background load under way: the entries applied meanwhile are replayed on top of it. */
+interface Catching {
+  epoch: number;
+  applied: StreamEntry[];
+  loaded: Loaded | null;
+  failed: boolean;
+}
 
 interface Waiter {
   epoch: number;
@@ -54,6 +71,12 @@ interface Waiter {
  * sequence number: an entry of a newer epoch (a new leader, whose state is the store's) or after a
  * hole (Redis lost or trimmed entries) means a fresh snapshot; an entry of an older epoch (a
  * leader that lost its lock and has not stopped yet) is ignored.
+ *
+ * A new leader does not stop this node: its state is the store's, which differs from what this
+ * node serves only by the old leader's last unflushed changes. The node follows the new leader at
+ * once on what it has (so it serves the new leader's data within milliseconds of its first entry),
+ * loads the store in the background, then swaps it in and replays the entries it applied meanwhile,
+ * in one go (no I/O in between: a request sees the state before or after).
  */
 export class Follower {
   private lastId = '0';
@@ -70,6 +93,7 @@ export class Follower {
   /** The entry this node holds in the stream while it loads and catches up, or null. */
   private holding: string | null = null;
   private holdTimer: NodeJS.Timeout | null = null;
+  private catching: Catching | null = null;
   /** Fresh snapshots taken after the first (gaps, new leaders). */
   snapshots = 0;
   /** Entries applied. */
@@ -200,7 +224,8 @@ export class Follower {
       const current = await this.opts.reader.currentEpoch();
       return current !== null && current < this.epoch && e.epoch >= current ? 'snapshot' : 'skip';
     }
-    if (e.epoch > this.epoch) return 'snapshot';
+    // A new leader's first entry (its `leader` record): follow it now, reload in the background.
+    if (e.epoch > this.epoch) return e.seq === 0 && e.kind === 'leader' ? 'new-leader' : 'snapshot';
     if (e.seq <= this.seq) return 'skip';
     return e.seq === this.seq + 1 ? 'apply' : 'snapshot';
   }
@@ -208,9 +233,11 @@ export class Follower {
   private async follow(): Promise<void> {
     const { reader, log } = this.opts;
     while (this.running) {
+      if (this.catching !== null && (this.catching.loaded !== null || this.catching.failed)) await this.swapIn();
       let batch: StreamEntry[];
       try {
-        batch = await reader.read(this.lastId, 1000, FOLLOW_COUNT);
+        // While a background load runs, come back soon to swap it in.
+        batch = await reader.read(this.lastId, this.catching !== null ? 100 : 1000, FOLLOW_COUNT);
         if (this.readFailing) {
           this.readFailing = false;
           log.warn({}, 'the change stream answers again');
@@ -230,7 +257,9 @@ export class Follower {
           this.lastId = e.id;
           continue;
         }
+        if (verdict === 'new-leader') this.catchUp(e.epoch);
         if (verdict === 'snapshot') {
+          this.catching = null; // a full snapshot replaces any background load
           try {
             await this.snapshot(e.id, false);
           } catch (err) {
@@ -240,6 +269,7 @@ export class Follower {
           break; // read again from the snapshot's place
         }
         await this.apply(e);
+        if (this.catching !== null) this.catching.applied.push(e);
         this.epoch = e.epoch;
         this.seq = e.seq;
         this.lastId = e.id;
@@ -249,6 +279,59 @@ export class Follower {
         this.wake();
       }
     }
+  }
+
+  /** Starts loading the store as the new leader (epoch) loaded it, without stopping to follow. */
+  private catchUp(epoch: number): void {
+    const catching: Catching = { epoch, applied: [], loaded: null, failed: false };
+    this.catching = catching;
+    const { reader, store, pipeline, now, feedRetentionMs } = this.opts;
+    void (async (): Promise<Loaded> => {
+      const mark = await reader.watermark();
+      const leader = await reader.leader();
+      const summaries = await store.settlementSummaries(now() - feedRetentionMs);
+      return { mark, leader, summaries, data: await pipeline.readSnapshot() };
+    })().then(
+      (loaded) => {
+        catching.loaded = loaded;
+      },
+      (err: unknown) => {
+        catching.failed = true;
+        this.opts.log.error({ err }, 'loading the store for a new leader failed; taking a full snapshot');
+      },
+    );
+  }
+
+  /**
+   * The background load is there: the read model becomes the store's state, and the entries applied
+   * since (after the load's watermark) are applied again on top, before anything else runs.
+   */
+  private async swapIn(): Promise<void> {
+    const catching = this.catching;
+    this.catching = null;
+    if (catching === null) return;
+    const loaded = catching.loaded;
+    if (loaded === null || catching.epoch !== this.epoch) {
+      // Failed, or yet another leader meanwhile: the plain way.
+      try {
+        await this.snapshot(null, false);
+      } catch (err) {
+        this.opts.log.error({ err }, 'a fresh snapshot from the store failed; retrying');
+        this.catching = { ...catching, failed: true };
+        await sleep(1000);
+      }
+      return;
+    }
+    const { pipeline, index } = this.opts;
+    pipeline.replaceWith(loaded.data);
+    for (const id of index.idsEndedBefore(Number.POSITIVE_INFINITY)) index.delete(id);
+    for (const s of loaded.summaries) index.upsert(s.eventId, s.endedAt, s.pendingCount);
+    const mark = loaded.mark;
+    for (const e of catching.applied) {
+      if (mark !== null && mark.epoch === e.epoch && compareStreamIds(e.id, mark.id) <= 0) continue;
+      await this.apply(e);
+    }
+    this.snapshots++;
   }
 
   private async apply(e: StreamEntry): Promise<void> {

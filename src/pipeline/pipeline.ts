@@ -68,7 +68,7 @@ export interface AppliedSink {
 }
 
 /** What a (re)load reads from the store before it touches the read model. */
-interface Snapshot {
+export interface PipelineSnapshot {
   events: StoredEvent[];
   results: Map<string, EventResult>;
   outrights: StoredTournament[];
@@ -162,7 +162,16 @@ export class Pipeline {
    * sees the old state or the new one, never half of each.
    */
   async reload(): Promise<number> {
-    const snapshot = await this.snapshot();
+    return this.replaceWith(await this.snapshot());
+  }
+
+  /** Everything a reload reads from the store, read without touching the read model (a replica's background load). */
+  readSnapshot(): Promise<PipelineSnapshot> {
+    return this.snapshot();
+  }
+
+  /** Replaces the read model with a snapshot in one synchronous step (the second half of reload()). */
+  replaceWith(snapshot: PipelineSnapshot): number {
     const { readModel } = this.opts;
     for (const id of [...readModel.all()].map((le) => le.event.id)) readModel.evict(id);
     this.results.clear();
@@ -171,7 +180,7 @@ export class Pipeline {
     return this.restore(snapshot);
   }
 
-  private async snapshot(): Promise<Snapshot> {
+  private async snapshot(): Promise<PipelineSnapshot> {
     const { store, now, endedRetentionMs } = this.opts;
     const cutoff = now() - endedRetentionMs;
     const events = (await store.loadEvents()).filter(
@@ -186,7 +195,7 @@ export class Pipeline {
     return { events, results, outrights: await store.loadOutrights() };
   }
 
-  private restore(snapshot: Snapshot): number {
+  private restore(snapshot: PipelineSnapshot): number {
     const { readModel } = this.opts;
     let n = 0;
     let lastSeq = 0;
