@@ -158,6 +158,8 @@ export class ChangeStreamWriter implements AppliedSink {
   private holdTimer: NodeJS.Timeout | null = null;
   /** Between begin() and stop(): this node leads and publishes. */
   private active = false;
+  /** This leader's record (JSON), written again when Redis comes back without it. */
+  private record: string | null = null;
 
   constructor(
     private readonly redis: Redis,
@@ -183,6 +185,7 @@ export class ChangeStreamWriter implements AppliedSink {
     this.seq = 0;
     const record: LeaderRecord = { epoch: this.epoch, clock };
     const text = JSON.stringify(record);
+    this.record = text;
     await this.redis.set(this.keys.leader, text);
     const id = await this.append('leader', Buffer.from(text));
     await this.writeWatermark({ id, epoch: this.epoch, seq: 0 });
@@ -257,9 +260,20 @@ export class ChangeStreamWriter implements AppliedSink {
         if (this.failing) {
           this.failing = false;
           this.log.warn({}, 'the change stream is written again');
+          this.reannounce().catch((err: unknown) => this.warn(err, 'the leader record was not written again'));
         }
         return id;
       });
+  }
+
+  /**
+   * Redis may have come back empty (restarted without persistence): the epoch and the leader record
+   * (a joining node's world clock) are written again unless they are there.
+   */
+  private async reannounce(): Promise<void> {
+    if (!this.active || this.record === null) return;
+    await this.redis.set(this.keys.epoch, String(this.epoch), 'NX');
+    await this.redis.set(this.keys.leader, this.record, 'NX');
   }
 
   private warn(err: unknown, msg: string): void {
