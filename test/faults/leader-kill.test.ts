@@ -146,7 +146,8 @@ describe(
         assert.equal(Number(rows[0]?.n), 1);
 
         // The killed node comes back as a standby (the orchestrator's restart): two candidates again.
-        const restarted = await cluster.startNode('pipeline', leader.port);
+        // (On a new port: the old one may have become some client socket's meanwhile.)
+        const restarted = await cluster.startNode('pipeline');
         cluster.pipeline = cluster.pipeline.map((n) => (n === leader ? restarted : n));
       }
       const summary = `FAULT-FIGURES leader-kill: takeover median ${median(takeovers).toFixed(0)} ms (${takeovers.map((v) => v.toFixed(0)).join(', ')}), api fresh median ${median(fresh).toFixed(0)} ms (${fresh.map((v) => v.toFixed(0)).join(', ')}) over ${KILLS} kills`;

@@ -120,8 +120,13 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const node: ClusterNode = { role, port: p, base: `http://127.0.0.1:${p}`, child, output, exited };
     nodes.push(node);
-    // A standby answers /readyz 503 but /livez 200: listening is what "started" means here.
-    await waitFor(`${node.base}/livez`, (s) => s === 200, 20_000);
+    // A standby answers /readyz 503 but /livez 200: listening is what "started" means here. A node
+    // that exits first (its port taken meanwhile) fails at once, with what it said.
+    const early = exited.then((code) => {
+      throw new Error(`the ${role} node on port ${p} exited with code ${code}: ${output.slice(-5).join(' | ')}`);
+    });
+    early.catch(() => undefined);
+    await Promise.race([waitFor(`${node.base}/livez`, (s) => s === 200, 20_000), early]);
     return node;
   };
 
