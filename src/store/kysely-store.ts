@@ -236,8 +236,12 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
           provider: options.migrationProvider,
           ...(options.migrationTableSchema !== undefined ? { migrationTableSchema: options.migrationTableSchema } : {}),
         });
-        const { error } = await migrator.migrateToLatest();
-        if (error !== undefined) {
+        // Kysely's check for its migration tables introspects every schema of the database: a
+        // schema another installation drops at that moment fails it (3F000), so try again.
+        for (let attempt = 1; ; attempt++) {
+          const { error } = await migrator.migrateToLatest();
+          if (error === undefined) return;
+          if (attempt < 5 && isOtherSchemaDropped(error, options.migrationTableSchema)) continue;
           throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
         }
       }),
@@ -462,4 +466,11 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       return closing;
     },
   };
+}
+
+/** A "schema does not exist" error about a schema other than ours (dropped during introspection). */
+function isOtherSchemaDropped(error: unknown, ours: string | undefined): boolean {
+  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== '3F000') return false;
+  const named = /schema "([^"]+)" does not exist/.exec((error as { message?: string }).message ?? '')?.[1];
+  return named !== undefined && named !== ours;
 }
