@@ -183,6 +183,12 @@ async function eventLeg(
 ): Promise<CheckedLeg> {
   const le = ctx.readModel.get(eventId);
   let resolved = resolvedByEvent.get(eventId);
+  if (resolved === undefined && le !== undefined && !ctx.settlementIndex.has(eventId)) {
+    // An event in memory with no settlement entry has nothing graded yet: no need to ask the
+    // store (a bet on a live game is checked while the datastore is down).
+    resolved = [];
+    resolvedByEvent.set(eventId, resolved);
+  }
   if (resolved === undefined) {
     const record = await ctx.store.getSettlement(eventId);
     resolved = record === null ? [] : parseResolved(record.marketsJson);
