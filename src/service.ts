@@ -238,6 +238,8 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       }),
       feedMessages: () => pipeline.counters.applied,
       feedRejected: () => pipeline.counters.rejected,
+      // Read only at scrape time, once the producer below exists.
+      feedRetryHeld: () => producer?.queue.size ?? 0,
     });
     // Quota counters (in memory, or in Redis with REDIS_URL): this month's counts come back from the
     // store; written every second and on close.

@@ -18,6 +18,8 @@ export interface MetricSources {
   };
   feedMessages: () => Map<string, number>;
   feedRejected: () => number;
+  /** Messages an in-process producer (the simulator) holds to send again after a retryable refusal. */
+  feedRetryHeld?: () => number;
 }
 
 export class ApiMetrics {
@@ -129,5 +131,16 @@ export class ApiMetrics {
         this.set(sources.feedRejected());
       },
     });
+    const held = sources.feedRetryHeld;
+    if (held !== undefined) {
+      new Gauge({
+        name: 'feed_retry_held',
+        help: 'Feed messages the built-in producer holds to send again (the store refused them for now)',
+        registers,
+        collect() {
+          this.set(held());
+        },
+      });
+    }
   }
 }

@@ -74,6 +74,15 @@ async function start(dataDir: string): Promise<Service> {
   return createService(config, { simulator: SIM });
 }
 
+/** The `feed_retry_held` gauge of /metrics. */
+async function retryHeld(service: Service): Promise<number> {
+  const r = await service.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-admin-key': 'fault-admin' } });
+  assert.equal(r.statusCode, 200, r.body);
+  const line = /^feed_retry_held (\d+)$/m.exec(r.body);
+  assert.ok(line !== null, 'feed_retry_held is exported');
+  return Number(line[1]);
+}
+
 /** Ids (of those given) whose result the store does not hold, or holds revised. */
 async function missing(store: Store, ids: Iterable<string>): Promise<string[]> {
   const out: string[] = [];
@@ -108,6 +117,8 @@ describe('fault: a producer’s messages are refused (store cannot commit)', () 
       const outageStart = Date.now();
       await until('results refused during the outage', () => faultA.refused.size >= 5, 30_000);
       await sleep(3_000);
+      // Operators see what waits to be sent again.
+      assert.ok((await retryHeld(service)) > 0, 'feed_retry_held during the outage');
       faultA.failing = false;
       const outageMs = Date.now() - outageStart;
       const refusedA = [...faultA.refused.keys()];
@@ -122,6 +133,7 @@ describe('fault: a producer’s messages are refused (store cannot commit)', () 
         async () => (await unsettled(service.store, refusedA)).length === 0,
         30_000,
       );
+      await until('nothing held any more', async () => (await retryHeld(service)) === 0, 30_000);
       const acceptedA = refusedA.filter((id) => (faultA.accepted.get(id) ?? 0) > 0).length;
       assert.equal(acceptedA, refusedA.length);
       for (const id of refusedA) {
