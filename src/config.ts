@@ -31,6 +31,8 @@ export interface Config {
    */
   trustProxy: boolean | number | string;
   logLevel: string;
+  /** Origins of browser apps allowed to call the API (CORS_ORIGINS): `*`, a list, or null (no cross-origin access). */
+  corsOrigins: '*' | readonly string[] | null;
   /** One `info` line per answered request (ACCESS_LOG=on, the default; docs/operations.md "Logs"). */
   accessLog: boolean;
   /** How often write-behind flushes live data (odds, scores) to the store. */
@@ -161,6 +163,7 @@ export function loadConfig(env?: Env): Config {
   if (plans[demoPlan] === undefined) {
     throw new ConfigError(`DEMO_PLAN must be a configured plan (${Object.keys(plans).join(', ')}), got '${demoPlan}'`);
   }
+  const corsOrigins = parseCorsOrigins(optional(env, 'CORS_ORIGINS'));
   const trustProxyText = optional(env, 'TRUST_PROXY');
   const trustProxy =
     trustProxyText === null || trustProxyText === 'false'
@@ -189,6 +192,7 @@ export function loadConfig(env?: Env): Config {
     demoPlan,
     plans,
     trustProxy,
+    corsOrigins,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     accessLog: ['on', 'true'].includes(oneOf(env, 'ACCESS_LOG', ['on', 'off', 'true', 'false'] as const)),
     flushIntervalMs: num(env, 'FLUSH_INTERVAL_MS', 10, 1000),
@@ -209,4 +213,23 @@ export function loadConfig(env?: Env): Config {
     bodyLimitBytes: num(env, 'BODY_LIMIT_BYTES', 1024, 1024 ** 3),
     feedBodyLimitBytes: num(env, 'FEED_BODY_LIMIT_BYTES', 1024, 1024 ** 3),
   };
+}
+
+/**
+ * `CORS_ORIGINS`: unset or empty, no cross-origin access; `*`, any origin; else origins
+ * (`scheme://host[:port]`, exactly as a browser sends them in `Origin`) separated by commas.
+ */
+function parseCorsOrigins(text: string | null): '*' | readonly string[] | null {
+  if (text === null || text.trim() === '') return null;
+  if (text.trim() === '*') return '*';
+  const origins = text.split(',').map((o) => o.trim());
+  for (const o of origins) {
+    // A path or a trailing slash never equals a browser's Origin header: refuse it rather than match nothing.
+    if (!/^https?:\/\/[^\s/?#]+$/.test(o)) {
+      throw new ConfigError(
+        `CORS_ORIGINS must be '*' or origins like https://app.example.com (scheme and host, optional port, no path) separated by commas, got '${o}'`,
+      );
+    }
+  }
+  return origins;
 }

@@ -1,4 +1,5 @@
 // Builds the Fastify app: error mapping, access control, metrics, OpenAPI, and every route plugin.
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -39,6 +40,28 @@ function trustProxyOption(
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
+/** CORS for browser apps on the configured origins (decisions.md): reads, bet checks and their headers. */
+function corsOptions(origins: '*' | readonly string[]): Parameters<typeof cors>[1] {
+  return {
+    // An exact list is matched as given and the allowed origin reflected (with Vary: Origin).
+    origin: origins === '*' ? '*' : [...origins],
+    methods: ['GET', 'HEAD', 'POST'],
+    allowedHeaders: ['X-API-Key', 'Content-Type', 'If-None-Match', 'Last-Event-ID'],
+    exposedHeaders: [
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+      'X-World-Time',
+      'ETag',
+    ],
+    // Browsers may keep a preflight's answer for 10 minutes instead of asking before every call.
+    maxAge: 600,
+    // A bare OPTIONS (no Origin) is answered like a preflight rather than with a non-JSON 400.
+    strictPreflight: false,
+  };
+}
+
 function accessOf(url: string, configured: RouteAccess | undefined): RouteAccess {
   if (configured !== undefined) return configured;
   if (url.startsWith('/v1/')) return 'key';
@@ -65,6 +88,9 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
 
   installErrorHandling(app);
   installJsonParser(app);
+
+  // Before the key check: a browser needs the CORS headers on a 401 or 429 too to read its body.
+  if (ctx.config.corsOrigins !== null) await app.register(cors, corsOptions(ctx.config.corsOrigins));
 
   let closing = false;
   app.addHook('preClose', async () => {
