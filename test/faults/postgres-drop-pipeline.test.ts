@@ -1,9 +1,6 @@
 // Fault: PostgreSQL drops every connection of the pipeline for 15 s: both candidates survive, one leads again, nothing acknowledged is lost.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
-import { TEST_DATABASE_URL, type TestSchema } from '../helpers/postgres.js';
 import {
   clusterFixture,
   clusterMarkets,
@@ -15,40 +12,12 @@ import {
   type Cluster,
   type ClusterNode,
 } from '../helpers/cluster.js';
+import { createFaultDatabase, type FaultDatabase } from './store-fault-kit.js';
 
 const skip = await clusterSkip();
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const OUTAGE_MS = 15_000;
 const MARKETS = 40;
-
-async function admin<T>(body: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    return await body(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A database of our own (the shared `test` database is never made to refuse anyone). */
-async function ownDatabase(): Promise<TestSchema> {
-  const name = `sds_fault_${randomBytes(5).toString('hex')}`;
-  await admin((c) => c.query(`create database ${name}`));
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    drop: async () => {
-      await admin(async (c) => {
-        await c.query(`alter database ${name} allow_connections true`);
-        await c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
-        await c.query(`drop database if exists ${name}`);
-      });
-    },
-  };
-}
 
 const alive = (n: ClusterNode): boolean => n.child.exitCode === null && n.child.signalCode === null;
 
@@ -70,11 +39,11 @@ describe(
   'fault: PostgreSQL drops the connections of two pipeline candidates and an API node for 15 s',
   { skip },
   () => {
-    let db: TestSchema;
+    let db: FaultDatabase;
     let cluster: Cluster;
 
     before(async () => {
-      db = await ownDatabase();
+      db = await createFaultDatabase();
       cluster = await startCluster({ schema: db, apiNodes: 1, env: { SETTLEMENT_BATCH_SIZE: '5' } });
     });
 
@@ -96,28 +65,23 @@ describe(
       // The outage: no new connection, and every session of the database terminated, again and again.
       const statuses = new Map<number, number>();
       const started = performance.now();
-      await admin(async (c) => {
-        await c.query(`alter database ${db.name} allow_connections false`);
-        let terminated = 0;
-        let i = 0;
-        while (performance.now() - started < OUTAGE_MS) {
-          const r = await c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [
-            db.name,
+      await db.refuse();
+      let terminated = 0;
+      let i = 0;
+      while (performance.now() - started < OUTAGE_MS) {
+        terminated += await db.terminate();
+        // A producer keeps sending meanwhile (as nginx would, to every candidate).
+        for (const n of cluster.pipeline.filter(alive)) {
+          const res = await feedNode(n.base, [
+            { type: 'odds', event_id: 'live-1', changes: [{ selection_id: 1, odds: 2 + (i % 50) / 100 }] },
           ]);
-          terminated += r.rowCount ?? 0;
-          // A producer keeps sending meanwhile (as nginx would, to every candidate).
-          for (const n of cluster.pipeline.filter(alive)) {
-            const res = await feedNode(n.base, [
-              { type: 'odds', event_id: 'live-1', changes: [{ selection_id: 1, odds: 2 + (i % 50) / 100 }] },
-            ]);
-            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          }
-          i++;
-          await sleep(200);
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         }
-        t.diagnostic(`${terminated} sessions terminated during the outage`);
-        await c.query(`alter database ${db.name} allow_connections true`);
-      });
+        i++;
+        await sleep(200);
+      }
+      t.diagnostic(`${terminated} sessions terminated during the outage`);
+      await db.allow();
       const restoredAt = performance.now();
 
       // Nobody exited: a database outage is something a candidate waits out.

@@ -1,8 +1,7 @@
 // What the store and Redis fault tests share: a small world to feed, a bounded load of client requests counted by status, and the after-recovery checks.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { TEST_DATABASE_URL } from '../helpers/postgres.js';
+import { admin, TEST_DATABASE_URL } from '../helpers/postgres.js';
 import { ADMIN_KEY, at, DAY, HOUR, MINUTE, type TestService } from '../helpers/service.js';
 
 /** A soccer event with two markets, live (not yet ended). */
@@ -242,23 +241,13 @@ export interface FaultDatabase {
   drop(): Promise<void>;
 }
 
-async function onAdmin<T>(body: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    return await body(client);
-  } finally {
-    await client.end();
-  }
-}
-
 export async function createFaultDatabase(): Promise<FaultDatabase> {
   const name = `sds_fault_${randomBytes(5).toString('hex')}`;
-  await onAdmin((c) => c.query(`create database ${name}`));
+  await admin((c) => c.query(`create database ${name}`));
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   const terminate = (): Promise<number> =>
-    onAdmin(async (c) => {
+    admin(async (c) => {
       const r = await c.query(
         'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
         [name],
@@ -266,12 +255,12 @@ export async function createFaultDatabase(): Promise<FaultDatabase> {
       return r.rowCount ?? 0;
     });
   const allow = (): Promise<void> =>
-    onAdmin((c) => c.query(`alter database ${name} allow_connections true`)).then(() => undefined);
+    admin((c) => c.query(`alter database ${name} allow_connections true`)).then(() => undefined);
   return {
     name,
     url: url.toString(),
     async refuse() {
-      await onAdmin((c) => c.query(`alter database ${name} allow_connections false`));
+      await admin((c) => c.query(`alter database ${name} allow_connections false`));
       await terminate();
     },
     allow,
@@ -279,7 +268,7 @@ export async function createFaultDatabase(): Promise<FaultDatabase> {
     async drop() {
       await allow().catch(() => undefined);
       await terminate().catch(() => undefined);
-      await onAdmin((c) => c.query(`drop database if exists ${name}`));
+      await admin((c) => c.query(`drop database if exists ${name}`));
     },
   };
 }

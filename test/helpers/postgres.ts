@@ -40,7 +40,8 @@ export interface TestSchema {
   drop(): Promise<void>;
 }
 
-async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `body` on a connection of its own to the test database, closed afterwards. */
+export async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
