@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { HTTP_STATUS } from '../../src/api/errors.js';
+import { Rng } from '../../src/feed/simulator/rng.js';
 import { outrightMarket, outrightResult, tournament } from '../helpers/outrights.js';
 import {
   ADMIN_KEY,
@@ -21,16 +22,10 @@ import { keyOn, type UsageBody } from '../helpers/usage.js';
 const SEED = Number(process.env.FUZZ_SEED ?? 14);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3000);
 
-/** mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
+/** The project's seeded generator, so a failing run can be replayed with its seed. */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 const EVENTS = ['pre', 'live', 'done'];
