@@ -66,7 +66,7 @@ function mainMarketsSettled(
     const at = publishes[firstFull - 1];
     if (at !== undefined) resolve(at);
   };
-  const unsubscribe = service.bus.subscribe((c) => {
+  const unsubscribe = service.log.subscribe((c) => {
     if (c.kind !== 'settlement' || c.eventId !== eventId) return;
     publishes.push(performance.now());
     service.store.getSettlement(eventId).then((record) => {

@@ -59,6 +59,16 @@ export interface Config {
   bodyLimitBytes: number;
   /** Largest admin feed body (bytes). */
   feedBodyLimitBytes: number;
+  /** How far back `Last-Event-ID` resumes (STREAM_REPLAY_SECONDS), within `streamReplayBytes`. */
+  streamReplaySeconds: number;
+  /** Memory the replay window may hold (STREAM_REPLAY_MB): under heavy ticking it is shorter than `streamReplaySeconds`. */
+  streamReplayBytes: number;
+  /** Seconds between a stream's heartbeats (STREAM_HEARTBEAT_SECONDS, default 15). */
+  streamHeartbeatSeconds: number;
+  /** Bytes a stream's socket may hold unsent before its odds are conflated (STREAM_BUFFER_KB). */
+  streamBufferBytes: number;
+  /** A live event not updated for this long is reported locked until fresh data arrives (0: never). */
+  staleLockSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +99,11 @@ const DEFAULTS = {
   ESPORTS_FORFEIT_POLICY: 'award_if_map_played',
   BODY_LIMIT_BYTES: String(1024 * 1024),
   FEED_BODY_LIMIT_BYTES: String(64 * 1024 * 1024),
+  STREAM_REPLAY_SECONDS: '3600',
+  STREAM_REPLAY_MB: '256',
+  STREAM_HEARTBEAT_SECONDS: '15',
+  STREAM_BUFFER_KB: '1024',
+  STALE_LOCK_SECONDS: '30',
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -212,6 +227,11 @@ export function loadConfig(env?: Env): Config {
     esportsForfeitPolicy: oneOf(env, 'ESPORTS_FORFEIT_POLICY', ['award_if_map_played', 'refund'] as const),
     bodyLimitBytes: num(env, 'BODY_LIMIT_BYTES', 1024, 1024 ** 3),
     feedBodyLimitBytes: num(env, 'FEED_BODY_LIMIT_BYTES', 1024, 1024 ** 3),
+    streamReplaySeconds: num(env, 'STREAM_REPLAY_SECONDS', 0, 7 * 86400),
+    streamReplayBytes: num(env, 'STREAM_REPLAY_MB', 1, 64 * 1024) * 1024 * 1024,
+    streamHeartbeatSeconds: num(env, 'STREAM_HEARTBEAT_SECONDS', 1, 3600, false),
+    streamBufferBytes: num(env, 'STREAM_BUFFER_KB', 16, 1024 * 1024) * 1024,
+    staleLockSeconds: num(env, 'STALE_LOCK_SECONDS', 0, 86400, false),
   };
 }
 

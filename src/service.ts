@@ -14,7 +14,7 @@ import { WorldClock } from './domain/clock.js';
 import { PlanBook } from './domain/quota.js';
 import { isTerminal } from './domain/lifecycle.js';
 import { startSimulatorWorker, type SimConfigInput } from './feed/simulator/index.js';
-import { LocalChangeBus } from './live/change-bus.js';
+import { ChangeLog } from './live/change-log.js';
 import type { OutrightBook } from './live/outright-book.js';
 import { ReadModel } from './live/read-model.js';
 import { SettlementIndex } from './live/settlement-index.js';
@@ -55,7 +55,8 @@ export interface Service {
   pipeline: Pipeline;
   settlement: SettlementEngine;
   store: Store;
-  bus: LocalChangeBus;
+  /** The ordered change log (the stream and settlement follow it; tests too). */
+  log: ChangeLog;
   /** Key management effective at once on this node (the portal, tests). */
   keyAdmin: KeyAdmin;
   /** The quota counters (tests flush them). */
@@ -131,8 +132,12 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     // (ROLE=pipeline) publishes to it once elected; ROLE=all is the one process of the default.
     stream = await openChangeStream(config, log);
     const writer = stream.writer;
-    const readModel = new ReadModel({ now: world });
-    const bus = new LocalChangeBus();
+    const changeLog = new ChangeLog({
+      now,
+      windowMs: config.streamReplaySeconds * 1000,
+      maxBytes: config.streamReplayBytes,
+    });
+    const readModel = new ReadModel({ now: world, log: changeLog });
     // A pipeline candidate writes through a fence that closes the moment it is deposed.
     let simulator: ReturnType<typeof startSimulatorWorker> | null = null;
     const leadership =
@@ -143,7 +148,6 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     const pipeline = new Pipeline({
       readModel,
       store: pipelineStore,
-      bus,
       now: world,
       wallNow: now,
       flushIntervalMs: config.flushIntervalMs,
@@ -157,7 +161,6 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     const settlement = new SettlementEngine({
       store: pipelineStore,
       readModel,
-      bus,
       index: settlementIndex,
       grade: catalogGrader({
         tennisRetirement: config.tennisRetirementPolicy,
@@ -193,7 +196,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     if (config.role === 'api') pipeline.start(); // its timers sweep old events; a replica never flushes
     if (writer !== null) {
       // Settlement counters of the API nodes follow every committed settlement batch.
-      bus.subscribe((c) => {
+      changeLog.subscribe((c) => {
         if (c.kind !== 'settlement') return;
         const entry = settlementIndex.get(c.eventId);
         if (entry !== undefined) {
@@ -375,7 +378,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
       pipeline,
       settlement,
       store,
-      bus,
+      log: changeLog,
       keyAdmin,
       usage,
       demoKeyCreated,

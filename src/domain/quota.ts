@@ -7,15 +7,17 @@ export interface Plan {
   perMonth: number | null;
   /** Requests per second. */
   perSecond: number | null;
+  /** Streams (`GET /v1/stream`) a key may hold open at once. */
+  streams: number | null;
 }
 
 /** The plans every installation has; `PLANS` may change them or add more (docs/quotas.md). */
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
-  free: { name: 'free', perMonth: 10_000, perSecond: 5 },
-  starter: { name: 'starter', perMonth: 100_000, perSecond: 20 },
-  pro: { name: 'pro', perMonth: 1_000_000, perSecond: 100 },
+  free: { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1 },
+  starter: { name: 'starter', perMonth: 100_000, perSecond: 20, streams: 3 },
+  pro: { name: 'pro', perMonth: 1_000_000, perSecond: 100, streams: 10 },
   // For benchmarks and internal use (decisions.md): counted, never limited.
-  unlimited: { name: 'unlimited', perMonth: null, perSecond: null },
+  unlimited: { name: 'unlimited', perMonth: null, perSecond: null, streams: null },
 };
 
 /** The plan of keys whose stored plan is no longer configured. */
@@ -41,9 +43,10 @@ function limitOf(value: unknown, plan: string, field: string): number | null {
 }
 
 /**
- * Reads `PLANS` (JSON: `{"name": {"per_month": n|null, "per_second": n|null}}`), merged over the
- * defaults: a listed plan replaces the default of that name, the others stay. Throws an Error whose
- * message names the faulty plan and field.
+ * Reads `PLANS` (JSON: `{"name": {"per_month": n|null, "per_second": n|null, "streams": n|null}}`),
+ * merged over the defaults: a listed plan replaces the default of that name, the others stay.
+ * `streams` is optional: the default plan's of that name, else 1. Throws an Error whose message
+ * names the faulty plan and field.
  */
 export function parsePlans(text: string | null): Record<string, Plan> {
   const plans: Record<string, Plan> = { ...DEFAULT_PLANS };
@@ -66,8 +69,8 @@ export function parsePlans(text: string | null): Record<string, Plan> {
     }
     const fields = spec as Record<string, unknown>;
     for (const field of Object.keys(fields)) {
-      if (field !== 'per_month' && field !== 'per_second') {
-        throw new Error(`plan '${name}': unknown field '${field}' (expected per_month, per_second)`);
+      if (field !== 'per_month' && field !== 'per_second' && field !== 'streams') {
+        throw new Error(`plan '${name}': unknown field '${field}' (expected per_month, per_second, streams)`);
       }
     }
     if (!('per_month' in fields) || !('per_second' in fields)) {
@@ -77,6 +80,7 @@ export function parsePlans(text: string | null): Record<string, Plan> {
       name,
       perMonth: limitOf(fields.per_month, name, 'per_month'),
       perSecond: limitOf(fields.per_second, name, 'per_second'),
+      streams: 'streams' in fields ? limitOf(fields.streams, name, 'streams') : (DEFAULT_PLANS[name]?.streams ?? 1),
     };
   }
   return plans;

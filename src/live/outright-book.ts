@@ -1,6 +1,8 @@
 // Outright tournaments, their futures markets and results as last committed (listing, discovery, bet check).
 import { sportOrder } from '../domain/sports.js';
 import type { OutrightMarket, OutrightResult, TournamentInfo } from '../domain/outrights.js';
+import type { ChangeLog } from './change-log.js';
+import { outrightEntry } from './log-entries.js';
 
 export interface Tournament extends TournamentInfo {
   markets: Map<number, OutrightMarket>;
@@ -25,8 +27,29 @@ export class OutrightBook {
   /** Raised by every change: payloads built before it are stale. */
   version = 0;
 
+  /** `log`: where every change is appended (the stream's `outright` events). */
+  constructor(private readonly log: ChangeLog | null = null) {}
+
   apply(change: OutrightChange): void {
     this.version++;
+    this.applyToBook(change);
+    if (this.log === null) return;
+    const t = this.tournaments.get(change.kind === 'tournament' ? change.tournament.tournamentId : change.tournamentId);
+    if (t === undefined) return;
+    const at =
+      change.kind === 'market' ? change.market.updatedAt : change.kind === 'result' ? change.result.settledAt : 0;
+    this.log.append(
+      outrightEntry(
+        t,
+        change.kind,
+        at,
+        change.kind === 'market' ? change.market : null,
+        change.kind === 'result' ? { marketId: change.marketId, result: change.result } : null,
+      ),
+    );
+  }
+
+  private applyToBook(change: OutrightChange): void {
     switch (change.kind) {
       case 'tournament': {
         const { tournamentId, tournament, sport, sportId } = change.tournament;

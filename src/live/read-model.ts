@@ -1,12 +1,31 @@
 // The in-memory read model: every current event with indexes for the list filters and cached payloads.
 import { sportByKey, sportOrder } from '../domain/sports.js';
-import type { Market, OddsFormat, SportEvent } from '../domain/types.js';
+import type { EventResult, Market, OddsFormat, SportEvent } from '../domain/types.js';
+import { ChangeLog } from './change-log.js';
+import {
+  evictedEntry,
+  marketsEntry,
+  oddsEntry,
+  resultEntry,
+  scoreEntry,
+  statsEntry,
+  statusEntry,
+  type LockReason,
+} from './log-entries.js';
 import { queryKey, statusMatches, type EventQuery } from './event-query.js';
 import { newLiveEvent, type LiveEvent } from './live-event.js';
 import { PayloadCache } from './payload-cache.js';
 import { BufferPool } from './buffer-pool.js';
 import { PatchablePayload } from './patchable-payload.js';
-import { batchItemFrame, detailFrame, listItem, oddsFrame, openMarketsCount, type PayloadFrame } from './payloads.js';
+import {
+  batchItemFrame,
+  detailFrame,
+  forcedLock,
+  listItem,
+  oddsFrame,
+  openMarketsCount,
+  type PayloadFrame,
+} from './payloads.js';
 
 /** Events that ended this recently stay in the live scores (interface.md: 5 minutes). */
 export const RECENTLY_ENDED_MS = 5 * 60 * 1000;
@@ -17,6 +36,8 @@ export interface ReadModelOptions {
   now: () => number;
   /** Byte budget of the cache of large payloads (odds, detail, batch items). */
   payloadCacheBytes?: number;
+  /** The change log every mutation appends to (default: a log of its own, one hour or 256 MB). */
+  log?: ChangeLog;
 }
 
 export interface LeagueSummary {
@@ -68,9 +89,14 @@ export class ReadModel {
   readonly logoTeams = new Map<string, string>();
   /** Sports that have outright tournaments (filled by the outrights model later). */
   readonly sportsWithOutrights = new Set<string>();
+  /** Every change made here, in order, with its position: what the stream, settlement and scale-out follow. */
+  readonly log: ChangeLog;
+  /** The archived results of the events held here (the result endpoint asks the store for older ones). */
+  private readonly results = new Map<string, EventResult>();
 
   constructor(opts: ReadModelOptions) {
     this.now = opts.now;
+    this.log = opts.log ?? new ChangeLog({ now: Date.now, windowMs: 3_600_000, maxBytes: 256 * 1024 * 1024 });
     // Room for the odds payloads of ~1,200 live 1,000-market events (a miss costs a full rebuild),
     // within the capacity run's 2 GB: at 512 MB the whole service peaked at 1.92 GB.
     this.payloads = new PayloadCache(opts.payloadCacheBytes ?? 384 * 1024 * 1024, (p) => this.buffers.give(p.body));
@@ -112,6 +138,8 @@ export class ReadModel {
       le.version = ++this.listVersion;
       this.events.set(event.id, le);
       this.orderDirty = true;
+      this.log.append(statusEntry('fixture', event, lockReason(le)));
+      if (event.status !== 'prematch') this.log.append(scoreEntry(event));
       return le;
     }
     const before = existing.event;
@@ -122,13 +150,34 @@ export class ReadModel {
     // The status decides whether markets are shown and whether all are locked: the array's shape.
     if (before.status !== event.status) this.touch(existing);
     else this.touchEvent(existing);
+    if (before.status !== event.status) this.log.append(statusEntry('status', event, lockReason(existing)));
+    else if (fixtureChanged(before, event)) this.log.append(statusEntry('fixture', event, lockReason(existing)));
+    if (scoreChanged(before, event)) this.log.append(scoreEntry(event));
+    if (before.playerStats !== event.playerStats) this.log.append(statsEntry(event));
     return existing;
+  }
+
+  /** An event's archived result (a result message, or a final status): kept with the event. */
+  putResult(le: LiveEvent, result: EventResult): void {
+    this.results.set(le.event.id, result);
+    this.log.append(resultEntry(le.event, result));
+  }
+
+  /** The result of an event held here, or undefined (ask the store). */
+  result(eventId: string): EventResult | undefined {
+    return this.results.get(eventId);
+  }
+
+  /** Every result held (a replica's restart). */
+  clearResults(): void {
+    this.results.clear();
   }
 
   /** Upserts markets: a known market keeps its place, new ones are appended. */
   upsertMarkets(le: LiveEvent, markets: Market[]): void {
     le.book.upsert(markets);
     this.touch(le);
+    this.log.append(marketsEntry(le, markets, []));
   }
 
   /** Puts back markets loaded from the store with their stored positions (restart). */
@@ -140,7 +189,10 @@ export class ReadModel {
   /** Withdraws markets (unknown or already withdrawn ids are ignored); returns the ids withdrawn. */
   withdrawMarkets(le: LiveEvent, marketIds: number[] | 'all'): number[] {
     const withdrawn = le.book.withdraw(marketIds);
-    if (withdrawn.length > 0) this.touch(le);
+    if (withdrawn.length > 0) {
+      this.touch(le);
+      this.log.append(marketsEntry(le, [], withdrawn));
+    }
     return withdrawn;
   }
 
@@ -166,6 +218,7 @@ export class ReadModel {
   touchPrices(le: LiveEvent, outcomes: ArrayLike<number>): void {
     le.version++;
     this.listVersion++;
+    if (!this.log.isQuiet) this.log.append(oddsEntry(le, outcomes, forcedLock(le)));
     const stamps = le.priceStamps;
     if (stamps === null) return;
     for (let k = 0; k < outcomes.length; k++) stamps[outcomes[k] as number] = le.version;
@@ -175,9 +228,11 @@ export class ReadModel {
     const le = this.events.get(id);
     if (le === undefined) return false;
     this.events.delete(id);
+    this.results.delete(id);
     this.payloads.dropOwner(id);
     this.orderDirty = true;
     this.listVersion++;
+    this.log.append(evictedEntry(le.event, this.now()));
     return true;
   }
 
@@ -421,4 +476,38 @@ export class ReadModel {
     this.orderedBySport = bySport;
     this.orderDirty = false;
   }
+}
+
+/** Why every selection of an event is reported locked now, or null. */
+export function lockReason(le: LiveEvent): LockReason | null {
+  if (forcedLock(le)) return le.event.status as LockReason;
+  return null;
+}
+
+function fixtureChanged(a: SportEvent, b: SportEvent): boolean {
+  return (
+    a.startTime !== b.startTime ||
+    a.homeTeam !== b.homeTeam ||
+    a.awayTeam !== b.awayTeam ||
+    a.league.slug !== b.league.slug ||
+    a.league.name !== b.league.name ||
+    a.homeLogoId !== b.homeLogoId ||
+    a.awayLogoId !== b.awayLogoId
+  );
+}
+
+function sameJsonValue(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+function scoreChanged(a: SportEvent, b: SportEvent): boolean {
+  return (
+    a.score.home !== b.score.home ||
+    a.score.away !== b.score.away ||
+    a.clock !== b.clock ||
+    a.period !== b.period ||
+    !sameJsonValue(a.periodScores, b.periodScores) ||
+    !sameJsonValue(a.sportData, b.sportData) ||
+    !sameJsonValue(a.scoreboard, b.scoreboard)
+  );
 }

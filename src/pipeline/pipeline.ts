@@ -8,7 +8,7 @@ import { parseNdjsonLine } from '../feed/ndjson.js';
 import { orderKeyOf } from '../feed/order-key.js';
 import { ArenaKeeper, MAX_BAD_LINES, parsePackedBytes, type IngressLine } from '../feed/packed-body.js';
 import { changesOf, type IngressMessage } from '../feed/packed-odds.js';
-import type { ChangeBus, ChangeKind } from '../live/change-bus.js';
+import type { LogEntry } from '../live/change-log.js';
 import type { LiveEvent } from '../live/live-event.js';
 import { decodeOdds } from '../live/odds-codec.js';
 import { OutrightBook } from '../live/outright-book.js';
@@ -39,7 +39,6 @@ export interface PipelineLogger {
 export interface PipelineOptions {
   readModel: ReadModel;
   store: Store;
-  bus: ChangeBus;
   /** World time: message defaults, retention. */
   now: () => number;
   /** Wall time for freshness (defaults to `now`; differs when the world runs accelerated). */
@@ -124,8 +123,7 @@ export class Pipeline {
   lastChangeAt: number | null = null;
   /** Lag of the last applied message: apply time minus its `ts`. */
   lastLagMs = 0;
-  readonly outrights = new OutrightBook();
-  private readonly results = new Map<string, EventResult>();
+  readonly outrights: OutrightBook;
   private readonly writeBehind: WriteBehind;
   private queue: Promise<unknown> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -140,10 +138,41 @@ export class Pipeline {
   private readonly arenas = new ArenaKeeper();
   /** Whether this pipeline writes the store (not a replica). */
   private readonly writes: boolean;
+  /** The event whose document a result commit has just written (its log entries mark nothing). */
+  private writtenWithResult: string | null = null;
 
   constructor(private readonly opts: PipelineOptions) {
     this.writeBehind = new WriteBehind(opts.readModel);
     this.writes = opts.replica !== true;
+    this.outrights = new OutrightBook(opts.readModel.log);
+    // Write-behind follows the change log: whatever the read model changed is marked for the store.
+    if (this.writes) opts.readModel.log.subscribe((entry) => this.markForStore(entry));
+  }
+
+  private markForStore(entry: LogEntry): void {
+    if (entry.eventId === this.writtenWithResult) return;
+    switch (entry.kind) {
+      case 'fixture':
+      case 'status':
+      case 'score':
+      case 'stats':
+        this.writeBehind.markEvent(entry.eventId);
+        return;
+      case 'markets':
+        this.writeBehind.markEvent(entry.eventId);
+        this.writeBehind.markMarkets(entry.eventId, [...entry.added.map((m) => m.marketId), ...entry.withdrawn]);
+        return;
+      case 'odds': {
+        const le = this.event(entry.eventId);
+        if (le !== undefined) this.writeBehind.markOdds(le, entry.changes.outcomes);
+        return;
+      }
+      case 'evicted':
+        this.writeBehind.forget(entry.eventId);
+        return;
+      default:
+        return;
+    }
   }
 
   /** Pending write-behind items (events + markets) not yet in the store. */
@@ -173,8 +202,10 @@ export class Pipeline {
   /** Replaces the read model with a snapshot in one synchronous step (the second half of reload()). */
   replaceWith(snapshot: PipelineSnapshot): number {
     const { readModel } = this.opts;
-    for (const id of [...readModel.all()].map((le) => le.event.id)) readModel.evict(id);
-    this.results.clear();
+    readModel.log.quietly(() => {
+      for (const id of [...readModel.all()].map((le) => le.event.id)) readModel.evict(id);
+    });
+    readModel.clearResults();
     this.outrights.tournaments.clear();
     this.outrights.version++;
     return this.restore(snapshot);
@@ -195,7 +226,12 @@ export class Pipeline {
     return { events, results, outrights: await store.loadOutrights() };
   }
 
+  /** Rebuilds the read model from stored state: no change anybody follows, so nothing is logged. */
   private restore(snapshot: PipelineSnapshot): number {
+    return this.opts.readModel.log.quietly(() => this.restoreQuietly(snapshot));
+  }
+
+  private restoreQuietly(snapshot: PipelineSnapshot): number {
     const { readModel } = this.opts;
     let n = 0;
     let lastSeq = 0;
@@ -216,7 +252,7 @@ export class Pipeline {
       }
       if (oddsLog.length > 0) readModel.touch(le);
       const r = snapshot.results.get(event.id);
-      if (r !== undefined) this.results.set(event.id, r);
+      if (r !== undefined) readModel.putResult(le, r);
       n++;
     }
     this.writeBehind.seq = Math.max(this.writeBehind.seq, lastSeq);
@@ -281,8 +317,10 @@ export class Pipeline {
     this.writeBehind.take();
     this.writeBehind.returnRows();
     const { readModel } = this.opts;
-    for (const id of [...readModel.all()].map((le) => le.event.id)) readModel.evict(id);
-    this.results.clear();
+    readModel.log.quietly(() => {
+      for (const id of [...readModel.all()].map((le) => le.event.id)) readModel.evict(id);
+    });
+    readModel.clearResults();
     this.outrights.tournaments.clear();
     this.outrights.version++;
     this.syncOutrightSports();
@@ -390,7 +428,7 @@ export class Pipeline {
 
   /** The archived result of an event, from memory or the store. */
   async result(eventId: string): Promise<EventResult | null> {
-    return this.results.get(eventId) ?? (await this.opts.store.getResult(eventId));
+    return this.opts.readModel.result(eventId) ?? (await this.opts.store.getResult(eventId));
   }
 
   /**
@@ -467,12 +505,7 @@ export class Pipeline {
     for (const le of this.opts.readModel.all()) {
       if (isTerminal(le.event.status) && le.event.statusChangedAt < cutoff) old.push(le.event.id);
     }
-    for (const id of old) {
-      this.opts.readModel.evict(id);
-      this.writeBehind.forget(id);
-      this.results.delete(id);
-      this.emit('evicted', id);
-    }
+    for (const id of old) this.opts.readModel.evict(id);
     return old.length;
   }
 
@@ -507,16 +540,10 @@ export class Pipeline {
     return this.opts.readModel.get(id);
   }
 
-  private emit(kind: ChangeKind, eventId: string): void {
-    this.opts.bus.publish({ kind, eventId, at: this.opts.now() });
-  }
-
-  private commitEvent(change: EventChange, kind: ChangeKind): ApplyOutcome {
+  private commitEvent(change: EventChange): ApplyOutcome {
     if (!change.ok) return rejected(change.message);
     if (change.next === null) return applied(false);
     this.opts.readModel.putEvent(change.next);
-    if (this.writes) this.writeBehind.markEvent(change.next.id);
-    this.emit(kind, change.next.id);
     return applied(true);
   }
 
@@ -524,7 +551,7 @@ export class Pipeline {
     const at = this.at(msg);
     switch (msg.type) {
       case 'fixture':
-        return this.commitEvent(applyFixture(this.event(msg.event_id)?.event, msg, at), 'fixture');
+        return this.commitEvent(applyFixture(this.event(msg.event_id)?.event, msg, at));
       case 'tournament':
       case 'outright_market':
       case 'outright_result':
@@ -541,23 +568,16 @@ export class Pipeline {
           // A final status is archived like a result: the result endpoint answers it forever.
           return this.archive(le, { ...change.next, endedAt: at }, msg.status as FinalStatus, null, at);
         }
-        return this.commitEvent(change, 'status');
+        return this.commitEvent(change);
       }
       case 'score':
-        return this.commitEvent(applyScore(le.event, msg, at), 'score');
+        return this.commitEvent(applyScore(le.event, msg, at));
       case 'markets': {
         const r = changedMarkets(le, msg);
         if (!r.ok) return rejected(r.message);
         if (r.markets.length === 0) return applied(false);
-        this.opts.readModel.upsertMarkets(le, r.markets);
         this.bumpUpdatedAt(le, at);
-        if (this.writes) {
-          this.writeBehind.markMarkets(
-            le.event.id,
-            r.markets.map((m) => m.marketId),
-          );
-        }
-        this.emit('markets', le.event.id);
+        this.opts.readModel.upsertMarkets(le, r.markets);
         return applied(true);
       }
       case 'odds': {
@@ -565,10 +585,8 @@ export class Pipeline {
         if (!r.ok) return rejected(r.message);
         if (r.outcomes.length === 0) return applied(false);
         // The odds row carries the event's updated_at: no event document per price tick.
-        this.bumpUpdatedAt(le, at, false);
+        this.bumpUpdatedAt(le, at);
         this.opts.readModel.touchPrices(le, r.outcomes);
-        if (this.writes) this.writeBehind.markOdds(le, r.outcomes);
-        this.emit('odds', le.event.id);
         return applied(true);
       }
       case 'remove_markets': {
@@ -581,8 +599,6 @@ export class Pipeline {
         const withdrawn = this.opts.readModel.withdrawMarkets(le, msg.all === true ? 'all' : (msg.market_ids ?? []));
         if (withdrawn.length === 0) return applied(false);
         this.bumpUpdatedAt(le, at);
-        if (this.writes) this.writeBehind.markMarkets(le.event.id, withdrawn);
-        this.emit('markets', le.event.id);
         return applied(true);
       }
       case 'stats': {
@@ -591,7 +607,7 @@ export class Pipeline {
         }
         const stats = playerStatsOf(msg);
         if (le.event.playerStats !== null && sameJson(le.event.playerStats, stats)) return applied(false);
-        return this.commitEvent({ ok: true, next: { ...le.event, playerStats: stats, updatedAt: at } }, 'stats');
+        return this.commitEvent({ ok: true, next: { ...le.event, playerStats: stats, updatedAt: at } });
       }
       case 'result':
         return this.applyResultMessage(le, msg, at);
@@ -668,7 +684,7 @@ export class Pipeline {
    * store may already hold the very result being replayed (the leader commits before publishing).
    */
   private async previousResult(eventId: string): Promise<EventResult | null> {
-    return this.writes ? this.result(eventId) : (this.results.get(eventId) ?? null);
+    return this.writes ? this.result(eventId) : (this.opts.readModel.result(eventId) ?? null);
   }
 
   /** The result a message revises could not be read: refused like a failed commit, to be sent again. */
@@ -697,21 +713,25 @@ export class Pipeline {
         this.committingResults--;
       }
     }
-    this.results.set(le.event.id, result);
-    this.opts.readModel.putEvent(next);
-    this.emit('result', le.event.id);
+    // The result's commit wrote the event document already: its log entries need no second write.
+    this.writtenWithResult = le.event.id;
+    try {
+      const after = this.opts.readModel.putEvent(next);
+      this.opts.readModel.putResult(after, result);
+    } finally {
+      this.writtenWithResult = null;
+    }
     return applied(true);
   }
 
-  private bumpUpdatedAt(le: LiveEvent, at: number, writeEvent = true): void {
-    if (at !== le.event.updatedAt) {
-      // A price tick (writeEvent false) moves only updated_at, in place: a copy of the event per
-      // odds message, living until the event's next tick, was part of what a live evening promoted
-      // to the old generation, and so of how often full collections stalled the feed.
-      if (writeEvent) le.event = { ...le.event, updatedAt: at };
-      else le.event.updatedAt = at;
-    }
-    if (writeEvent && this.writes) this.writeBehind.markEvent(le.event.id);
+  /**
+   * Moves updated_at in place, before the change is applied (its log entry carries the new time). A
+   * copy of the event per odds message, living until the event's next tick, was part of what a live
+   * evening promoted to the old generation, and so of how often full collections stalled the feed;
+   * whoever needs the event document written (markets changes) is told by the log.
+   */
+  private bumpUpdatedAt(le: LiveEvent, at: number): void {
+    if (at !== le.event.updatedAt) le.event.updatedAt = at;
   }
 }
 

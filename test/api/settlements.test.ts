@@ -198,7 +198,7 @@ describe('settlement feed', () => {
   it('entries move gradually: with small batches the counts rise commit by commit', async () => {
     const svc = await startService({ env: { SETTLEMENT_BATCH_SIZE: '2' } });
     const seen: number[] = [];
-    const stop = svc.service.bus.subscribe((c) => {
+    const stop = svc.service.log.subscribe((c) => {
       if (c.kind === 'settlement') seen.push(c.at);
     });
     try {

@@ -19,17 +19,27 @@ describe('plans', () => {
   test('the defaults: free has 10,000 requests a month; unlimited has no limit at all', () => {
     assert.deepEqual(parsePlans(null), DEFAULT_PLANS);
     assert.deepEqual(parsePlans('  '), DEFAULT_PLANS);
-    assert.deepEqual(DEFAULT_PLANS.free, { name: 'free', perMonth: 10_000, perSecond: 5 });
-    assert.deepEqual(DEFAULT_PLANS.unlimited, { name: 'unlimited', perMonth: null, perSecond: null });
+    assert.deepEqual(DEFAULT_PLANS.free, { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1 });
+    assert.deepEqual(DEFAULT_PLANS.unlimited, { name: 'unlimited', perMonth: null, perSecond: null, streams: null });
   });
 
   test('PLANS adds plans and replaces defaults of the same name, keeping the others', () => {
     const plans = parsePlans(
       '{"team": {"per_month": 500000, "per_second": 50}, "free": {"per_month": 20000, "per_second": null}}',
     );
-    assert.deepEqual(plans.team, { name: 'team', perMonth: 500_000, perSecond: 50 });
-    assert.deepEqual(plans.free, { name: 'free', perMonth: 20_000, perSecond: null });
+    assert.deepEqual(plans.team, { name: 'team', perMonth: 500_000, perSecond: 50, streams: 1 });
+    assert.deepEqual(plans.free, { name: 'free', perMonth: 20_000, perSecond: null, streams: 1 });
     assert.deepEqual(plans.pro, DEFAULT_PLANS.pro);
+  });
+
+  test('PLANS sets how many streams a key may hold at once; unset, a default plan keeps its own', () => {
+    const plans = parsePlans(
+      '{"team": {"per_month": 1, "per_second": 1, "streams": 5}, "pro": {"per_month": 1, "per_second": 1}, "big": {"per_month": null, "per_second": null, "streams": null}}',
+    );
+    assert.equal(plans.team?.streams, 5);
+    assert.equal(plans.pro?.streams, DEFAULT_PLANS.pro?.streams);
+    assert.equal(plans.big?.streams, null);
+    assert.throws(() => parsePlans('{"team": {"per_month": 1, "per_second": 1, "streams": 0}}'), /streams must be/);
   });
 
   const invalid: Array<[string, RegExp]> = [

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { FeedMessage } from '../../src/feed/messages.js';
-import { LocalChangeBus } from '../../src/live/change-bus.js';
 import { ReadModel } from '../../src/live/read-model.js';
 import { Pipeline } from '../../src/pipeline/pipeline.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
@@ -32,7 +31,6 @@ async function pipelineOn(store?: Store): Promise<{ pipeline: Pipeline; readMode
   const pipeline = new Pipeline({
     readModel,
     store: s,
-    bus: new LocalChangeBus(),
     now: () => T0,
     flushIntervalMs: 60_000,
     endedRetentionMs: 24 * 3_600_000,

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { FeedMessage } from '../../src/feed/messages.js';
-import { LocalChangeBus, type Change } from '../../src/live/change-bus.js';
+import type { LogEntry } from '../../src/live/change-log.js';
+import { compareLogPositions } from '../../src/live/log-position.js';
 import { decodeOdds } from '../../src/live/odds-codec.js';
 import { ReadModel } from '../../src/live/read-model.js';
 import { MAX_PENDING_MARKET_DOCS, Pipeline } from '../../src/pipeline/pipeline.js';
@@ -19,7 +20,7 @@ interface Harness {
   pipeline: Pipeline;
   readModel: ReadModel;
   store: Store;
-  changes: Change[];
+  changes: LogEntry[];
   clock: { t: number };
 }
 
@@ -30,13 +31,11 @@ async function harness(store?: Store): Promise<Harness> {
   const s = store ?? (await openSqliteStore({ dataDir: dir }));
   const clock = { t: T0 };
   const readModel = new ReadModel({ now: () => clock.t });
-  const bus = new LocalChangeBus();
-  const changes: Change[] = [];
-  bus.subscribe((c) => changes.push(c));
+  const changes: LogEntry[] = [];
+  readModel.log.subscribe((c) => changes.push(c));
   const pipeline = new Pipeline({
     readModel,
     store: s,
-    bus,
     now: () => clock.t,
     flushIntervalMs: 60_000,
     endedRetentionMs: 24 * 3_600_000,
@@ -203,7 +202,7 @@ describe('pipeline: applying messages', () => {
     assert.equal(h.readModel.get('e1')?.event.status, 'prematch');
   });
 
-  it('every applied change is published on the bus with its kind', async () => {
+  it('every applied change is appended to the change log with its kind, in order of position', async () => {
     const h = await harness();
     await h.pipeline.applyAll([
       fixture(),
@@ -216,6 +215,9 @@ describe('pipeline: applying messages', () => {
       h.changes.map((c) => c.kind),
       ['fixture', 'markets', 'status', 'score', 'odds'],
     );
+    for (let i = 1; i < h.changes.length; i++) {
+      assert.ok(compareLogPositions(h.changes[i - 1]!.position, h.changes[i]!.position) < 0, 'positions grow');
+    }
   });
 });
 

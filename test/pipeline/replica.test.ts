@@ -7,7 +7,6 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { FeedMessage } from '../../src/feed/messages.js';
 import type { IngressMessage } from '../../src/feed/packed-odds.js';
 import { parsePackedBody } from '../../src/feed/packed-body.js';
-import { LocalChangeBus } from '../../src/live/change-bus.js';
 import { ReadModel } from '../../src/live/read-model.js';
 import { Pipeline, type AppliedSink } from '../../src/pipeline/pipeline.js';
 import { decodeFeedBatch, encodeFeedBatch } from '../../src/pipeline/stream-codec.js';
@@ -63,7 +62,6 @@ function pipeline(opts: { sink?: AppliedSink; replica?: boolean; store?: Store }
   const p = new Pipeline({
     readModel: rm,
     store: opts.store ?? store,
-    bus: new LocalChangeBus(),
     now: () => clock.t,
     flushIntervalMs: 60_000,
     endedRetentionMs: 24 * 3_600_000,

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FeedMessage } from '../../src/feed/messages.js';
-import { LocalChangeBus } from '../../src/live/change-bus.js';
 import { ReadModel } from '../../src/live/read-model.js';
 import { isRetryable } from '../../src/pipeline/outcome.js';
 import { Pipeline } from '../../src/pipeline/pipeline.js';
@@ -55,7 +54,6 @@ describe('Pipeline: retryable refusals', () => {
     pipeline = new Pipeline({
       readModel,
       store,
-      bus: new LocalChangeBus(),
       now: () => T0,
       flushIntervalMs: 60_000,
       endedRetentionMs: 24 * 3_600_000,

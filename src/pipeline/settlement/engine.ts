@@ -2,7 +2,7 @@
 import { ServiceError } from '../../domain/errors.js';
 import { isTerminal } from '../../domain/lifecycle.js';
 import type { EventResult, Market, SportEvent } from '../../domain/types.js';
-import type { ChangeBus } from '../../live/change-bus.js';
+import { settlementEntry } from '../../live/log-entries.js';
 import type { ReadModel } from '../../live/read-model.js';
 import type { SettlementIndex } from '../../live/settlement-index.js';
 import type { SettlementHeader, SettlementRecord, Store } from '../../store/store.js';
@@ -18,7 +18,6 @@ export interface SettlementLogger {
 export interface SettlementEngineOptions {
   store: Store;
   readModel: ReadModel;
-  bus: ChangeBus;
   index: SettlementIndex;
   grade: Grader;
   /** World time. */
@@ -56,11 +55,12 @@ export class SettlementEngine {
 
   /** Loads the counters, subscribes to results and stats, and resumes unfinished settlement. */
   async start(): Promise<void> {
-    const { store, index, now, feedRetentionMs, readModel, bus } = this.opts;
+    const { store, index, now, feedRetentionMs, readModel } = this.opts;
     for (const s of await store.settlementSummaries(now() - feedRetentionMs)) {
       index.upsert(s.eventId, s.endedAt, s.pendingCount);
     }
-    this.unsubscribe = bus.subscribe((c) => {
+    // Settlement follows the change log: a result (or final statistics) queues its event.
+    this.unsubscribe = readModel.log.subscribe((c) => {
       if (c.kind === 'result' || c.kind === 'stats') this.enqueue(c.eventId);
     });
     // After a restart (even kill -9) every finished event is looked at again; settled ones are skipped.
@@ -192,6 +192,8 @@ export class SettlementEngine {
     // A correction re-grades everything and commits once: the entry never shrinks on the way.
     const batchSize = correction ? Number.POSITIVE_INFINITY : this.opts.batchSize;
     let pendingBatch = 0;
+    /** Markets resolved since the last commit: what the stream's `settlement` event lists. */
+    let justResolved: ResolvedMarket[] = [];
     const commit = async (): Promise<void> => {
       const pending = markets.length - resolved.size;
       if (resolved.size === 0) return; // an entry appears with its first resolved market
@@ -209,7 +211,18 @@ export class SettlementEngine {
       };
       await store.saveSettlement(record);
       this.opts.index.upsert(eventId, record.endedAt, pending);
-      this.opts.bus.publish({ kind: 'settlement', eventId, at: record.updatedAt });
+      readModel.log.append(
+        settlementEntry(event, {
+          revision,
+          resolvedCount: resolved.size,
+          totalCount: markets.length,
+          pendingCount: pending,
+          correction,
+          resolved: justResolved,
+          updatedAt: record.updatedAt,
+        }),
+      );
+      justResolved = [];
       changed = false;
       pendingBatch = 0;
       await yieldToLoop();
@@ -222,7 +235,9 @@ export class SettlementEngine {
         stillPending++;
         continue;
       }
-      resolved.set(m.marketId, toResolved(m, grading));
+      const r = toResolved(m, grading);
+      resolved.set(m.marketId, r);
+      justResolved.push(r);
       changed = true;
       pendingBatch++;
       if (pendingBatch >= batchSize) await commit();

@@ -1,0 +1,173 @@
+// Builds change-log entries from the read state at the moment it changes (their facts are copied, not referenced).
+import type { OutrightMarket, OutrightResult, TournamentInfo } from '../domain/outrights.js';
+import type { ResolvedMarket } from '../domain/resolved-market.js';
+import type { EventResult, Market, SportEvent } from '../domain/types.js';
+import type { JsonEntry, MarketsEntry, OddsEntry, OutrightEntry } from './log-entry.js';
+import type { LiveEvent } from './live-event.js';
+import { iso } from './payloads.js';
+
+/** Bytes an entry costs besides its facts (object, position, strings shared with the event). */
+const ENTRY_OVERHEAD = 160;
+
+/** Why every selection of an event is locked, or null: the stream's `status` events carry it. */
+export type LockReason = 'suspended' | 'interrupted' | 'postponed' | 'stale_feed';
+
+function base(e: SportEvent, at: number): { eventId: string; sport: string; league: string; at: number } {
+  return { eventId: e.id, sport: e.sport, league: e.league.slug, at };
+}
+
+function jsonEntry(kind: JsonEntry['kind'], e: SportEvent, at: number, data: object): Omit<JsonEntry, 'position'> {
+  const json = JSON.stringify(data);
+  return { kind, ...base(e, at), json, bytes: ENTRY_OVERHEAD + 2 * json.length };
+}
+
+/** A new event, new fixture facts or a new status, with the event's lock. */
+export function statusEntry(
+  kind: 'fixture' | 'status',
+  e: SportEvent,
+  lockReason: LockReason | null,
+): Omit<JsonEntry, 'position'> {
+  return jsonEntry(kind, e, e.updatedAt, {
+    event_id: e.id,
+    sport: e.sport,
+    league: { slug: e.league.slug, name: e.league.name, country: e.league.country },
+    home_team: e.homeTeam,
+    away_team: e.awayTeam,
+    start_time: iso(e.startTime),
+    status: e.status,
+    is_locked: lockReason !== null,
+    lock_reason: lockReason,
+    updated_at: iso(e.updatedAt),
+  });
+}
+
+export function scoreEntry(e: SportEvent): Omit<JsonEntry, 'position'> {
+  return jsonEntry('score', e, e.updatedAt, {
+    event_id: e.id,
+    status: e.status,
+    score: { home: e.score.home, away: e.score.away },
+    clock: e.status === 'prematch' ? null : e.clock,
+    period: e.status === 'prematch' ? '' : e.period,
+    period_scores: e.periodScores.map((p) => ({ period: p.period, home: p.home, away: p.away })),
+    sport_data: e.sportData,
+    scoreboard: e.scoreboard,
+    updated_at: iso(e.updatedAt),
+  });
+}
+
+export function statsEntry(e: SportEvent): Omit<JsonEntry, 'position'> {
+  return jsonEntry('stats', e, e.updatedAt, { event_id: e.id, final: e.playerStats?.final ?? false });
+}
+
+export function resultEntry(e: SportEvent, r: EventResult): Omit<JsonEntry, 'position'> {
+  return jsonEntry('result', e, r.recordedAt, {
+    event_id: e.id,
+    status: r.status,
+    score: { home: r.score.home, away: r.score.away },
+    period_scores: r.periodScores.map((p) => ({ period: p.period, home: p.home, away: p.away })),
+    winner: r.winner,
+    ended_at: iso(r.endedAt),
+    revision: r.revision,
+  });
+}
+
+/** What a committed settlement batch changed: the entry's new counts and the markets it just resolved. */
+export interface SettlementChange {
+  revision: number;
+  resolvedCount: number;
+  totalCount: number;
+  pendingCount: number;
+  /** A correction re-graded every market (the result was revised). */
+  correction: boolean;
+  resolved: readonly ResolvedMarket[];
+  updatedAt: number;
+}
+
+export function settlementEntry(e: SportEvent, s: SettlementChange): Omit<JsonEntry, 'position'> {
+  return jsonEntry('settlement', e, s.updatedAt, {
+    event_id: e.id,
+    revision: s.revision,
+    resolved_markets_count: s.resolvedCount,
+    total_markets_count: s.totalCount,
+    pending_markets_count: s.pendingCount,
+    settled: s.pendingCount === 0,
+    correction: s.correction,
+    resolved_markets: s.resolved,
+    updated_at: iso(s.updatedAt),
+  });
+}
+
+export function evictedEntry(e: SportEvent, at: number): Omit<JsonEntry, 'position'> {
+  return jsonEntry('evicted', e, at, { event_id: e.id });
+}
+
+/** The prices and locks of the given outcomes as they are now. */
+export function oddsEntry(le: LiveEvent, outcomes: ArrayLike<number>, allLocked: boolean): Omit<OddsEntry, 'position'> {
+  const n = outcomes.length;
+  const book = le.book;
+  const marketIds = new Float64Array(n);
+  const selectionIds = new Float64Array(n);
+  const odds = new Float64Array(n);
+  const locked = new Uint8Array(n);
+  const indexes = new Uint32Array(n);
+  for (let k = 0; k < n; k++) {
+    const o = outcomes[k] as number;
+    indexes[k] = o;
+    marketIds[k] = book.marketId(book.marketOfOutcome(o));
+    selectionIds[k] = book.selectionId(o);
+    odds[k] = book.odds(o);
+    locked[k] = allLocked || book.isLocked(o) ? 1 : 0;
+  }
+  return {
+    kind: 'odds',
+    ...base(le.event, le.event.updatedAt),
+    changes: { marketIds, selectionIds, odds, locked, outcomes: indexes, layout: book.layout },
+    bytes: ENTRY_OVERHEAD + 29 * n,
+  };
+}
+
+/** Markets added or changed (copied with their prices now) and markets withdrawn. */
+export function marketsEntry(
+  le: LiveEvent,
+  added: readonly Market[],
+  withdrawn: readonly number[],
+): Omit<MarketsEntry, 'position'> {
+  const copies = added.map((m) => ({ ...m, outcomes: m.outcomes.map((o) => ({ ...o })) }));
+  let bytes = ENTRY_OVERHEAD + 8 * withdrawn.length;
+  for (const m of copies) bytes += 120 + 2 * (m.key.length + m.name.length) + 96 * m.outcomes.length;
+  return { kind: 'markets', ...base(le.event, le.event.updatedAt), added: copies, withdrawn: [...withdrawn], bytes };
+}
+
+export function outrightEntry(
+  t: TournamentInfo,
+  change: OutrightEntry['change'],
+  at: number,
+  market: OutrightMarket | null,
+  result: { marketId: number; result: OutrightResult } | null,
+): Omit<OutrightEntry, 'position'> {
+  const resultJson =
+    result === null
+      ? null
+      : JSON.stringify({
+          market_id: result.marketId,
+          void: result.result.void,
+          winners: result.result.winners.map((w) => ({
+            selection_id: w.selectionId,
+            dead_heat_factor: w.deadHeatFactor,
+          })),
+          settled_at: iso(result.result.settledAt),
+        });
+  const copy = market === null ? null : { ...market, selections: market.selections.map((s) => ({ ...s })) };
+  return {
+    kind: 'outright',
+    eventId: t.tournamentId,
+    sport: t.sport,
+    league: '',
+    at,
+    tournament: t.tournament,
+    change,
+    market: copy,
+    resultJson,
+    bytes: ENTRY_OVERHEAD + (copy === null ? 0 : 64 * copy.selections.length) + (resultJson?.length ?? 0) * 2,
+  };
+}

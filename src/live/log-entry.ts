@@ -1,0 +1,76 @@
+// What one change-log entry holds: its kind, what it concerns (for filters), and its facts, rendered once per odds format.
+import type { Market } from '../domain/types.js';
+import type { OutrightMarket } from '../domain/outrights.js';
+import type { LogPosition } from './log-position.js';
+
+/**
+ * Every kind of change to the read state. `fixture` (a new event or new fixture facts), `stats` and
+ * `evicted` are followed inside the service (settlement, write-behind, scale-out); the stream
+ * shows `fixture` as a `status` event and does not show the other two.
+ */
+export type LogEntryKind =
+  'fixture' | 'status' | 'score' | 'stats' | 'markets' | 'odds' | 'result' | 'settlement' | 'outright' | 'evicted';
+
+/** Price and lock changes of one event, column-wise (a tick of the capacity world is 100,000 of them). */
+export interface OddsChanges {
+  marketIds: Float64Array;
+  selectionIds: Float64Array;
+  /** Decimal odds. */
+  odds: Float64Array;
+  /** 1 when the selection is locked (including a lock of the whole event). */
+  locked: Uint8Array;
+  /** The outcomes' indexes in the event's book, valid while the book keeps this `layout` (write-behind). */
+  outcomes: Uint32Array;
+  layout: number;
+}
+
+interface EntryBase {
+  position: LogPosition;
+  /** Event id, or tournament id for `outright`. */
+  eventId: string;
+  sport: string;
+  /** League slug ('' for outrights). */
+  league: string;
+  /** World time of the change (epoch ms). */
+  at: number;
+  /** Estimated memory held (the replay window's byte budget). */
+  bytes: number;
+}
+
+/** An entry whose stream data does not depend on the odds format: rendered once, at append. */
+export interface JsonEntry extends EntryBase {
+  kind: 'fixture' | 'status' | 'score' | 'stats' | 'result' | 'settlement' | 'evicted';
+  /** The stream event's `data` (a JSON object with `event_id`). */
+  json: string;
+}
+
+export interface OddsEntry extends EntryBase {
+  kind: 'odds';
+  changes: OddsChanges;
+}
+
+export interface MarketsEntry extends EntryBase {
+  kind: 'markets';
+  /** Markets added or changed (with their current prices), in the book's order. */
+  added: Market[];
+  withdrawn: number[];
+}
+
+export interface OutrightEntry extends EntryBase {
+  kind: 'outright';
+  tournament: string;
+  /** What changed: the tournament itself, a market (with prices), or a market's result. */
+  change: 'tournament' | 'market' | 'result';
+  market: OutrightMarket | null;
+  /** For `result`: the settled market's id and its result JSON (format-independent). */
+  resultJson: string | null;
+}
+
+export type LogEntry = JsonEntry | OddsEntry | MarketsEntry | OutrightEntry;
+
+/** An entry before the log gives it its position. */
+export type LogEntryInput =
+  | Omit<JsonEntry, 'position'>
+  | Omit<OddsEntry, 'position'>
+  | Omit<MarketsEntry, 'position'>
+  | Omit<OutrightEntry, 'position'>;
