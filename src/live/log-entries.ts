@@ -131,8 +131,12 @@ export function marketsEntry(
   le: LiveEvent,
   added: readonly Market[],
   withdrawn: readonly number[],
+  allLocked: boolean,
 ): Omit<MarketsEntry, 'position'> {
-  const copies = added.map((m) => ({ ...m, outcomes: m.outcomes.map((o) => ({ ...o })) }));
+  const copies = added.map((m) => ({
+    ...m,
+    outcomes: m.outcomes.map((o) => ({ ...o, isLocked: allLocked || o.isLocked })),
+  }));
   let bytes = ENTRY_OVERHEAD + 8 * withdrawn.length;
   for (const m of copies) bytes += 120 + 2 * (m.key.length + m.name.length) + 96 * m.outcomes.length;
   return { kind: 'markets', ...base(le.event, le.event.updatedAt), added: copies, withdrawn: [...withdrawn], bytes };

@@ -177,7 +177,7 @@ export class ReadModel {
   upsertMarkets(le: LiveEvent, markets: Market[]): void {
     le.book.upsert(markets);
     this.touch(le);
-    this.log.append(marketsEntry(le, markets, []));
+    this.log.append(marketsEntry(le, markets, [], forcedLock(le)));
   }
 
   /** Puts back markets loaded from the store with their stored positions (restart). */
@@ -191,7 +191,7 @@ export class ReadModel {
     const withdrawn = le.book.withdraw(marketIds);
     if (withdrawn.length > 0) {
       this.touch(le);
-      this.log.append(marketsEntry(le, [], withdrawn));
+      this.log.append(marketsEntry(le, [], withdrawn, false));
     }
     return withdrawn;
   }

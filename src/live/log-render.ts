@@ -1,0 +1,117 @@
+// Renders a change-log entry's stream `data` (one JSON object) in an odds format, optionally for some market families only.
+import { formatOdds } from '../domain/odds.js';
+import type { OddsFormat, Market } from '../domain/types.js';
+import type { LogEntry, MarketsEntry, OddsEntry, OutrightEntry } from './log-entry.js';
+import { iso } from './payloads.js';
+
+/** A market key's family (`totals` of `totals@1h:2.5`): what the stream's `markets` filter names. */
+export function familyOf(key: string): string {
+  let end = key.length;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 64 /* @ */ || c === 58 /* : */) {
+      end = i;
+      break;
+    }
+  }
+  return key.slice(0, end).toLowerCase();
+}
+
+export interface RenderOptions {
+  format: OddsFormat;
+  /** Market families to keep (null: every market). */
+  families: ReadonlySet<string> | null;
+  /** The key of a market of the entry's event (odds entries carry ids only), if the event is still known. */
+  keyOf?: (eventId: string, marketId: number) => string | undefined;
+  /** Extra members for the data object (e.g. `"snapshot":true`, `"conflated":true`), already JSON. */
+  extra?: string;
+}
+
+function withExtra(json: string, extra: string | undefined): string {
+  return extra === undefined || extra === '' ? json : `${json.slice(0, -1)},${extra}}`;
+}
+
+/**
+ * The entry's data, or null when a filter leaves nothing of it (an odds entry none of whose markets
+ * are in the families asked for).
+ */
+export function renderEntryData(entry: LogEntry, opts: RenderOptions): string | null {
+  switch (entry.kind) {
+    case 'odds':
+      return renderOdds(entry, opts);
+    case 'markets':
+      return renderMarkets(entry, opts);
+    case 'outright':
+      return renderOutright(entry, opts);
+    default:
+      return withExtra(entry.json, opts.extra);
+  }
+}
+
+function oddsJson(decimal: number, format: OddsFormat): string {
+  return JSON.stringify(formatOdds(decimal, format));
+}
+
+function renderOdds(entry: OddsEntry, opts: RenderOptions): string | null {
+  const c = entry.changes;
+  const parts: string[] = [];
+  let lastMarket = Number.NaN;
+  let keep = true;
+  for (let k = 0; k < c.odds.length; k++) {
+    const marketId = c.marketIds[k] as number;
+    if (opts.families !== null && marketId !== lastMarket) {
+      lastMarket = marketId;
+      const key = opts.keyOf?.(entry.eventId, marketId);
+      // A market whose event left the read model cannot be told apart: kept rather than lost.
+      keep = key === undefined || opts.families.has(familyOf(key));
+    }
+    if (!keep) continue;
+    parts.push(
+      `{"market_id":${marketId},"selection_id":${c.selectionIds[k] as number},"odds":${oddsJson(c.odds[k] as number, opts.format)},"is_locked":${c.locked[k] === 1}}`,
+    );
+  }
+  if (parts.length === 0) return null;
+  return withExtra(`{"event_id":${JSON.stringify(entry.eventId)},"changes":[${parts.join(',')}]}`, opts.extra);
+}
+
+/** A market as the odds payload writes it (interface.md's Market). */
+export function marketJson(m: Market, format: OddsFormat): string {
+  const outcomes = m.outcomes.map(
+    (o) =>
+      `{"selection_id":${o.selectionId},"code":${JSON.stringify(o.code)},"label":${JSON.stringify(o.label)},"odds":${oddsJson(o.odds, format)},"is_locked":${o.isLocked},"team_side":${o.teamSide === null ? 'null' : JSON.stringify(o.teamSide)}}`,
+  );
+  return `{"market_id":${m.marketId},"key":${JSON.stringify(m.key)},"name":${JSON.stringify(m.name)},"outcomes":[${outcomes.join(',')}]}`;
+}
+
+function renderMarkets(entry: MarketsEntry, opts: RenderOptions): string | null {
+  const added = opts.families === null ? entry.added : entry.added.filter((m) => opts.families?.has(familyOf(m.key)));
+  let withdrawn = entry.withdrawn;
+  if (opts.families !== null) {
+    withdrawn = withdrawn.filter((id) => {
+      const key = opts.keyOf?.(entry.eventId, id);
+      return key === undefined || opts.families?.has(familyOf(key)) === true;
+    });
+  }
+  if (added.length === 0 && withdrawn.length === 0 && entry.added.length + entry.withdrawn.length > 0) return null;
+  return withExtra(
+    `{"event_id":${JSON.stringify(entry.eventId)},"added":[${added.map((m) => marketJson(m, opts.format)).join(',')}],"withdrawn":[${withdrawn.join(',')}]}`,
+    opts.extra,
+  );
+}
+
+function renderOutright(entry: OutrightEntry, opts: RenderOptions): string {
+  const m = entry.market;
+  const market =
+    m === null
+      ? 'null'
+      : `{"market_id":${m.marketId},"market":${JSON.stringify(m.market)},"selections":[${m.selections
+          .map(
+            (s) =>
+              `{"selection_id":${s.selectionId},"selection":${JSON.stringify(s.selection)},"odds":${oddsJson(s.odds, opts.format)}}`,
+          )
+          .join(',')}],"updated_at":${JSON.stringify(iso(m.updatedAt))}}`;
+  return withExtra(
+    `{"tournament_id":${JSON.stringify(entry.eventId)},"tournament":${JSON.stringify(entry.tournament)},"sport":${JSON.stringify(entry.sport)},"change":"${entry.change}","market":${market},"result":${entry.resultJson ?? 'null'}}`,
+    opts.extra,
+  );
+}
