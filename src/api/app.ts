@@ -21,6 +21,7 @@ import { operationRoutes } from './routes/operations.js';
 import { outrightSettlementRoutes } from './routes/outright-settlements.js';
 import { outrightRoutes } from './routes/outrights.js';
 import { settlementRoutes } from './routes/settlements.js';
+import { streamRoutes } from './routes/stream.js';
 import { usageRoutes } from './routes/usage.js';
 import { splitValidatorFactory } from './validators.js';
 import { installWorldTime } from './world-time.js';
@@ -115,7 +116,11 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
       }
       return;
     }
-    const record = await ctx.keys.authenticate(request.headers['x-api-key']);
+    // Browsers' EventSource cannot send headers: the stream also takes the key as `api_key=`.
+    const given =
+      request.headers['x-api-key'] ??
+      (url === '/v1/stream' ? (request.query as { api_key?: string } | undefined)?.api_key : undefined);
+    const record = await ctx.keys.authenticate(given);
     request.apiKeyId = record.id;
     request.apiKey = record;
   });
@@ -162,6 +167,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     await app.register(outrightSettlementRoutes(ctx));
     await app.register(betRoutes(ctx));
     await app.register(usageRoutes(ctx));
+    await app.register(streamRoutes(ctx));
     await app.register(logoRoutes(opts.logos));
   }
   if (ctx.config.adminKey !== null) await app.register(adminFeedRoutes(ctx));

@@ -48,7 +48,8 @@ export function renderEntryData(entry: LogEntry, opts: RenderOptions): string | 
   }
 }
 
-function oddsJson(decimal: number, format: OddsFormat): string {
+/** The JSON of decimal odds in a format. */
+export function oddsJson(decimal: number, format: OddsFormat): string {
   return JSON.stringify(formatOdds(decimal, format));
 }
 

@@ -143,3 +143,21 @@ export function installMetering(app: FastifyInstance, ctx: ApiContext): void {
     done();
   });
 }
+
+/**
+ * Counts one request against the caller's monthly quota from a handler (a route metered
+ * `uncounted` that counts only once it knows the request is taken, like opening a stream).
+ * Throws the 429 of an exhausted quota; sets the X-RateLimit-* headers.
+ */
+export async function chargeRequest(ctx: ApiContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const key = request.apiKey;
+  if (key === undefined) return;
+  const plan = ctx.plans.of(key.plan);
+  applyQuota(request, reply, plan, await ctx.usage.consume(key.id, plan, ctx.now()));
+}
+
+/** Counts one more request for a key outside any request (an open stream's next period); false when exhausted. */
+export async function chargeKey(ctx: ApiContext, keyId: string, planName: string): Promise<boolean> {
+  const d = await ctx.usage.consume(keyId, ctx.plans.of(planName), ctx.now());
+  return d.ok;
+}

@@ -1,0 +1,200 @@
+// GET /v1/stream: Server-Sent Events of every change to the read state, with exact resume by Last-Event-ID.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { badRequest, ServiceError } from '../../domain/errors.js';
+import type { OddsFormat } from '../../domain/types.js';
+import { formatLogPosition, parseLogPosition } from '../../live/log-position.js';
+import type { ApiContext } from '../context.js';
+import { parseSport } from '../event-filters.js';
+import { chargeKey, chargeRequest } from '../quota/metering.js';
+import { errorResponses, OddsFormatParam } from '../schemas/common.js';
+import { snapshotSource } from '../stream/snapshot.js';
+import { SSE_HEADERS, SSE_PREAMBLE } from '../stream/sse.js';
+import { StreamConnection, type HoldLimits } from '../stream/stream-connection.js';
+import { StreamHub } from '../stream/stream-hub.js';
+import { StreamMetrics } from '../stream/stream-metrics.js';
+import { STREAM_EVENT_NAMES, type StreamEventName, type StreamSubscription } from '../stream/stream-subscription.js';
+
+const MAX_EVENT_IDS = 50;
+const FAMILY = /^[a-z0-9_]{1,64}$/;
+
+/** What one slow client may make the service hold before it is closed (about 2 MB of memory). */
+const HOLD_LIMITS: HoldLimits = { maxSelections: 20_000, maxEntries: 5_000, maxStallMs: 60_000 };
+
+export const StreamQuery = Type.Object({
+  sport: Type.Optional(Type.String({ description: 'sport key, or all' })),
+  league: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'exact league slug' })),
+  event_ids: Type.Optional(
+    Type.String({ description: `comma-separated event (or tournament) ids, at most ${MAX_EVENT_IDS}` }),
+  ),
+  types: Type.Optional(Type.String({ description: `comma-separated event names: ${STREAM_EVENT_NAMES.join(', ')}` })),
+  markets: Type.Optional(
+    Type.String({ description: 'comma-separated market families (1x2, totals…) for odds and markets events' }),
+  ),
+  odds_format: OddsFormatParam,
+  snapshot: Type.Optional(Type.Boolean({ description: 'first send the current state of every matching event' })),
+  last_event_id: Type.Optional(
+    Type.String({ maxLength: 100, description: 'resume after this id (as the Last-Event-ID header)' }),
+  ),
+  api_key: Type.Optional(
+    Type.String({ description: "the key, for browsers' EventSource (which cannot send headers)" }),
+  ),
+});
+
+function csv(value: string | undefined, param: string, max: number): string[] | null {
+  if (value === undefined) return null;
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (items.length === 0) throw badRequest(`query parameter '${param}' is empty`);
+  if (items.length > max) throw badRequest(`query parameter '${param}' lists ${items.length} values; at most ${max}`);
+  return items;
+}
+
+function subscriptionOf(q: {
+  sport?: string;
+  league?: string;
+  event_ids?: string;
+  types?: string;
+  markets?: string;
+  odds_format?: OddsFormat;
+}): StreamSubscription {
+  const ids = csv(q.event_ids, 'event_ids', MAX_EVENT_IDS);
+  const types = csv(q.types, 'types', STREAM_EVENT_NAMES.length);
+  for (const t of types ?? []) {
+    if (!(STREAM_EVENT_NAMES as readonly string[]).includes(t)) {
+      throw badRequest(
+        `query parameter 'types' has an unknown event name '${t}' (use ${STREAM_EVENT_NAMES.join(', ')})`,
+      );
+    }
+  }
+  const families = csv(q.markets, 'markets', 100)?.map((f) => f.toLowerCase()) ?? null;
+  for (const f of families ?? []) {
+    if (!FAMILY.test(f)) throw badRequest(`query parameter 'markets' has an invalid market family '${f}'`);
+  }
+  return {
+    sport: parseSport(q.sport),
+    league: q.league ?? null,
+    eventIds: ids === null ? null : new Set(ids),
+    types: types === null ? null : new Set(types as StreamEventName[]),
+    families: families === null ? null : new Set(families),
+    format: q.odds_format ?? 'decimal',
+  };
+}
+
+export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const { readModel, config } = ctx;
+    const log = readModel.log;
+    const metrics = new StreamMetrics(ctx.metrics.registry, () => hub.size);
+    const hub: StreamHub = new StreamHub({
+      log,
+      metrics,
+      now: ctx.now,
+      worldNow: ctx.worldNow,
+      heartbeatMs: config.streamHeartbeatSeconds * 1000,
+      charge: async (keyId) => {
+        const key = keyPlans.get(keyId);
+        return key === undefined ? true : chargeKey(ctx, keyId, key);
+      },
+    });
+    /** The plan of each key with an open stream (its later periods are charged to it). */
+    const keyPlans = new Map<string, string>();
+    app.addHook('preClose', async () => hub.closeAll());
+    const keyOf = (eventId: string, marketId: number): string | undefined => {
+      const le = readModel.get(eventId);
+      if (le === undefined) return undefined;
+      const i = le.book.indexOfMarket(marketId);
+      return i < 0 ? undefined : le.book.key(i);
+    };
+
+    app.get(
+      '/v1/stream',
+      {
+        exposeHeadRoute: false,
+        config: { metering: 'uncounted' },
+        schema: {
+          tags: ['stream'],
+          summary: 'Server-Sent Events: every change, with exact resume by Last-Event-ID (docs/streaming.md)',
+          description:
+            'Answers `text/event-stream`. Events: odds, markets, score, status, result, settlement, outright, heartbeat, snapshot_required (and close). Opening counts one request, each started 5 minutes one more; the plan limits concurrent streams.',
+          querystring: StreamQuery,
+          response: errorResponses,
+        },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const sub = subscriptionOf(q);
+        const key = request.apiKey;
+        if (key === undefined) throw new ServiceError('unauthorized', 'a stream needs an API key');
+        const plan = ctx.plans.of(key.plan);
+        if (plan.streams !== null && hub.openFor(key.id) >= plan.streams) {
+          throw new ServiceError(
+            'rate_limited',
+            `plan ${plan.name} allows ${plan.streams} open stream${plan.streams === 1 ? '' : 's'} at once per key; close one first`,
+            { retryAfter: 5 },
+          );
+        }
+        await chargeRequest(ctx, request, reply);
+
+        const header = request.headers['last-event-id'];
+        const lastEventId =
+          (typeof header === 'string' && header !== '' ? header : undefined) ?? q.last_event_id ?? null;
+        reply.hijack();
+        const res = reply.raw;
+        const headers: Record<string, string | number | string[]> = {};
+        for (const [name, value] of Object.entries(reply.getHeaders())) {
+          if (value !== undefined) headers[name] = value as string | number | string[];
+        }
+        res.writeHead(200, { ...headers, ...SSE_HEADERS });
+        res.write(SSE_PREAMBLE);
+        res.socket?.setNoDelay(true);
+
+        keyPlans.set(key.id, key.plan);
+        const conn = new StreamConnection(
+          {
+            res,
+            sub,
+            keyId: key.id,
+            bufferBytes: config.streamBufferBytes,
+            limits: HOLD_LIMITS,
+            metrics,
+            keyOf,
+            head: () => log.head,
+            now: ctx.now,
+            onClose: (c) => hub.remove(c),
+          },
+          log.head,
+          lastEventId,
+        );
+        hub.add(conn);
+        // Everything below runs in this turn: no entry can be appended between the replay and the live flush.
+        hub.flush();
+        if (lastEventId !== null) {
+          const refused = resume(conn, lastEventId);
+          metrics.resumes.inc({ outcome: refused === null ? 'exact' : 'snapshot_required' });
+          if (refused === null) return;
+          conn.writeEvent(
+            'snapshot_required',
+            JSON.stringify({ reason: refused, last_event_id: lastEventId, position: formatLogPosition(log.head) }),
+            formatLogPosition(log.head),
+          );
+        }
+        if (q.snapshot === true) conn.startSnapshot(snapshotSource(readModel, ctx.outrights, sub));
+      },
+    );
+
+    /** Replays what followed an id; returns why it cannot, or null when it did. */
+    function resume(conn: StreamConnection, id: string): string | null {
+      if (/~\d+$/.test(id)) return 'snapshot_incomplete';
+      const position = parseLogPosition(id);
+      if (position === null) return 'unknown';
+      const found = log.after(position);
+      if (!found.ok) return found.reason;
+      conn.lastPosition = position;
+      conn.deliver(found.entries, null);
+      return null;
+    }
+  };
+}

@@ -1,0 +1,412 @@
+// One open stream: writes its matching change-log entries, holds and conflates them while the client reads slowly, closes it when hopeless.
+import type { ServerResponse } from 'node:http';
+import type { LogEntry, OddsEntry } from '../../live/log-entry.js';
+import { compareLogPositions, formatLogPosition, type LogPosition } from '../../live/log-position.js';
+import { renderEntryData } from '../../live/log-render.js';
+import { sseFrame } from './sse.js';
+import type { StreamMetrics } from './stream-metrics.js';
+import { matches, renderKey, streamNameOf, type StreamSubscription } from './stream-subscription.js';
+
+/** Why the service closes a stream (the `close` event's reason and the metric's label). */
+export type CloseReason = 'too_slow' | 'quota_exhausted' | 'shutting_down';
+
+/** One stream event to write: its name and data; ids are given when written. */
+export interface SnapshotFrame {
+  name: string;
+  data: string;
+}
+
+/** What a snapshot sends, one event (or tournament) at a time, so a large one never blocks the loop. */
+export interface SnapshotSource {
+  /** Event ids (and tournament ids) to snapshot, in order. */
+  ids: string[];
+  /** The frames of one id's current state (none if it is gone). */
+  frames(id: string): SnapshotFrame[];
+}
+
+/** Limits of what one slow client may make the service hold for it. */
+export interface HoldLimits {
+  /** Distinct selections held in conflated prices. */
+  maxSelections: number;
+  /** Other events (status, score, markets…) held. */
+  maxEntries: number;
+  /** How long the socket may accept nothing before the client is closed. */
+  maxStallMs: number;
+}
+
+export interface ConnectionDeps {
+  res: ServerResponse;
+  sub: StreamSubscription;
+  keyId: string;
+  /** Socket bytes waiting to be sent above which entries are held (and odds conflated). */
+  bufferBytes: number;
+  limits: HoldLimits;
+  metrics: StreamMetrics;
+  /** The key of a market, for the market-family filter of odds entries. */
+  keyOf: (eventId: string, marketId: number) => string | undefined;
+  /** The log's head now (a snapshot records where each event's state was taken). */
+  head: () => LogPosition;
+  /** Wall clock. */
+  now: () => number;
+  onClose: (conn: StreamConnection) => void;
+}
+
+/** The latest price of one selection while conflating, and the entry it came from. */
+interface HeldPrice {
+  marketId: number;
+  odds: number;
+  locked: number;
+  position: LogPosition;
+}
+
+/** Consecutive odds entries merged: per event, the latest price per selection. */
+interface OddsRun {
+  byEvent: Map<string, { sport: string; league: string; at: number; prices: Map<number, HeldPrice> }>;
+  last: LogPosition;
+}
+
+type Held = { entry: LogEntry } | { run: OddsRun };
+
+/** Entry kinds a snapshot already reflects: those not after an event's snapshot are not sent again. */
+const SNAPSHOT_KINDS = new Set(['fixture', 'status', 'score', 'markets', 'odds']);
+
+/** Frames rendered once per flush for every client that renders alike. */
+export type FrameCache = Map<string, Map<LogEntry, Buffer | null>>;
+
+export class StreamConnection {
+  /** Entries at or before this position are never written again (a resume and the live flush can overlap). */
+  lastPosition: LogPosition;
+  /** The id of the last event written (what the client will resume from). */
+  private lastId: string | null;
+  private readonly key: string;
+  private held: Held[] = [];
+  private heldSelections = 0;
+  private heldEntries = 0;
+  private holding = false;
+  private lastProgressAt: number;
+  private snapshot: {
+    source: SnapshotSource;
+    index: number;
+    startId: string;
+    count: number;
+    pending: SnapshotFrame | null;
+    positions: Map<string, LogPosition>;
+  } | null = null;
+  /** Where each event's snapshot was taken (entries up to it are already in the client's state). */
+  private snapshotPositions: Map<string, LogPosition> | null = null;
+  closed = false;
+  /** When the stream was opened and how many 5-minute periods have been charged (the hub meters it). */
+  readonly openedAt: number;
+  charged = 1;
+
+  constructor(
+    private readonly deps: ConnectionDeps,
+    from: LogPosition,
+    lastId: string | null,
+  ) {
+    this.lastPosition = from;
+    this.lastId = lastId;
+    this.key = renderKey(deps.sub);
+    this.openedAt = deps.now();
+    this.lastProgressAt = this.openedAt;
+    deps.res.on('drain', () => {
+      this.lastProgressAt = this.deps.now();
+      this.pump();
+    });
+    deps.res.on('close', () => this.finish());
+  }
+
+  get keyId(): string {
+    return this.deps.keyId;
+  }
+
+  /** Nothing held: everything up to the log's head that matches has been written (heartbeats are exact). */
+  get upToDate(): boolean {
+    return !this.holding && !this.closed;
+  }
+
+  /** Writes what matches of these entries (in position order), or holds it while the socket is full. */
+  deliver(entries: readonly LogEntry[], cache: FrameCache | null): void {
+    if (this.closed) return;
+    const out: Buffer[] = [];
+    for (const entry of entries) {
+      if (compareLogPositions(entry.position, this.lastPosition) <= 0) continue;
+      this.lastPosition = entry.position;
+      if (!matches(this.deps.sub, entry)) continue;
+      if (this.holding) {
+        this.hold(entry);
+        continue;
+      }
+      const frame = this.frameOf(entry, cache);
+      if (frame === null) continue;
+      out.push(frame);
+      this.lastId = formatLogPosition(entry.position);
+      this.deps.metrics.eventsSent.inc({ event: streamNameOf(entry.kind) as string });
+    }
+    if (out.length > 0) this.write(out);
+    if (this.holding) this.checkLimits();
+  }
+
+  /** Sends a snapshot of the source's ids before anything else, then what changed meanwhile. */
+  startSnapshot(source: SnapshotSource): void {
+    const start = this.deps.head();
+    this.snapshot = {
+      source,
+      index: 0,
+      startId: formatLogPosition(start),
+      count: 0,
+      pending: null,
+      positions: new Map(),
+    };
+    this.lastPosition = start;
+    this.holding = true;
+    this.pump();
+  }
+
+  /** Writes one event outside the log (snapshot_required, heartbeat, close). */
+  writeEvent(name: string, data: string, id: string | null): void {
+    if (this.closed) return;
+    this.write([sseFrame(name, data, id)]);
+    if (id !== null) this.lastId = id;
+    if (name !== 'heartbeat') this.deps.metrics.eventsSent.inc({ event: name });
+  }
+
+  /** A heartbeat carrying the log's position, when everything before it has been written. */
+  heartbeat(position: string, time: string): void {
+    if (!this.upToDate) return;
+    this.write([sseFrame('heartbeat', `{"position":"${position}","time":"${time}"}`, null)]);
+  }
+
+  /** Closes the stream with a reason the client sees (a `close` event), freeing what it held. */
+  close(reason: CloseReason, message: string): void {
+    if (this.closed) return;
+    this.deps.metrics.closed.inc({ reason });
+    const res = this.deps.res;
+    if (!res.destroyed) {
+      res.write(sseFrame('close', JSON.stringify({ reason, message }), this.lastId));
+      res.end();
+      // A client that does not read even the end is cut off.
+      setTimeout(() => res.destroy(), 5000).unref();
+    }
+    this.finish();
+  }
+
+  /** Whether the socket has accepted nothing for too long while entries wait. */
+  stalled(now: number): boolean {
+    return this.holding && this.snapshot === null && now - this.lastProgressAt > this.deps.limits.maxStallMs;
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.held = [];
+    this.snapshot = null;
+    this.snapshotPositions = null;
+    this.deps.onClose(this);
+  }
+
+  private write(frames: Buffer[]): void {
+    const res = this.deps.res;
+    if (res.destroyed || res.writableEnded) return;
+    let bytes = 0;
+    res.cork();
+    for (const f of frames) {
+      res.write(f);
+      bytes += f.length;
+    }
+    res.uncork();
+    this.deps.metrics.bytesSent.inc({ encoding: 'identity' }, bytes);
+    if (res.writableLength > this.deps.bufferBytes && !this.holding) {
+      this.holding = true;
+      this.lastProgressAt = this.deps.now();
+    }
+  }
+
+  private frameOf(entry: LogEntry, cache: FrameCache | null): Buffer | null {
+    let byEntry = cache?.get(this.key);
+    const hit = byEntry?.get(entry);
+    if (hit !== undefined) return hit;
+    const data = renderEntryData(entry, {
+      format: this.deps.sub.format,
+      families: this.deps.sub.families,
+      keyOf: this.deps.keyOf,
+    });
+    const frame =
+      data === null ? null : sseFrame(streamNameOf(entry.kind) as string, data, formatLogPosition(entry.position));
+    if (cache !== null) {
+      if (byEntry === undefined) cache.set(this.key, (byEntry = new Map()));
+      byEntry.set(entry, frame);
+    }
+    return frame;
+  }
+
+  /** Keeps an entry for later: odds merged into the latest price per selection, the rest in order. */
+  private hold(entry: LogEntry): void {
+    if (entry.kind !== 'odds') {
+      this.held.push({ entry });
+      this.heldEntries++;
+      return;
+    }
+    const tail = this.held[this.held.length - 1];
+    let run: OddsRun;
+    if (tail !== undefined && 'run' in tail) run = tail.run;
+    else {
+      run = { byEvent: new Map(), last: entry.position };
+      this.held.push({ run });
+    }
+    run.last = entry.position;
+    this.mergeOdds(run, entry);
+  }
+
+  private mergeOdds(run: OddsRun, entry: OddsEntry): void {
+    let ev = run.byEvent.get(entry.eventId);
+    if (ev === undefined) {
+      ev = { sport: entry.sport, league: entry.league, at: entry.at, prices: new Map() };
+      run.byEvent.set(entry.eventId, ev);
+    }
+    ev.at = entry.at;
+    const c = entry.changes;
+    let merged = 0;
+    for (let k = 0; k < c.odds.length; k++) {
+      const selectionId = c.selectionIds[k] as number;
+      const price = ev.prices.get(selectionId);
+      if (price !== undefined) {
+        merged++;
+        price.odds = c.odds[k] as number;
+        price.locked = c.locked[k] as number;
+        price.position = entry.position;
+      } else {
+        ev.prices.set(selectionId, {
+          marketId: c.marketIds[k] as number,
+          odds: c.odds[k] as number,
+          locked: c.locked[k] as number,
+          position: entry.position,
+        });
+        this.heldSelections++;
+      }
+    }
+    if (merged > 0) this.deps.metrics.conflated.inc(merged);
+  }
+
+  private checkLimits(): void {
+    const { maxSelections, maxEntries } = this.deps.limits;
+    if (this.heldSelections > maxSelections || this.heldEntries > maxEntries) {
+      this.close(
+        'too_slow',
+        `the client read too slowly: more than ${maxSelections} prices or ${maxEntries} events waited for it; reconnect with Last-Event-ID`,
+      );
+    }
+  }
+
+  /** Writes what was held while the socket has room again: the snapshot first, then held entries. */
+  private pump(): void {
+    if (this.closed) return;
+    const res = this.deps.res;
+    if (this.snapshot !== null) {
+      if (!this.pumpSnapshot()) return;
+    }
+    while (this.held.length > 0 && res.writableLength <= this.deps.bufferBytes && !this.closed) {
+      const item = this.held.shift() as Held;
+      const frames = 'entry' in item ? this.heldEntryFrames(item.entry) : this.runFrames(item.run);
+      if (frames.length > 0) this.write(frames);
+    }
+    if (this.held.length === 0 && res.writableLength <= this.deps.bufferBytes) {
+      this.holding = false;
+      this.heldSelections = 0;
+      this.heldEntries = 0;
+      this.snapshotPositions = null;
+    }
+  }
+
+  /** Writes snapshot frames until the socket is full; true once the snapshot is complete. */
+  private pumpSnapshot(): boolean {
+    const snap = this.snapshot;
+    if (snap === null) return true;
+    const res = this.deps.res;
+    const { ids } = snap.source;
+    while (snap.index < ids.length && res.writableLength <= this.deps.bufferBytes) {
+      const id = ids[snap.index++] as string;
+      snap.positions.set(id, this.deps.head());
+      const out: Buffer[] = [];
+      for (const f of snap.source.frames(id)) {
+        // One frame behind: the last frame of the snapshot carries the position it started at,
+        // the ones before it an id that tells a reconnecting client the snapshot was cut short.
+        if (snap.pending !== null) out.push(this.snapshotFrame(snap.pending, `${snap.startId}~${snap.count}`));
+        snap.pending = f;
+        snap.count++;
+      }
+      if (out.length > 0) this.write(out);
+    }
+    if (snap.index < ids.length) return false;
+    if (snap.pending !== null) this.write([this.snapshotFrame(snap.pending, snap.startId)]);
+    this.lastId = snap.startId;
+    this.snapshotPositions = snap.positions;
+    this.snapshot = null;
+    return true;
+  }
+
+  private snapshotFrame(f: SnapshotFrame, id: string): Buffer {
+    this.deps.metrics.eventsSent.inc({ event: f.name });
+    return sseFrame(f.name, f.data, id);
+  }
+
+  /** Whether a snapshot already reflects this change of this event. */
+  private inSnapshot(kind: string, eventId: string, position: LogPosition): boolean {
+    const at = this.snapshotPositions?.get(eventId);
+    return at !== undefined && SNAPSHOT_KINDS.has(kind) && compareLogPositions(position, at) <= 0;
+  }
+
+  private heldEntryFrames(entry: LogEntry): Buffer[] {
+    if (this.inSnapshot(entry.kind, entry.eventId, entry.position)) return [];
+    const frame = this.frameOf(entry, null);
+    if (frame === null) return [];
+    this.lastId = formatLogPosition(entry.position);
+    this.deps.metrics.eventsSent.inc({ event: streamNameOf(entry.kind) as string });
+    return [frame];
+  }
+
+  /**
+   * One `odds` event per event of a run, flagged conflated. All but the last carry the id written
+   * before the run: a client cut off halfway resumes from before the run and loses nothing.
+   */
+  private runFrames(run: OddsRun): Buffer[] {
+    const before = this.lastId;
+    const pieces: Array<{ name: string; data: string }> = [];
+    for (const [eventId, ev] of run.byEvent) {
+      const prices = [...ev.prices.entries()].filter(([, p]) => !this.inSnapshot('odds', eventId, p.position));
+      if (prices.length === 0) continue;
+      const n = prices.length;
+      const entry: OddsEntry = {
+        kind: 'odds',
+        position: run.last,
+        eventId,
+        sport: ev.sport,
+        league: ev.league,
+        at: ev.at,
+        bytes: 0,
+        changes: {
+          marketIds: Float64Array.from(prices, ([, p]) => p.marketId),
+          selectionIds: Float64Array.from(prices, ([id]) => id),
+          odds: Float64Array.from(prices, ([, p]) => p.odds),
+          locked: Uint8Array.from(prices, ([, p]) => p.locked),
+          outcomes: new Uint32Array(n),
+          layout: -1,
+        },
+      };
+      const data = renderEntryData(entry, {
+        format: this.deps.sub.format,
+        families: this.deps.sub.families,
+        keyOf: this.deps.keyOf,
+        extra: '"conflated":true',
+      });
+      if (data !== null) pieces.push({ name: 'odds', data });
+    }
+    const last = formatLogPosition(run.last);
+    const frames = pieces.map((p, i) => sseFrame(p.name, p.data, i === pieces.length - 1 ? last : before));
+    if (frames.length > 0) {
+      this.lastId = last;
+      this.deps.metrics.eventsSent.inc({ event: 'odds' }, frames.length);
+    }
+    return frames;
+  }
+}

@@ -1,0 +1,123 @@
+// The stream hub: follows the change log and hands each batch of new entries to every open stream; heartbeats and metering.
+import type { ChangeLog, LogEntry } from '../../live/change-log.js';
+import { formatLogPosition } from '../../live/log-position.js';
+import type { FrameCache, StreamConnection } from './stream-connection.js';
+import type { StreamMetrics } from './stream-metrics.js';
+
+/** Each started period of an open stream counts one more request (decisions.md: 5 minutes). */
+export const STREAM_CHARGE_PERIOD_MS = 5 * 60_000;
+
+export interface StreamHubOptions {
+  log: ChangeLog;
+  metrics: StreamMetrics;
+  /** Wall clock. */
+  now: () => number;
+  /** World clock (the heartbeat's `time`). */
+  worldNow: () => number;
+  heartbeatMs: number;
+  /**
+   * Counts one more request against a key's quota for a stream open another period; resolves
+   * false when the quota is exhausted (the stream is then closed).
+   */
+  charge: (keyId: string) => Promise<boolean> | boolean;
+}
+
+export class StreamHub {
+  private readonly connections = new Set<StreamConnection>();
+  private readonly perKey = new Map<string, number>();
+  private pending: LogEntry[] = [];
+  private scheduled = false;
+  private readonly unsubscribe: () => void;
+  private readonly heartbeatTimer: NodeJS.Timeout;
+  private readonly meterTimer: NodeJS.Timeout;
+
+  constructor(private readonly opts: StreamHubOptions) {
+    // Entries are gathered for one turn of the event loop: a feed body's changes go out together.
+    this.unsubscribe = opts.log.subscribe((entry) => {
+      if (this.connections.size === 0) return;
+      this.pending.push(entry);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+    this.heartbeatTimer = setInterval(() => this.heartbeat(), opts.heartbeatMs);
+    this.heartbeatTimer.unref();
+    this.meterTimer = setInterval(() => void this.meter(), 1000);
+    this.meterTimer.unref();
+  }
+
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** Streams a key holds open on this node. */
+  openFor(keyId: string): number {
+    return this.perKey.get(keyId) ?? 0;
+  }
+
+  add(conn: StreamConnection): void {
+    this.connections.add(conn);
+    this.perKey.set(conn.keyId, this.openFor(conn.keyId) + 1);
+  }
+
+  /** Called by a connection when it ends, whoever ended it. */
+  remove(conn: StreamConnection): void {
+    if (!this.connections.delete(conn)) return;
+    const n = this.openFor(conn.keyId) - 1;
+    if (n > 0) this.perKey.set(conn.keyId, n);
+    else this.perKey.delete(conn.keyId);
+  }
+
+  /** Hands the gathered entries to every stream (each renders a frame once per rendering, shared). */
+  flush(): void {
+    this.scheduled = false;
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    const cache: FrameCache = new Map();
+    for (const conn of this.connections) conn.deliver(batch, cache);
+  }
+
+  /** A heartbeat to every stream that has been written everything before the log's head. */
+  heartbeat(): void {
+    this.flush();
+    const position = formatLogPosition(this.opts.log.head);
+    const time = new Date(this.opts.worldNow()).toISOString();
+    for (const conn of this.connections) conn.heartbeat(position, time);
+  }
+
+  /** Charges streams entering a new period, and closes the stalled ones. */
+  private async meter(): Promise<void> {
+    const now = this.opts.now();
+    for (const conn of [...this.connections]) {
+      if (conn.stalled(now)) {
+        conn.close('too_slow', 'the client accepted nothing for too long; reconnect with Last-Event-ID');
+        continue;
+      }
+      const due = Math.floor((now - conn.openedAt) / STREAM_CHARGE_PERIOD_MS) + 1;
+      while (conn.charged < due && !conn.closed) {
+        conn.charged++;
+        let ok: boolean;
+        try {
+          ok = await this.opts.charge(conn.keyId);
+        } catch {
+          // The usage counters are down: the stream goes on uncharged rather than being cut.
+          ok = true;
+        }
+        if (!ok) conn.close('quota_exhausted', "the key's monthly quota is exhausted");
+      }
+    }
+  }
+
+  /** Closes every stream (the service is shutting down): clients reconnect elsewhere with their last id. */
+  closeAll(): void {
+    clearInterval(this.heartbeatTimer);
+    clearInterval(this.meterTimer);
+    this.unsubscribe();
+    this.flush();
+    for (const conn of [...this.connections]) {
+      conn.close('shutting_down', 'the service is shutting down; reconnect with Last-Event-ID');
+    }
+  }
+}
