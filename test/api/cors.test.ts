@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { startService, type TestService } from '../helpers/service.js';
+import type { AddressInfo } from 'node:net';
+import { SseClient } from '../helpers/sse.js';
+import { DEMO_KEY, startService, type TestService } from '../helpers/service.js';
 
 const APP = 'https://app.example.com';
 const LOCAL = 'http://localhost:5173';
@@ -66,6 +68,21 @@ describe('CORS with CORS_ORIGINS set to a list of origins', () => {
     assert.equal(r.status, 401);
     assert.equal(r.body.error, 'unauthorized');
     assert.equal(r.headers['access-control-allow-origin'], APP);
+  });
+
+  test("a browser's EventSource from an allowed origin (key as api_key=) gets the stream with the CORS headers", async () => {
+    await svc.service.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(svc.service.app.server.address() as AddressInfo).port}`;
+    const c = await SseClient.connect(base, `/v1/stream?api_key=${DEMO_KEY}`, { origin: APP });
+    c.close();
+    assert.equal(c.res.headers['access-control-allow-origin'], APP);
+    assert.match(String(c.res.headers['content-type']), /text\/event-stream/);
+    // A resume from a browser sends Last-Event-ID: the preflight of a fetch-based client allows it.
+    const pre = await svc.inject('OPTIONS', '/v1/stream', {
+      key: null,
+      headers: { ...preflight(APP), 'access-control-request-headers': 'x-api-key, last-event-id' },
+    });
+    assert.ok(headerList(pre.headers['access-control-allow-headers']).includes('last-event-id'));
   });
 
   test('another origin gets no Access-Control-Allow-Origin (the browser refuses it), on reads and preflights', async () => {
