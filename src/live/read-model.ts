@@ -173,8 +173,9 @@ export class ReadModel {
     this.results.clear();
   }
 
-  /** Upserts markets: a known market keeps its place, new ones are appended. */
-  upsertMarkets(le: LiveEvent, markets: Market[]): void {
+  /** Upserts markets: a known market keeps its place, new ones are appended; the event's updated_at becomes `at`. */
+  upsertMarkets(le: LiveEvent, markets: Market[], at: number = le.event.updatedAt): void {
+    le.event.updatedAt = at;
     le.book.upsert(markets);
     this.touch(le);
     this.log.append(marketsEntry(le, markets, [], forcedLock(le)));
@@ -187,9 +188,10 @@ export class ReadModel {
   }
 
   /** Withdraws markets (unknown or already withdrawn ids are ignored); returns the ids withdrawn. */
-  withdrawMarkets(le: LiveEvent, marketIds: number[] | 'all'): number[] {
+  withdrawMarkets(le: LiveEvent, marketIds: number[] | 'all', at: number = le.event.updatedAt): number[] {
     const withdrawn = le.book.withdraw(marketIds);
     if (withdrawn.length > 0) {
+      le.event.updatedAt = at;
       this.touch(le);
       this.log.append(marketsEntry(le, [], withdrawn, false));
     }
@@ -209,6 +211,31 @@ export class ReadModel {
   touchEvent(le: LiveEvent): void {
     le.version++;
     this.listVersion++;
+  }
+
+  /**
+   * Sets prices and locks (per change: outcome index, price or NaN, lock 1/0 or -1), in order;
+   * returns how many outcomes moved. When any did, the event's updated_at becomes `at` and the
+   * change is logged once, with what moved.
+   */
+  applyPrices(le: LiveEvent, outcomes: Int32Array, odds: Float64Array, locks: Int8Array, at: number): number {
+    const book = le.book;
+    const moved: number[] = [];
+    for (let k = 0; k < outcomes.length; k++) {
+      const o = outcomes[k] as number;
+      const price = odds[k] as number;
+      const lock = locks[k] as number;
+      let changed = false;
+      if (!Number.isNaN(price)) changed = book.setOdds(o, price);
+      if (lock >= 0) changed = book.setLocked(o, lock === 1) || changed;
+      if (changed) moved.push(o);
+    }
+    if (moved.length === 0) return 0;
+    // In place: a copy of the event per price tick was part of what a live evening promoted to the
+    // old generation, and so of how often full collections stalled the feed.
+    le.event.updatedAt = at;
+    this.touchPrices(le, moved);
+    return moved.length;
   }
 
   /**

@@ -15,7 +15,7 @@ import { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { StoredEvent, StoredTournament, Store } from '../store/store.js';
 import { applyFixture, applyScore, applyStatus, type EventChange } from './apply-event.js';
-import { applyOddsChanges, changedMarkets, rejectUnlessOpen } from './apply-markets.js';
+import { changedMarkets, planOddsChanges, rejectUnlessOpen } from './apply-markets.js';
 import { planOutright } from './apply-outright.js';
 import { applyResult } from './apply-result.js';
 import {
@@ -576,18 +576,15 @@ export class Pipeline {
         const r = changedMarkets(le, msg);
         if (!r.ok) return rejected(r.message);
         if (r.markets.length === 0) return applied(false);
-        this.bumpUpdatedAt(le, at);
-        this.opts.readModel.upsertMarkets(le, r.markets);
+        this.opts.readModel.upsertMarkets(le, r.markets, at);
         return applied(true);
       }
       case 'odds': {
-        const r = applyOddsChanges(le, changesOf(msg));
-        if (!r.ok) return rejected(r.message);
-        if (r.outcomes.length === 0) return applied(false);
+        const plan = planOddsChanges(le, changesOf(msg));
+        if (!plan.ok) return rejected(plan.message);
         // The odds row carries the event's updated_at: no event document per price tick.
-        this.bumpUpdatedAt(le, at);
-        this.opts.readModel.touchPrices(le, r.outcomes);
-        return applied(true);
+        const moved = this.opts.readModel.applyPrices(le, plan.outcomes, plan.odds, plan.locks, at);
+        return applied(moved > 0);
       }
       case 'remove_markets': {
         if ((msg.all === true) === (msg.market_ids !== undefined)) {
@@ -596,10 +593,12 @@ export class Pipeline {
         const closed = rejectUnlessOpen(le);
         if (closed !== null) return rejected(closed);
         // Withdrawn markets stay in the book and the store (bets taken on them still settle).
-        const withdrawn = this.opts.readModel.withdrawMarkets(le, msg.all === true ? 'all' : (msg.market_ids ?? []));
-        if (withdrawn.length === 0) return applied(false);
-        this.bumpUpdatedAt(le, at);
-        return applied(true);
+        const withdrawn = this.opts.readModel.withdrawMarkets(
+          le,
+          msg.all === true ? 'all' : (msg.market_ids ?? []),
+          at,
+        );
+        return applied(withdrawn.length > 0);
       }
       case 'stats': {
         if (!acceptsStats(le.event.status)) {
@@ -722,16 +721,6 @@ export class Pipeline {
       this.writtenWithResult = null;
     }
     return applied(true);
-  }
-
-  /**
-   * Moves updated_at in place, before the change is applied (its log entry carries the new time). A
-   * copy of the event per odds message, living until the event's next tick, was part of what a live
-   * evening promoted to the old generation, and so of how often full collections stalled the feed;
-   * whoever needs the event document written (markets changes) is told by the log.
-   */
-  private bumpUpdatedAt(le: LiveEvent, at: number): void {
-    if (at !== le.event.updatedAt) le.event.updatedAt = at;
   }
 }
 
