@@ -41,6 +41,8 @@ export interface ApiContext {
   worldNow: () => number;
   worldClock: WorldClock;
   startedAt: number;
+  /** Streams each key holds open on this node (set by the stream routes; metering refuses one too many). */
+  openStreams?: (keyId: string) => number;
   /** Scaled out (ROLE=pipeline or api): who applies POST /admin/v1/feed. Absent (ROLE=all): this node. */
   feedRole?: FeedRole;
 }
@@ -64,9 +66,11 @@ export type RouteAccess = 'public' | 'key' | 'admin';
 /**
  * How a route is metered (docs/quotas.md). Key routes default to `counted` (monthly quota and
  * per-second rate); `uncounted` takes only the per-second rate; `caller` applies the fixed
- * health/status limits per caller. Public and admin routes are not metered unless they say so.
+ * health/status limits per caller; `stream` is `counted` once the key has a stream left in its
+ * plan (one too many is refused 429 and counts nothing). Public and admin routes are not metered
+ * unless they say so.
  */
-export type RouteMetering = 'counted' | 'uncounted' | 'caller';
+export type RouteMetering = 'counted' | 'uncounted' | 'caller' | 'stream';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

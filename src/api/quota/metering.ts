@@ -109,6 +109,7 @@ function meter(ctx: ApiContext, request: FastifyRequest, reply: FastifyReply): P
     applyRate(plan, d);
     return undefined;
   }
+  if (metering === 'stream') refuseExtraStream(ctx, key.id, plan);
   const d = ctx.usage.consume(key.id, plan, now);
   if (d instanceof Promise) return d.then((r) => applyQuota(request, reply, plan, r));
   applyQuota(request, reply, plan, d);
@@ -144,16 +145,14 @@ export function installMetering(app: FastifyInstance, ctx: ApiContext): void {
   });
 }
 
-/**
- * Counts one request against the caller's monthly quota from a handler (a route metered
- * `uncounted` that counts only once it knows the request is taken, like opening a stream).
- * Throws the 429 of an exhausted quota; sets the X-RateLimit-* headers.
- */
-export async function chargeRequest(ctx: ApiContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const key = request.apiKey;
-  if (key === undefined) return;
-  const plan = ctx.plans.of(key.plan);
-  applyQuota(request, reply, plan, await ctx.usage.consume(key.id, plan, ctx.now()));
+/** A stream beyond the plan's open streams: refused before anything is counted. */
+function refuseExtraStream(ctx: ApiContext, keyId: string, plan: Plan): void {
+  if (plan.streams === null || (ctx.openStreams?.(keyId) ?? 0) < plan.streams) return;
+  throw new ServiceError(
+    'rate_limited',
+    `plan ${plan.name} allows ${plan.streams} open stream${plan.streams === 1 ? '' : 's'} at once per key; close one first`,
+    { retryAfter: 5 },
+  );
 }
 
 /** Counts one more request for a key outside any request (an open stream's next period); false when exhausted. */

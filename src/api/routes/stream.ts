@@ -6,7 +6,7 @@ import type { OddsFormat } from '../../domain/types.js';
 import { formatLogPosition, parseLogPosition } from '../../live/log-position.js';
 import type { ApiContext } from '../context.js';
 import { parseSport } from '../event-filters.js';
-import { chargeKey, chargeRequest } from '../quota/metering.js';
+import { chargeKey } from '../quota/metering.js';
 import { errorResponses, OddsFormatParam } from '../schemas/common.js';
 import { snapshotSource } from '../stream/snapshot.js';
 import { SSE_HEADERS, SSE_PREAMBLE } from '../stream/sse.js';
@@ -101,6 +101,8 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     });
     /** The plan of each key with an open stream (its later periods are charged to it). */
     const keyPlans = new Map<string, string>();
+    // Metering refuses a stream beyond the plan's before counting it.
+    ctx.openStreams = (keyId) => hub.openFor(keyId);
     app.addHook('preClose', async () => hub.closeAll());
     const keyOf = (eventId: string, marketId: number): string | undefined => {
       const le = readModel.get(eventId);
@@ -113,7 +115,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/stream',
       {
         exposeHeadRoute: false,
-        config: { metering: 'uncounted' },
+        config: { metering: 'stream' },
         schema: {
           tags: ['stream'],
           summary: 'Server-Sent Events: every change, with exact resume by Last-Event-ID (docs/streaming.md)',
@@ -128,15 +130,6 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const sub = subscriptionOf(q);
         const key = request.apiKey;
         if (key === undefined) throw new ServiceError('unauthorized', 'a stream needs an API key');
-        const plan = ctx.plans.of(key.plan);
-        if (plan.streams !== null && hub.openFor(key.id) >= plan.streams) {
-          throw new ServiceError(
-            'rate_limited',
-            `plan ${plan.name} allows ${plan.streams} open stream${plan.streams === 1 ? '' : 's'} at once per key; close one first`,
-            { retryAfter: 5 },
-          );
-        }
-        await chargeRequest(ctx, request, reply);
 
         const header = request.headers['last-event-id'];
         const lastEventId =

@@ -7,7 +7,12 @@ import type { UsageDay, UsageWrite } from '../../../src/store/store.js';
 
 export const T = Date.parse('2026-03-10T12:00:00Z');
 export const HOUR = 3_600_000;
-export const plan = (perMonth: number | null, perSecond: number | null): Plan => ({ name: 'p', perMonth, perSecond, streams: 1 });
+export const plan = (perMonth: number | null, perSecond: number | null): Plan => ({
+  name: 'p',
+  perMonth,
+  perSecond,
+  streams: 1,
+});
 
 /** A store of usage rows in memory; `failing` makes writes reject. */
 export class FakeUsageStore {
