@@ -8,6 +8,7 @@ import { ensureApiKey, generateApiKey, hashApiKey, KeyAuthenticator } from './ap
 import { teamLogoSource } from './api/logo-source.js';
 import { ApiMetrics } from './api/metrics.js';
 import type { UsageCounter } from './api/quota/counter.js';
+import type { ApiSettings } from './api/settings.js';
 import { openQuotaCounters, type QuotaCounters } from './api/quota/counters.js';
 import type { Config } from './config.js';
 import { WorldClock } from './domain/clock.js';
@@ -108,6 +109,27 @@ function openSimulatorEvents(readModel: ReadModel): Map<string, string> {
     if (le.event.id.startsWith('sim-') && !isTerminal(le.event.status)) open.set(le.event.id, le.event.status);
   }
   return open;
+}
+
+/** The plain values the HTTP app reads, from the configuration. */
+function apiSettings(config: Config): ApiSettings {
+  return {
+    publicUrl: config.publicUrl,
+    host: config.host,
+    port: config.port,
+    servesReads: config.role !== 'pipeline',
+    adminKey: config.adminKey,
+    accessLog: config.accessLog,
+    bodyLimitBytes: config.bodyLimitBytes,
+    feedBodyLimitBytes: config.feedBodyLimitBytes,
+    trustProxy: config.trustProxy,
+    corsOrigins: config.corsOrigins,
+    pipelineStaleSeconds: config.pipelineStaleSeconds,
+    settlementFeedDays: config.settlementFeedDays,
+    settlementDetailDays: config.settlementDetailDays,
+    streamHeartbeatSeconds: config.streamHeartbeatSeconds,
+    streamBufferBytes: config.streamBufferBytes,
+  };
 }
 
 const silentLog = { warn: () => undefined, error: () => undefined };
@@ -257,13 +279,16 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     const plans = new PlanBook(config.plans);
     const keys = new KeyAuthenticator(store, now);
     const keyAdmin = new KeyAdmin({ store, keys, plans, now });
+    const settings = apiSettings(config);
     const ctx: ApiContext = {
-      config,
+      settings,
       readModel,
       settlementIndex,
       outrights: pipeline.outrights,
+      results: { result: (id) => pipeline.result(id) },
+      freshness: { lastChangeAt: () => pipeline.lastChangeAt },
+      ingress: pipeline,
       store,
-      pipeline,
       keys,
       keyAdmin,
       plans,
@@ -278,7 +303,7 @@ export async function createService(config: Config, opts: ServiceOptions = {}): 
     const app = await buildApp(ctx, {
       ...(opts.logger ? { loggerInstance: opts.logger } : {}),
       logos: teamLogoSource(readModel),
-      portal: portalPlugin(ctx),
+      portal: portalPlugin({ store, keyAdmin, plans, usage, now, site: settings }),
     });
 
     // What the store refuses (it cannot commit) the simulator sends again until it is taken.

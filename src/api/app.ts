@@ -74,15 +74,15 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   const app = Fastify({
     ...(opts.loggerInstance !== undefined ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     // One access line per request (ACCESS_LOG, at info) instead of Fastify's two; errors are logged either way.
-    logController: logControllerFor(ctx.config.accessLog, opts.loggerInstance),
-    bodyLimit: ctx.config.bodyLimitBytes,
+    logController: logControllerFor(ctx.settings.accessLog, opts.loggerInstance),
+    bodyLimit: ctx.settings.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     // Our own onRequest check answers during shutdown, with the {error, message, component} body.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // The client address (per-caller limits of /v1/status) behind a load balancer: TRUST_PROXY.
-    trustProxy: trustProxyOption(ctx.config.trustProxy),
+    trustProxy: trustProxyOption(ctx.settings.trustProxy),
     // JSON bodies are validated as sent; query strings, path and headers are text and are coerced.
     schemaController: { compilersFactory: { buildValidator: splitValidatorFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -91,7 +91,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   installJsonParser(app);
 
   // Before the key check: a browser needs the CORS headers on a 401 or 429 too to read its body.
-  if (ctx.config.corsOrigins !== null) await app.register(cors, corsOptions(ctx.config.corsOrigins));
+  if (ctx.settings.corsOrigins !== null) await app.register(cors, corsOptions(ctx.settings.corsOrigins));
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -110,7 +110,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     if (access === 'public') return;
     if (access === 'admin') {
       const given = request.headers['x-admin-key'];
-      const expected = ctx.config.adminKey;
+      const expected = ctx.settings.adminKey;
       if (expected === null || typeof given !== 'string' || !secretsEqual(given, expected)) {
         throw new ServiceError('unauthorized', 'admin routes need a valid X-Admin-Key header');
       }
@@ -157,7 +157,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
 
   await app.register(operationRoutes(ctx));
   // A pipeline node (ROLE=pipeline) holds no read model for clients: probes, metrics and the feed only.
-  const servesReads = ctx.config.role !== 'pipeline';
+  const servesReads = ctx.settings.servesReads;
   if (servesReads) {
     await app.register(eventRoutes(ctx));
     await app.register(liveRoutes(ctx));
@@ -170,7 +170,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     await app.register(streamRoutes(ctx));
     await app.register(logoRoutes(opts.logos));
   }
-  if (ctx.config.adminKey !== null) await app.register(adminFeedRoutes(ctx));
+  if (ctx.settings.adminKey !== null) await app.register(adminFeedRoutes(ctx));
   if (servesReads && opts.portal !== undefined) await app.register(opts.portal, { prefix: '/portal' });
 
   return app;

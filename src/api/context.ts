@@ -1,27 +1,42 @@
-// What every route plugin is given: the read model, store, pipeline ingress, key checks, clock, config.
-import type { Config } from '../config.js';
+// What every route plugin is given: narrow ports (reads, results, freshness, feed ingress), the store, key checks, clocks, settings.
 import type { WorldClock } from '../domain/clock.js';
 import type { PlanBook } from '../domain/quota.js';
+import type { EventResult } from '../domain/types.js';
 import type { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { SettlementIndex } from '../live/settlement-index.js';
-import type { Pipeline } from '../pipeline/pipeline.js';
+import type { FeedIngress } from '../pipeline/ingress.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import type { KeyAdmin } from './key-admin.js';
 import type { KeyAuthenticator } from './keys.js';
 import type { CallerLimiter, UsageCounter } from './quota/counter.js';
 import type { ApiMetrics } from './metrics.js';
+import type { ApiSettings } from './settings.js';
 
 export const API_VERSION = '1.0.0';
 
+/** An event's archived result: in memory while recent, else from the store. */
+export interface ResultArchive {
+  result(eventId: string): Promise<EventResult | null>;
+}
+
+/** How current the read model is: when the feed last changed something. */
+export interface Freshness {
+  /** Wall-clock epoch ms of the last message that changed something; null before the first. */
+  lastChangeAt(): number | null;
+}
+
 export interface ApiContext {
-  config: Config;
+  settings: ApiSettings;
   readModel: ReadModel;
   settlementIndex: SettlementIndex;
   /** Outright tournaments and markets (the pipeline's book). */
   outrights: OutrightBook;
+  results: ResultArchive;
+  freshness: Freshness;
+  /** Applies POST /admin/v1/feed on the node that takes the feed (ROLE=all, a leading pipeline node). */
+  ingress: FeedIngress;
   store: Store;
-  pipeline: Pipeline;
   keys: KeyAuthenticator;
   /** Creates, revokes and re-plans keys, effective at once on this node. */
   keyAdmin: KeyAdmin;

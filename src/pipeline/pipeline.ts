@@ -18,6 +18,7 @@ import { applyFixture, applyScore, applyStatus, type EventChange } from './apply
 import { changedMarkets, planOddsChanges, rejectUnlessOpen } from './apply-markets.js';
 import { planOutright } from './apply-outright.js';
 import { applyResult } from './apply-result.js';
+import type { FeedIngress, FeedTiming } from './ingress.js';
 import {
   applied,
   isRetryable,
@@ -103,14 +104,7 @@ function acceptsStats(status: string): boolean {
  */
 export const MAX_PENDING_MARKET_DOCS = 20_000;
 
-/** Where the time of one feed body went (for the ingress's debug log). */
-export interface FeedTiming {
-  parseMs: number;
-  /** Waiting for earlier bodies, then applying every line. */
-  applyMs: number;
-}
-
-export class Pipeline {
+export class Pipeline implements FeedIngress {
   readonly counters: PipelineCounters = {
     applied: new Map(),
     unchanged: 0,

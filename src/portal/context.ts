@@ -1,6 +1,10 @@
-// What every portal page is given: the API context, sessions, attempt limits, asset URLs, and the request's session.
+// What every portal page is given: its ports (accounts, keys, usage, clock, address), sessions, attempt limits, asset URLs, and the request's session.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiContext } from '../api/context.js';
+import type { SiteAddress } from '../api/base-url.js';
+import type { KeyAdmin } from '../api/key-admin.js';
+import type { UsageCounter } from '../api/quota/counter.js';
+import type { PlanBook } from '../domain/quota.js';
+import type { Store } from '../store/store.js';
 import { AttemptLimiter } from './attempt-limiter.js';
 import { renderPage, type AssetUrls, type PageOptions } from './layout.js';
 import { PortalSessions, type SignedIn } from './sessions.js';
@@ -17,8 +21,21 @@ export const LIMITS = {
   signUpPerAddress: { max: 20, windowMs: 60 * MINUTE },
 } as const;
 
+/** What the composition root gives the portal: the api's key administration and usage counters, the store, plans, the wall clock, where it is reached. */
+export interface PortalPorts {
+  /** Accounts, portal sessions and keys. */
+  store: Store;
+  /** Creates, renames and revokes keys, effective at once on this node. */
+  keyAdmin: KeyAdmin;
+  plans: PlanBook;
+  usage: UsageCounter;
+  /** Wall clock (sessions, attempt windows, this month). */
+  now: () => number;
+  site: SiteAddress;
+}
+
 export interface PortalContext {
-  api: ApiContext;
+  ports: PortalPorts;
   sessions: PortalSessions;
   signInPerEmail: AttemptLimiter;
   signInPerAddress: AttemptLimiter;
@@ -26,13 +43,13 @@ export interface PortalContext {
   assets: AssetUrls;
 }
 
-export function createPortalContext(api: ApiContext, assets: AssetUrls): PortalContext {
+export function createPortalContext(ports: PortalPorts, assets: AssetUrls): PortalContext {
   return {
-    api,
-    sessions: new PortalSessions({ store: api.store, now: api.now }),
-    signInPerEmail: new AttemptLimiter(LIMITS.signInPerEmail, api.now),
-    signInPerAddress: new AttemptLimiter(LIMITS.signInPerAddress, api.now),
-    signUpPerAddress: new AttemptLimiter(LIMITS.signUpPerAddress, api.now),
+    ports,
+    sessions: new PortalSessions({ store: ports.store, now: ports.now }),
+    signInPerEmail: new AttemptLimiter(LIMITS.signInPerEmail, ports.now),
+    signInPerAddress: new AttemptLimiter(LIMITS.signInPerAddress, ports.now),
+    signUpPerAddress: new AttemptLimiter(LIMITS.signUpPerAddress, ports.now),
     assets,
   };
 }

@@ -1,10 +1,9 @@
 // The developer portal at /portal: a Fastify plugin with server-rendered pages, its own HTML errors, form parsing and sign-in scope.
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiContext } from '../api/context.js';
 import { HTTP_STATUS } from '../api/errors.js';
 import { ServiceError } from '../domain/errors.js';
 import { assetUrls, loadAssets, type Asset } from './assets.js';
-import { createPortalContext, field, type PortalContext } from './context.js';
+import { createPortalContext, field, type PortalContext, type PortalPorts } from './context.js';
 import { parseCookies, SESSION_COOKIE } from './cookies.js';
 import { renderErrorPage } from './layout.js';
 import { authPages } from './pages/auth.js';
@@ -84,7 +83,7 @@ function signedInScope(pctx: PortalContext): FastifyPluginAsync {
       if (session === null) return reply.redirect('/portal', 303);
       request.portalSession = session;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
-        checkSameOrigin(request, pctx.api.config);
+        checkSameOrigin(request, pctx.ports.site);
         checkCsrfToken(field(request.body, '_csrf'), session.csrf);
       }
     });
@@ -95,10 +94,10 @@ function signedInScope(pctx: PortalContext): FastifyPluginAsync {
 }
 
 /** Registered by the app under the `/portal` prefix. */
-export function portalPlugin(api: ApiContext): FastifyPluginAsync {
+export function portalPlugin(ports: PortalPorts): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
     const assets = loadAssets();
-    const pctx = createPortalContext(api, assetUrls(assets));
+    const pctx = createPortalContext(ports, assetUrls(assets));
 
     // Portal pages are not part of the API: keep them out of the OpenAPI document.
     app.addHook('onRoute', (route) => {

@@ -1,6 +1,6 @@
 // The portal's request checks: same-origin POSTs, CSRF tokens, the Secure cookie flag, and the security headers of every page.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
+import type { SiteAddress } from '../api/base-url.js';
 import { tokensEqual } from './sessions.js';
 
 /** An error the portal shows as an HTML page with this status (403 has no API error code: it is portal-only). */
@@ -19,8 +19,8 @@ export class PortalError extends Error {
 export const forbidden = (message: string): PortalError => new PortalError(403, 'Request refused', message);
 
 /** https as the browser sees it: the request itself (X-Forwarded-Proto with TRUST_PROXY) or an https PUBLIC_URL. */
-export function isSecure(request: FastifyRequest, config: Config): boolean {
-  return request.protocol === 'https' || (config.publicUrl?.startsWith('https:') ?? false);
+export function isSecure(request: FastifyRequest, site: SiteAddress): boolean {
+  return request.protocol === 'https' || (site.publicUrl?.startsWith('https:') ?? false);
 }
 
 function originOf(url: string): string | null {
@@ -33,10 +33,10 @@ function originOf(url: string): string | null {
 }
 
 /** The origins this portal is reached at: PUBLIC_URL's, and the one of this request's Host. */
-function ownOrigins(request: FastifyRequest, config: Config): Set<string> {
+function ownOrigins(request: FastifyRequest, site: SiteAddress): Set<string> {
   const out = new Set<string>();
-  if (config.publicUrl !== null) {
-    const o = originOf(config.publicUrl);
+  if (site.publicUrl !== null) {
+    const o = originOf(site.publicUrl);
     if (o !== null) out.add(o);
   }
   const here = originOf(`${request.protocol}://${request.host}`);
@@ -49,13 +49,13 @@ function ownOrigins(request: FastifyRequest, config: Config): Set<string> {
  * browser sends one must be ours. Neither header is required (some privacy settings strip them);
  * the CSRF token is what every POST must carry in any case.
  */
-export function checkSameOrigin(request: FastifyRequest, config: Config): void {
+export function checkSameOrigin(request: FastifyRequest, site: SiteAddress): void {
   const origin = request.headers.origin;
   const referer = request.headers.referer;
   const claimed = typeof origin === 'string' ? origin : typeof referer === 'string' ? referer : null;
   if (claimed === null) return;
   const o = originOf(claimed);
-  if (o === null || !ownOrigins(request, config).has(o)) {
+  if (o === null || !ownOrigins(request, site).has(o)) {
     throw forbidden('This form was sent from another site. Go back to the portal page and try again.');
   }
 }

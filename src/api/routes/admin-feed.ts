@@ -5,8 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ServiceError, type ErrorCode } from '../../domain/errors.js';
 import { BodyReader } from '../body-reader.js';
 import { charsetProblem } from '../json-body.js';
-import type { FeedReport } from '../../pipeline/outcome.js';
-import type { FeedTiming } from '../../pipeline/pipeline.js';
+import type { FeedReport, FeedTiming } from '../../pipeline/ingress.js';
 import type { ApiContext } from '../context.js';
 import { FeedRelay, STREAM_POSITION_HEADER } from '../feed-relay.js';
 import { errorResponses } from '../schemas/common.js';
@@ -46,7 +45,7 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     let relay: FeedRelay | undefined;
     // The raw bytes: the pipeline scans odds lines straight into typed arrays (packed-body.ts),
     // read into memory kept from body to body (body-reader.ts) and handed back once answered.
-    const bodies = new BodyReader(ctx.config.feedBodyLimitBytes);
+    const bodies = new BodyReader(ctx.settings.feedBodyLimitBytes);
     app.addContentTypeParser(
       ['application/x-ndjson', 'application/ndjson', 'application/jsonl'],
       async (request: FastifyRequest, payload: IncomingMessage) => {
@@ -68,7 +67,7 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         config: { access: 'admin' },
         // NDJSON bodies are read by `bodies` up to FEED_BODY_LIMIT_BYTES; a JSON body is parsed whole
         // in one go, so it is kept small (docs/feed.md): bulk feeds are NDJSON.
-        bodyLimit: Math.min(ctx.config.feedBodyLimitBytes, JSON_FEED_BODY_LIMIT_BYTES),
+        bodyLimit: Math.min(ctx.settings.feedBodyLimitBytes, JSON_FEED_BODY_LIMIT_BYTES),
         schema: {
           tags: ['operator'],
           summary: 'Feed ingress: NDJSON messages (spec/feed.md), header X-Admin-Key',
@@ -80,7 +79,7 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const role = ctx.feedRole;
         if (role?.kind === 'relay') {
           // An API node: the leader applies it, and this node answers once it has applied it too.
-          relay ??= new FeedRelay(role.pipelineUrls, ctx.config.adminKey ?? '');
+          relay ??= new FeedRelay(role.pipelineUrls, ctx.settings.adminKey ?? '');
           const answer = Buffer.isBuffer(body)
             ? await relay.send(body, request.headers['content-type'] ?? 'application/x-ndjson')
             : await relay.send(JSON.stringify(body ?? []), 'application/json');
@@ -101,9 +100,9 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const receivedMs = reply.elapsedTime;
         const timing: FeedTiming = { parseMs: 0, applyMs: 0 };
         const report = Buffer.isBuffer(body)
-          ? await ctx.pipeline.applyNdjson(body, timing)
+          ? await ctx.ingress.applyNdjson(body, timing)
           : // A JSON body: one message or an array of them, numbered like lines.
-            await ctx.pipeline.applyJson(body === undefined ? [] : Array.isArray(body) ? body : [body]);
+            await ctx.ingress.applyJson(body === undefined ? [] : Array.isArray(body) ? body : [body]);
         if (role?.kind === 'candidate') void reply.header(STREAM_POSITION_HEADER, role.position());
         request.log.debug(
           { bytes: Buffer.isBuffer(body) ? body.length : undefined, accepted: report.accepted, receivedMs, ...timing },

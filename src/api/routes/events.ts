@@ -62,7 +62,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const q = toEventQuery(request.query);
-        const body = readModel.listPage(q, fmt(request.query.odds_format), baseUrlOf(request, ctx.config));
+        const body = readModel.listPage(q, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings));
         return sendRawJson(reply, body);
       },
     );
@@ -87,7 +87,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const sport = parseSport(request.query.sport);
         const events = readModel.featured(sport, request.query.limit ?? 10);
-        const base = baseUrlOf(request, ctx.config);
+        const base = baseUrlOf(request, ctx.settings);
         const f = fmt(request.query.odds_format);
         const items = events.map((le) => readModel.listItemJson(le, f, base));
         return sendRawJson(reply, `{"events":[${items.join(',')}],"total":${items.length}}`);
@@ -110,7 +110,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
         return sendHeldJson(
           reply,
-          readModel.detailJson(le, fmt(request.query.odds_format), baseUrlOf(request, ctx.config)),
+          readModel.detailJson(le, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings)),
           (b) => readModel.hold(b),
         );
       },
@@ -148,7 +148,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const id = request.params.eventId;
         const le = readModel.get(id);
         // Finished events answer from the archive; games not over answer from the read model.
-        const result = le === undefined || isTerminal(le.event.status) ? await ctx.pipeline.result(id) : null;
+        const result = le === undefined || isTerminal(le.event.status) ? await ctx.results.result(id) : null;
         if (result !== null) {
           return {
             id,
@@ -189,7 +189,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const ids = [...new Set(request.body.ids)];
-        const base = baseUrlOf(request, ctx.config);
+        const base = baseUrlOf(request, ctx.settings);
         const f = fmt(request.query.odds_format);
         const parts: Buffer[] = [];
         // Held until copied: a later item's refresh may recycle memory the cache let go of.

@@ -29,7 +29,11 @@ export function liveRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const q = toEventQuery(request.query, 'live');
-        const body = ctx.readModel.listPage(q, request.query.odds_format ?? 'decimal', baseUrlOf(request, ctx.config));
+        const body = ctx.readModel.listPage(
+          q,
+          request.query.odds_format ?? 'decimal',
+          baseUrlOf(request, ctx.settings),
+        );
         return sendRawJson(reply, body);
       },
     );

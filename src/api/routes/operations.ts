@@ -39,11 +39,11 @@ async function datastoreState(
 
 export function pipelineState(ctx: ApiContext): { status: 'active' | 'stale'; secondsAgo: number } {
   const now = ctx.now();
-  const last = ctx.pipeline.lastChangeAt ?? ctx.startedAt;
+  const last = ctx.freshness.lastChangeAt() ?? ctx.startedAt;
   const secondsAgo = Math.max(0, Math.floor((now - last) / 1000));
   const { live } = ctx.readModel.counts();
   // Live games are expected to change constantly: silence while games are live means a stuck feed.
-  if (live > 0 && secondsAgo > ctx.config.pipelineStaleSeconds) return { status: 'stale', secondsAgo };
+  if (live > 0 && secondsAgo > ctx.settings.pipelineStaleSeconds) return { status: 'stale', secondsAgo };
   return { status: 'active', secondsAgo };
 }
 
@@ -108,7 +108,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       },
       async () => {
         const counts = ctx.readModel.counts();
-        const last = ctx.pipeline.lastChangeAt ?? ctx.startedAt;
+        const last = ctx.freshness.lastChangeAt() ?? ctx.startedAt;
         return {
           status: 'operational',
           version: API_VERSION,

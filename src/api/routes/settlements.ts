@@ -103,9 +103,9 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         }
         const eventIds = idsFilter(q.event_id, q.event_ids);
         const now = ctx.worldNow();
-        const feedFrom = now - ctx.config.settlementFeedDays * DAY_MS;
-        const detailFrom = now - ctx.config.settlementDetailDays * DAY_MS;
-        const base = baseUrlOf(request, ctx.config);
+        const feedFrom = now - ctx.settings.settlementFeedDays * DAY_MS;
+        const detailFrom = now - ctx.settings.settlementDetailDays * DAY_MS;
+        const base = baseUrlOf(request, ctx.settings);
 
         let records: SettlementRecord[];
         // Feed pages count from the in-memory index; `updated_since` counts its own matches.

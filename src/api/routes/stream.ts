@@ -85,7 +85,7 @@ function subscriptionOf(q: {
 
 export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const { readModel, config } = ctx;
+    const { readModel, settings } = ctx;
     const log = readModel.log;
     const metrics = new StreamMetrics(ctx.metrics.registry, () => hub.size);
     const hub: StreamHub = new StreamHub({
@@ -93,7 +93,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       metrics,
       now: ctx.now,
       worldNow: ctx.worldNow,
-      heartbeatMs: config.streamHeartbeatSeconds * 1000,
+      heartbeatMs: settings.streamHeartbeatSeconds * 1000,
       charge: async (keyId) => {
         const key = keyPlans.get(keyId);
         return key === undefined ? true : chargeKey(ctx, keyId, key);
@@ -150,7 +150,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             res,
             sub,
             keyId: key.id,
-            bufferBytes: config.streamBufferBytes,
+            bufferBytes: settings.streamBufferBytes,
             limits: HOLD_LIMITS,
             metrics,
             keyOf,

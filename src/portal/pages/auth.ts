@@ -29,7 +29,7 @@ function formToken(pctx: PortalContext, request: FastifyRequest, reply: FastifyR
   const token = newToken();
   void reply.header(
     'set-cookie',
-    serializeCookie(FORM_COOKIE, token, { sameSite: 'Strict', secure: isSecure(request, pctx.api.config) }),
+    serializeCookie(FORM_COOKIE, token, { sameSite: 'Strict', secure: isSecure(request, pctx.ports.site) }),
   );
   return token;
 }
@@ -122,7 +122,7 @@ function landing(
 
 /** Anonymous forms: same origin and the double-submit token (cookie = field). */
 function checkAnonymousForm(pctx: PortalContext, request: FastifyRequest): void {
-  checkSameOrigin(request, pctx.api.config);
+  checkSameOrigin(request, pctx.ports.site);
   checkCsrfToken(field(request.body, '_csrf'), parseCookies(request.headers.cookie).get(FORM_COOKIE));
 }
 
@@ -131,7 +131,7 @@ function startSessionCookie(pctx: PortalContext, request: FastifyRequest, reply:
     'set-cookie',
     serializeCookie(SESSION_COOKIE, token, {
       sameSite: 'Lax',
-      secure: isSecure(request, pctx.api.config),
+      secure: isSecure(request, pctx.ports.site),
       maxAge: SESSION_LIFETIME_MS / 1000,
     }),
   );
@@ -183,7 +183,7 @@ export function authPages(app: FastifyInstance, pctx: PortalContext): void {
 
     const id = `acc_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
     const passwordHash = await hashPassword(password);
-    const created = await pctx.api.store.createAccount({ id, email, passwordHash, createdAt: pctx.api.now() });
+    const created = await pctx.ports.store.createAccount({ id, email, passwordHash, createdAt: pctx.ports.now() });
     if (!created) {
       const message = 'An account with this email already exists. Sign in instead.';
       return landing(pctx, request, reply, { signUpError: message, signUpEmail: email, signInEmail: email }, 400);
@@ -207,7 +207,7 @@ export function authPages(app: FastifyInstance, pctx: PortalContext): void {
       const message = `Too many failed sign-ins. Try again ${retryText(wait)}.`;
       return landing(pctx, request, reply, { signInError: message, signInEmail: email }, 429);
     }
-    const account = email.length <= EMAIL_MAX ? await pctx.api.store.findAccountByEmail(email) : null;
+    const account = email.length <= EMAIL_MAX ? await pctx.ports.store.findAccountByEmail(email) : null;
     // No stored password is longer than PASSWORD_MAX (sign-up refuses it): a longer one is wrong unhashed.
     const ok =
       password.length <= PASSWORD_MAX && (await verifyPassword(password, account?.passwordHash ?? (await decoyHash())));
@@ -225,13 +225,13 @@ export function authPages(app: FastifyInstance, pctx: PortalContext): void {
     const token = parseCookies(request.headers.cookie).get(SESSION_COOKIE);
     const session = await pctx.sessions.resolve(token);
     if (session !== null) {
-      checkSameOrigin(request, pctx.api.config);
+      checkSameOrigin(request, pctx.ports.site);
       checkCsrfToken(field(request.body, '_csrf'), session.csrf);
       await pctx.sessions.end(session.token);
     }
     void reply.header(
       'set-cookie',
-      serializeCookie(SESSION_COOKIE, '', { sameSite: 'Lax', secure: isSecure(request, pctx.api.config), maxAge: 0 }),
+      serializeCookie(SESSION_COOKIE, '', { sameSite: 'Lax', secure: isSecure(request, pctx.ports.site), maxAge: 0 }),
     );
     return reply.redirect(`${COOKIE_PATH}?signed_out=1`, 303);
   });

@@ -61,7 +61,7 @@ export function explorerPages(app: FastifyInstance, pctx: PortalContext): void {
   app.get('/explorer', async (request, reply) => {
     const session = sessionOf(request);
     endpoints ??= explorerEndpoints(request.server.swagger());
-    const keys = (await pctx.api.keyAdmin.listOfAccount(session.account.id)).filter((k) => k.revokedAt === null);
+    const keys = (await pctx.ports.keyAdmin.listOfAccount(session.account.id)).filter((k) => k.revokedAt === null);
     const q = request.query as Record<string, unknown>;
     const wanted = typeof q.key === 'string' ? q.key : '';
     if (keys.length === 0) {

@@ -16,7 +16,7 @@ const notFoundKey = (): PortalError => new PortalError(404, 'Key not found', 'Th
 
 /** The key if it belongs to the signed-in account; another account's key is "not found" (never told apart). */
 export async function ownedKey(pctx: PortalContext, session: SignedIn, keyId: string): Promise<ApiKeyRecord> {
-  const key = keyId.length <= 100 ? await pctx.api.store.findApiKeyById(keyId) : null;
+  const key = keyId.length <= 100 ? await pctx.ports.store.findApiKeyById(keyId) : null;
   if (key === null || key.accountId !== session.account.id) throw notFoundKey();
   return key;
 }
@@ -61,7 +61,7 @@ interface KeysPageState {
 }
 
 async function keysPage(pctx: PortalContext, session: SignedIn, state: KeysPageState): Promise<SafeHtml> {
-  const keys = await pctx.api.keyAdmin.listOfAccount(session.account.id);
+  const keys = await pctx.ports.keyAdmin.listOfAccount(session.account.id);
   const created = state.created;
   const secretPanel =
     created === undefined
@@ -160,7 +160,7 @@ export function keyPages(app: FastifyInstance, pctx: PortalContext): void {
     ] as const) {
       const id = q[param];
       if (typeof id !== 'string') continue;
-      const key = await pctx.api.store.findApiKeyById(id.slice(0, 100));
+      const key = await pctx.ports.store.findApiKeyById(id.slice(0, 100));
       if (key !== null && key.accountId === session.account.id) notice = `Key “${key.name}” ${verb}.`;
     }
     const body = await keysPage(pctx, session, notice === undefined ? {} : { notice });
@@ -177,12 +177,12 @@ export function keyPages(app: FastifyInstance, pctx: PortalContext): void {
         { title: 'API keys', nav: 'keys', session, body: await keysPage(pctx, session, state) },
         status,
       );
-    const keys = await pctx.api.keyAdmin.listOfAccount(session.account.id);
+    const keys = await pctx.ports.keyAdmin.listOfAccount(session.account.id);
     if (keys.filter((k) => k.revokedAt === null).length >= MAX_ACTIVE_KEYS) {
       return page({ error: `You already have ${MAX_ACTIVE_KEYS} active keys: revoke one first.`, name }, 400);
     }
     try {
-      const created = await pctx.api.keyAdmin.create({ name, accountId: session.account.id });
+      const created = await pctx.ports.keyAdmin.create({ name, accountId: session.account.id });
       // Answered here (not redirected): the secret must never travel in a URL or be shown twice.
       return page({ created }, 200);
     } catch (err) {
@@ -197,7 +197,7 @@ export function keyPages(app: FastifyInstance, pctx: PortalContext): void {
     const session = sessionOf(request);
     const key = await ownedKey(pctx, session, (request.params as { keyId: string }).keyId);
     try {
-      await pctx.api.keyAdmin.rename(key.id, field(request.body, 'name'));
+      await pctx.ports.keyAdmin.rename(key.id, field(request.body, 'name'));
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'bad_request') {
         throw new PortalError(400, 'Name not saved', `A key name has 1 to ${MAX_NAME_LENGTH} characters.`);
@@ -235,7 +235,7 @@ export function keyPages(app: FastifyInstance, pctx: PortalContext): void {
   app.post('/keys/:keyId/revoke', async (request, reply) => {
     const session = sessionOf(request);
     const key = await ownedKey(pctx, session, (request.params as { keyId: string }).keyId);
-    await pctx.api.keyAdmin.revoke(key.id);
+    await pctx.ports.keyAdmin.revoke(key.id);
     return reply.redirect(`/portal/keys?revoked=${encodeURIComponent(key.id)}`, 303);
   });
 }

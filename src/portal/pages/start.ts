@@ -25,10 +25,10 @@ function snippets(): (label: string, code: string) => SafeHtml {
 export function startPages(app: FastifyInstance, pctx: PortalContext): void {
   app.get('/start', async (request, reply) => {
     const session = await pctx.sessions.resolve(parseCookies(request.headers.cookie).get(SESSION_COOKIE));
-    const base = baseUrlOf(request, pctx.api.config);
+    const base = baseUrlOf(request, pctx.ports.site);
     const h = '-H "X-API-Key: $SDS_KEY"';
     const snippet = snippets();
-    const plans = pctx.api.plans.all().map(
+    const plans = pctx.ports.plans.all().map(
       (p) =>
         html`<tr>
           <th scope="row">${p.name}</th>

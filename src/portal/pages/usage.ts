@@ -109,7 +109,7 @@ function chartSection(usage: UsageBody, now: number): SafeHtml {
 export function usagePages(app: FastifyInstance, pctx: PortalContext): void {
   app.get('/usage', async (request, reply) => {
     const session = sessionOf(request);
-    const keys = await pctx.api.keyAdmin.listOfAccount(session.account.id);
+    const keys = await pctx.ports.keyAdmin.listOfAccount(session.account.id);
     const q = request.query as Record<string, unknown>;
     let selected: ApiKeyRecord | undefined;
     if (typeof q.key === 'string' && q.key !== '') selected = await ownedKey(pctx, session, q.key);
@@ -120,8 +120,8 @@ export function usagePages(app: FastifyInstance, pctx: PortalContext): void {
       </p>`;
       return sendPage(pctx, reply, { title: 'Usage', nav: 'usage', session, body });
     }
-    const now = pctx.api.now();
-    const { usage, warnings } = await keyUsage(pctx.api, selected);
+    const now = pctx.ports.now();
+    const { usage, warnings } = await keyUsage(pctx.ports, selected);
     const d = new Date(now);
     const monthEnd = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
     const body = html` ${keyPicker(keys, selected)}
