@@ -9,7 +9,7 @@ import { PlanBook } from './domain/quota.js';
 import { convertOpenfootball } from './feed/openfootball.js';
 import { toNdjson } from './feed/ndjson.js';
 import { replay } from './replay.js';
-import { createService, openStore } from './service.js';
+import { createService, openStore } from './roles/index.js';
 import { redactDatabaseUrl } from './store/postgres-store.js';
 import type { Store } from './store/store.js';
 

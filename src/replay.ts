@@ -8,7 +8,7 @@ import { countLines, parseNdjsonLine, type NdjsonLine } from './feed/ndjson.js';
 import { orderKeyOf } from './feed/order-key.js';
 import type { FeedLineError, FeedReport } from './pipeline/outcome.js';
 import { RetryQueue, SYSTEM_RETRY_CLOCK, type RetryClock, type Verdict } from './pipeline/retry-queue.js';
-import { createService } from './service.js';
+import { createService } from './roles/index.js';
 
 export interface ReplayOptions {
   file: string;

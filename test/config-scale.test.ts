@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { checkScaleOutConfig } from '../src/scale-out.js';
+import { checkScaleOutConfig } from '../src/roles/scale-out.js';
 
 describe('scale-out configuration', () => {
   it('PIPELINE_URL takes comma-separated base URLs (spaces and trailing slashes dropped)', () => {

@@ -1,0 +1,57 @@
+// ROLE=all, the default: one process loads the store, applies the feed (the built-in simulator unless FEED=none), settles and serves.
+import type { Config } from '../config.js';
+import { ensureDemoKey } from './demo-key.js';
+import { openHttp, type NodeHttp } from './http.js';
+import { nodeMetrics } from './metrics.js';
+import { newPipeline, newSettlement, openNode } from './node.js';
+import type { Service, ServiceOptions } from './service-types.js';
+import { BuiltInFeed } from './simulator.js';
+import { startWork } from './work.js';
+
+export async function composeAll(config: Config, opts: ServiceOptions): Promise<Service> {
+  const node = await openNode(config, opts);
+  const { store } = node;
+  let http: NodeHttp | null = null;
+  try {
+    const pipeline = newPipeline(node, { store });
+    await pipeline.load();
+    const settlement = newSettlement(node, pipeline, store);
+    const feed = config.feed === 'simulator' ? new BuiltInFeed(node, pipeline) : null;
+    const start = await startWork(node, { pipeline, settlement, simulated: feed !== null });
+    const demoKeyCreated = await ensureDemoKey(node);
+    const metrics = nodeMetrics(node, { pipeline, settlement, retryHeld: () => feed?.held ?? 0 });
+    http = await openHttp(node, { pipeline, metrics });
+    feed?.start(start);
+
+    const { app, counters } = http;
+    let closed = false;
+    return {
+      config,
+      app,
+      readModel: node.readModel,
+      pipeline,
+      settlement,
+      store,
+      log: node.changeLog,
+      keyAdmin: http.keyAdmin,
+      usage: http.usage,
+      demoKeyCreated,
+      follower: null,
+      election: null,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        await counters.close();
+        await feed?.close();
+        await pipeline.stop();
+        await settlement.stop();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await http?.counters.close();
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,101 @@
+// The node's HTTP app: quota counters, key checks and administration, the API context's ports, the portal's ports, and the Fastify app.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../api/app.js';
+import type { ApiContext, FeedRole } from '../api/context.js';
+import { KeyAdmin } from '../api/key-admin.js';
+import { KeyAuthenticator } from '../api/keys.js';
+import { teamLogoSource } from '../api/logo-source.js';
+import type { ApiMetrics } from '../api/metrics.js';
+import type { UsageCounter } from '../api/quota/counter.js';
+import { openQuotaCounters, type QuotaCounters } from '../api/quota/counters.js';
+import type { ApiSettings } from '../api/settings.js';
+import type { Config } from '../config.js';
+import { PlanBook } from '../domain/quota.js';
+import type { Pipeline } from '../pipeline/pipeline.js';
+import { portalPlugin } from '../portal/plugin.js';
+import type { NodeParts } from './node.js';
+
+/** The plain values the HTTP app reads, from the configuration. */
+export function apiSettings(config: Config): ApiSettings {
+  return {
+    publicUrl: config.publicUrl,
+    host: config.host,
+    port: config.port,
+    servesReads: config.role !== 'pipeline',
+    adminKey: config.adminKey,
+    accessLog: config.accessLog,
+    bodyLimitBytes: config.bodyLimitBytes,
+    feedBodyLimitBytes: config.feedBodyLimitBytes,
+    trustProxy: config.trustProxy,
+    corsOrigins: config.corsOrigins,
+    pipelineStaleSeconds: config.pipelineStaleSeconds,
+    settlementFeedDays: config.settlementFeedDays,
+    settlementDetailDays: config.settlementDetailDays,
+    streamHeartbeatSeconds: config.streamHeartbeatSeconds,
+    streamBufferBytes: config.streamBufferBytes,
+  };
+}
+
+export interface HttpParts {
+  pipeline: Pipeline;
+  metrics: ApiMetrics;
+  /** Scaled out: who applies POST /admin/v1/feed (absent with ROLE=all: this node). */
+  feedRole?: FeedRole;
+}
+
+export interface NodeHttp {
+  app: FastifyInstance;
+  keyAdmin: KeyAdmin;
+  usage: UsageCounter;
+  /** Written every second and on close. */
+  counters: QuotaCounters;
+}
+
+export async function openHttp(node: NodeParts, { pipeline, metrics, feedRole }: HttpParts): Promise<NodeHttp> {
+  const { config, store, now, logger } = node;
+  // Quota counters (in memory, or in Redis with REDIS_URL): this month's counts come back from the store.
+  const counters = await openQuotaCounters({
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    store,
+    ...(logger ? { log: logger } : {}),
+    now: now(),
+  });
+  try {
+    const usage = counters.usage;
+    const plans = new PlanBook(config.plans);
+    const keys = new KeyAuthenticator(store, now);
+    const keyAdmin = new KeyAdmin({ store, keys, plans, now });
+    const settings = apiSettings(config);
+    const ctx: ApiContext = {
+      settings,
+      readModel: node.readModel,
+      settlementIndex: node.settlementIndex,
+      outrights: pipeline.outrights,
+      results: { result: (id) => pipeline.result(id) },
+      freshness: { lastChangeAt: () => pipeline.lastChangeAt },
+      ingress: pipeline,
+      store,
+      keys,
+      keyAdmin,
+      plans,
+      usage,
+      callerLimits: counters.callerLimits,
+      metrics,
+      now,
+      worldNow: node.worldClock.now,
+      worldClock: node.worldClock,
+      startedAt: node.startedAt,
+      ...(feedRole !== undefined ? { feedRole } : {}),
+    };
+    const app = await buildApp(ctx, {
+      ...(logger ? { loggerInstance: logger } : {}),
+      logos: teamLogoSource(node.readModel),
+      portal: portalPlugin({ store, keyAdmin, plans, usage, now, site: settings }),
+    });
+    return { app, keyAdmin, usage, counters };
+  } catch (err) {
+    await counters.close();
+    throw err;
+  }
+}

@@ -1,0 +1,122 @@
+// ROLE=pipeline: a candidate that stands for election; the leader loads the store, applies the feed, settles and publishes the change stream, a standby waits.
+import type { Config } from '../config.js';
+import { LeaderElection } from '../pipeline/leader-election.js';
+import { Leadership } from '../pipeline/leadership.js';
+import { ensureDemoKey } from './demo-key.js';
+import { openHttp, type NodeHttp } from './http.js';
+import { nodeMetrics } from './metrics.js';
+import { newPipeline, newSettlement, openNode } from './node.js';
+import { openStreamWriter, registerScaleOutMetrics, scaleOutUrls, type StreamWriterEnd } from './scale-out.js';
+import type { Service, ServiceOptions } from './service-types.js';
+import { BuiltInFeed } from './simulator.js';
+import { startWork } from './work.js';
+
+export async function composePipeline(config: Config, opts: ServiceOptions): Promise<Service> {
+  const { databaseUrl, redisUrl } = scaleOutUrls(config);
+  const node = await openNode(config, opts);
+  const { store, settlementIndex, log, logger } = node;
+  let stream: StreamWriterEnd | null = null;
+  let http: NodeHttp | null = null;
+  try {
+    stream = await openStreamWriter(config, redisUrl, log);
+    const { writer } = stream;
+    // The pipeline and settlement write through a fence that closes the moment this node is deposed.
+    const leadership = new Leadership(store, { start: (current) => lead(current), stop: () => stepDown() });
+    const pipeline = newPipeline(node, { store: leadership.store, sink: writer });
+    const settlement = newSettlement(node, pipeline, leadership.store);
+    const feed = config.feed === 'simulator' ? new BuiltInFeed(node, pipeline) : null;
+    // Settlement counters of the API nodes follow every committed settlement batch.
+    node.changeLog.subscribe((c) => {
+      if (c.kind !== 'settlement') return;
+      const entry = settlementIndex.get(c.eventId);
+      if (entry !== undefined)
+        writer.settlement({ event_id: c.eventId, ended_at: entry.endedAt, pending: !entry.settled });
+    });
+
+    /** A new term: the store afresh (an earlier term's state is gone), then every writer; stops where it is once deposed. */
+    async function lead(current: () => boolean): Promise<void> {
+      logger?.info('elected pipeline leader: loading the store and taking the feed');
+      const t0 = performance.now();
+      const events = await pipeline.reload();
+      if (!current()) return;
+      const t1 = performance.now();
+      const start = await startWork(node, { pipeline, settlement, simulated: feed !== null, writer });
+      if (!current()) return;
+      feed?.start(start);
+      const ms = (t: number): number => Math.round(performance.now() - t);
+      logger?.info({ events, loadMs: Math.round(t1 - t0), startMs: ms(t1) }, 'leading: store loaded, feed taken');
+    }
+    /** Deposed: stop everything that writes or publishes, write nothing more, drop the state. */
+    async function stepDown(): Promise<void> {
+      writer.stop();
+      await feed?.stop();
+      await settlement.stop();
+      await pipeline.discard();
+      for (const id of settlementIndex.idsEndedBefore(Number.POSITIVE_INFINITY)) settlementIndex.delete(id);
+      log.warn({}, 'stepped down: a standby again, standing for election');
+    }
+
+    const election = new LeaderElection({
+      url: databaseUrl,
+      log,
+      onElected: () => leadership.elected(),
+      onLost: (reason) => {
+        // Synchronously: no write, no entry from here on; then the rest stops.
+        writer.stop();
+        const stepped = leadership.lost();
+        opts.onLeadershipLost?.(reason);
+        return stepped;
+      },
+    });
+
+    const demoKeyCreated = await ensureDemoKey(node);
+    const metrics = nodeMetrics(node, { pipeline, settlement, retryHeld: () => feed?.held ?? 0 });
+    registerScaleOutMetrics(metrics.registry, {
+      leading: () => leadership.leading,
+      stepDowns: () => election.stepDowns,
+    });
+    http = await openHttp(node, {
+      pipeline,
+      metrics,
+      feedRole: { kind: 'candidate', leading: () => leadership.leading, position: () => writer.position },
+    });
+    // Stands for election once the whole node exists: being elected starts the work at once.
+    election.start();
+
+    const { app, counters } = http;
+    const streamEnd = stream;
+    let closed = false;
+    return {
+      config,
+      app,
+      readModel: node.readModel,
+      pipeline,
+      settlement,
+      store,
+      log: node.changeLog,
+      keyAdmin: http.keyAdmin,
+      usage: http.usage,
+      demoKeyCreated,
+      follower: null,
+      election,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        await counters.close();
+        await feed?.close();
+        await pipeline.stop();
+        await settlement.stop();
+        // The lock goes last: a standby takes over only once this node's writes are flushed.
+        await election.stop();
+        await streamEnd.close();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await http?.counters.close();
+    await stream?.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}

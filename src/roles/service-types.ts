@@ -1,0 +1,51 @@
+// What a composed node hands back (Service) and what its caller may inject (ServiceOptions), whatever its ROLE.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { KeyAdmin } from '../api/key-admin.js';
+import type { UsageCounter } from '../api/quota/counter.js';
+import type { Config } from '../config.js';
+import type { SimConfigInput } from '../feed/simulator/index.js';
+import type { ChangeLog } from '../live/change-log.js';
+import type { ReadModel } from '../live/read-model.js';
+import type { Follower } from '../pipeline/follower.js';
+import type { LeaderElection } from '../pipeline/leader-election.js';
+import type { Pipeline } from '../pipeline/pipeline.js';
+import type { SettlementEngine } from '../pipeline/settlement/engine.js';
+import type { Store } from '../store/store.js';
+
+export interface ServiceOptions {
+  /** Injected wall clock (tests); defaults to Date.now. */
+  now?: () => number;
+  /** A pino logger, or none (tests). */
+  logger?: Logger;
+  /**
+   * ROLE=pipeline: told when this node lost its leadership (its election lock, or leading failed to
+   * start). Whatever it does, the node has stopped writing and steps down to a standby that stands
+   * for election again; the process goes on (tests record the reason).
+   */
+  onLeadershipLost?: (reason: string) => void;
+  /** Settings of the built-in simulator (tests: a smaller world); default: the whole world. */
+  simulator?: SimConfigInput;
+}
+
+export interface Service {
+  config: Config;
+  app: FastifyInstance;
+  readModel: ReadModel;
+  pipeline: Pipeline;
+  settlement: SettlementEngine;
+  store: Store;
+  /** The ordered change log (the stream and settlement follow it; tests too). */
+  log: ChangeLog;
+  /** Key management effective at once on this node (the portal, tests). */
+  keyAdmin: KeyAdmin;
+  /** The quota counters (tests flush them). */
+  usage: UsageCounter;
+  /** The demo key's secret when this start created it (printed once), else null. */
+  demoKeyCreated: string | null;
+  /** ROLE=api: the replica following the change stream; ROLE=pipeline: the leader election. */
+  follower: Follower | null;
+  election: LeaderElection | null;
+  /** Stops the app (finishing in-flight requests), flushes the pipeline, closes the store. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,76 @@
+// The built-in simulator as this node's feed: it resumes what an earlier run left open, and what the store refuses is sent again.
+import { isTerminal } from '../domain/lifecycle.js';
+import { startSimulatorWorker, type SimulatorWorkerHandle } from '../feed/simulator/index.js';
+import type { OutrightBook } from '../live/outright-book.js';
+import type { ReadModel } from '../live/read-model.js';
+import type { Pipeline } from '../pipeline/pipeline.js';
+import { retryingProducer, type RetryingProducer } from '../pipeline/retrying-producer.js';
+import type { NodeParts } from './node.js';
+import type { WorkStart } from './work.js';
+
+/** Simulator outright markets still unsettled from an earlier run: the simulator settles those that are over. */
+function openSimulatorOutrights(outrights: OutrightBook): Map<string, number[]> {
+  const open = new Map<string, number[]>();
+  for (const t of outrights.tournaments.values()) {
+    if (!t.tournamentId.startsWith('t-')) continue;
+    const ids = [...t.markets.keys()].filter((id) => !t.results.has(id));
+    if (ids.length > 0) open.set(t.tournamentId, ids);
+  }
+  return open;
+}
+
+/** Simulator events left open by an earlier run: the simulator closes those that are over. */
+function openSimulatorEvents(readModel: ReadModel): Map<string, string> {
+  const open = new Map<string, string>();
+  for (const le of readModel.all()) {
+    if (le.event.id.startsWith('sim-') && !isTerminal(le.event.status)) open.set(le.event.id, le.event.status);
+  }
+  return open;
+}
+
+export class BuiltInFeed {
+  private simulator: SimulatorWorkerHandle | null = null;
+  /** Made at the first batch, kept across a pipeline node's terms (its held messages too). */
+  private producer: RetryingProducer | null = null;
+
+  constructor(
+    private readonly node: NodeParts,
+    private readonly pipeline: Pipeline,
+  ) {}
+
+  /** Messages the producer holds to send again (metric feed_retry_held). */
+  get held(): number {
+    return this.producer?.queue.size ?? 0;
+  }
+
+  /** Starts the simulator's world where work started. */
+  start(at: WorkStart): void {
+    const { node, pipeline } = this;
+    const { config, opts, logger, log } = node;
+    this.simulator = startSimulatorWorker({
+      seed: config.simSeed,
+      speed: config.simSpeed,
+      startAt: at.worldStartAt,
+      wallStartAt: at.wallStartAt,
+      openEvents: openSimulatorEvents(node.readModel),
+      openOutrights: openSimulatorOutrights(pipeline.outrights),
+      ...(opts.simulator !== undefined ? { config: opts.simulator } : {}),
+      onBatch: (messages) => (this.producer ??= retryingProducer((m) => pipeline.applyAll(m), log)).submit(messages),
+      onError: (err) => logger?.error({ err }, 'simulator error'),
+    });
+  }
+
+  /** A deposed pipeline node: the simulator stops (whatever its last batch met); the producer stays. */
+  async stop(): Promise<void> {
+    const running = this.simulator;
+    this.simulator = null;
+    await running?.stop().catch(() => undefined);
+  }
+
+  /** Closing: the producer stops waiting for the store first, as the simulator's last batch may be waiting. */
+  async close(): Promise<void> {
+    const producerClosed = this.producer?.close();
+    await this.simulator?.stop();
+    await producerClosed;
+  }
+}
