@@ -1,4 +1,4 @@
-// What every route plugin is given: narrow ports (reads, results, freshness, feed ingress), the store, key checks, clocks, settings.
+// What every route plugin is given: narrow ports (reads, results, freshness, feed ingress, store reads), key checks, quotas, clocks, settings.
 import type { WorldClock } from '../domain/clock.js';
 import type { PlanBook } from '../domain/quota.js';
 import type { EventResult } from '../domain/types.js';
@@ -14,6 +14,23 @@ import type { ApiMetrics } from './metrics.js';
 import type { ApiSettings } from './settings.js';
 
 export const API_VERSION = '1.0.0';
+
+/**
+ * What the routes ask the store: the settlement facts they page through, and its probes (health,
+ * readiness). No route writes a fact: every change enters as a feed message through the pipeline.
+ */
+export type StoreReads = Pick<
+  Store,
+  | 'health'
+  | 'ping'
+  | 'checkWrites'
+  | 'getSettlement'
+  | 'listSettlements'
+  | 'listSettlementChanges'
+  | 'countSettlementChanges'
+  | 'listOutrightSettlements'
+  | 'countOutrightSettlements'
+>;
 
 /** An event's archived result: in memory while recent, else from the store. */
 export interface ResultArchive {
@@ -36,7 +53,7 @@ export interface ApiContext {
   freshness: Freshness;
   /** Applies POST /admin/v1/feed on the node that takes the feed (ROLE=all, a leading pipeline node). */
   ingress: FeedIngress;
-  store: Store;
+  store: StoreReads;
   keys: KeyAuthenticator;
   /** Creates, revokes and re-plans keys, effective at once on this node. */
   keyAdmin: KeyAdmin;

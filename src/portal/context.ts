@@ -1,12 +1,8 @@
 // What every portal page is given: its ports (accounts, keys, usage, clock, address), sessions, attempt limits, asset URLs, and the request's session.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SiteAddress } from '../api/base-url.js';
-import type { KeyAdmin } from '../api/key-admin.js';
-import type { UsageCounter } from '../api/quota/counter.js';
-import type { PlanBook } from '../domain/quota.js';
-import type { Store } from '../store/store.js';
 import { AttemptLimiter } from './attempt-limiter.js';
 import { renderPage, type AssetUrls, type PageOptions } from './layout.js';
+import type { PortalPorts } from './ports.js';
 import { PortalSessions, type SignedIn } from './sessions.js';
 
 const MINUTE = 60_000;
@@ -20,19 +16,6 @@ export const LIMITS = {
   /** Sign-up attempts per client address (each costs a password hash). */
   signUpPerAddress: { max: 20, windowMs: 60 * MINUTE },
 } as const;
-
-/** What the composition root gives the portal: the api's key administration and usage counters, the store, plans, the wall clock, where it is reached. */
-export interface PortalPorts {
-  /** Accounts, portal sessions and keys. */
-  store: Store;
-  /** Creates, renames and revokes keys, effective at once on this node. */
-  keyAdmin: KeyAdmin;
-  plans: PlanBook;
-  usage: UsageCounter;
-  /** Wall clock (sessions, attempt windows, this month). */
-  now: () => number;
-  site: SiteAddress;
-}
 
 export interface PortalContext {
   ports: PortalPorts;

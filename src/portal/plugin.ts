@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, F
 import { HTTP_STATUS } from '../api/errors.js';
 import { ServiceError } from '../domain/errors.js';
 import { assetUrls, loadAssets, type Asset } from './assets.js';
-import { createPortalContext, field, type PortalContext, type PortalPorts } from './context.js';
+import { createPortalContext, field, type PortalContext } from './context.js';
 import { parseCookies, SESSION_COOKIE } from './cookies.js';
 import { renderErrorPage } from './layout.js';
 import { authPages } from './pages/auth.js';
@@ -11,6 +11,7 @@ import { explorerPages } from './pages/explorer.js';
 import { keyPages } from './pages/keys.js';
 import { startPages } from './pages/start.js';
 import { usagePages } from './pages/usage.js';
+import type { PortalPorts } from './ports.js';
 import { checkCsrfToken, checkSameOrigin, PortalError, setPageHeaders } from './security.js';
 
 /** Portal forms are a few short fields. */

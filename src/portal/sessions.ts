@@ -1,6 +1,7 @@
 // Portal sessions: a random token in the cookie, only its hash in the store; CSRF tokens derived from the session.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AccountRecord, Store } from '../store/store.js';
+import type { AccountRecord } from '../store/store.js';
+import type { PortalStore } from './ports.js';
 
 /** Fixed lifetime from sign-in (not sliding): a stolen cookie is worth a week at most. */
 export const SESSION_LIFETIME_MS = 7 * 24 * 3_600_000;
@@ -36,7 +37,7 @@ export function tokensEqual(a: string, b: string): boolean {
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export class PortalSessions {
-  constructor(private readonly deps: { store: Store; now: () => number }) {}
+  constructor(private readonly deps: { store: PortalStore; now: () => number }) {}
 
   /** Starts a session for an account; sweeps expired ones on the way (sign-ins are rare enough). */
   async start(accountId: string): Promise<string> {

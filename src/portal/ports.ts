@@ -1,0 +1,30 @@
+// What the composition root gives the portal: accounts and sessions in the store, the api's key administration and usage counters, plans, the wall clock, where it is reached.
+import type { SiteAddress } from '../api/base-url.js';
+import type { KeyAdmin } from '../api/key-admin.js';
+import type { UsageCounter } from '../api/quota/counter.js';
+import type { PlanBook } from '../domain/quota.js';
+import type { Store } from '../store/store.js';
+
+/** The store as the portal sees it: accounts, sessions, and reading a key (keys change through `KeyAdmin`). */
+export type PortalStore = Pick<
+  Store,
+  | 'createAccount'
+  | 'findAccountByEmail'
+  | 'findAccountById'
+  | 'createPortalSession'
+  | 'findPortalSession'
+  | 'deletePortalSession'
+  | 'deleteExpiredPortalSessions'
+  | 'findApiKeyById'
+>;
+
+export interface PortalPorts {
+  store: PortalStore;
+  /** Creates, renames and revokes keys, effective at once on this node. */
+  keyAdmin: KeyAdmin;
+  plans: PlanBook;
+  usage: UsageCounter;
+  /** Wall clock (sessions, attempt windows, this month). */
+  now: () => number;
+  site: SiteAddress;
+}
