@@ -5,8 +5,8 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The rooms of src/ (DESIGN.md "Rooms"; docs/architecture.md "Rooms"). The first pattern that
- * matches a file names its room: the composition root (`src` itself: src/roles/, src/cli.ts,
- * src/config.ts, src/service.ts, src/replay.ts, src/scale-out.ts) comes last.
+ * matches a file names its room, so the composition root (`src` itself: src/roles/, src/cli.ts,
+ * src/config.ts, src/service.ts, src/replay.ts) comes last.
  */
 const ROOMS = [
   { type: 'domain', pattern: 'src/domain' },
