@@ -8,6 +8,8 @@ export interface MetricSources {
   /** Times the feed was held back until the store caught up (write-behind backpressure). */
   writeBehindWaits: () => number;
   readModelEvents: () => number;
+  /** Live events reported locked because their feed went quiet (STALE_LOCK_SECONDS). */
+  staleLockedEvents?: () => number;
   /** Market payloads (odds, detail, batch items): whole builds, in-place refreshes, and their memory. */
   payloads: () => {
     builds: number;
@@ -114,6 +116,17 @@ export class ApiMetrics {
         this.set(sources.readModelEvents());
       },
     });
+    const stale = sources.staleLockedEvents;
+    if (stale !== undefined) {
+      new Gauge({
+        name: 'feed_stale_locked_events',
+        help: 'Live events whose selections are all reported locked because the feed said nothing about them for STALE_LOCK_SECONDS',
+        registers,
+        collect() {
+          this.set(stale());
+        },
+      });
+    }
     new Gauge({
       name: 'feed_messages_applied',
       help: 'Feed messages that changed something, by type',

@@ -116,6 +116,11 @@ export interface SportEvent {
   endedAt: number | null;
   /** Latest player statistics, null until a `stats` message arrives. */
   playerStats: PlayerStats | null;
+  /**
+   * Only in the stored document: the event was locked for a stale feed when it was written (the
+   * read model holds this as `LiveEvent.stale`), so a restart or a replica's reload keeps the lock.
+   */
+  feedStale?: true;
 }
 
 /** Statuses a `result` message may carry: `ended` or a final non-ended status. */

@@ -20,8 +20,26 @@ export interface LiveEvent {
    * Per outcome rather than per market so the hot path never has to find an outcome's market.
    */
   priceStamps: Float64Array | null;
+  /**
+   * The feed stopped updating this live event for longer than STALE_LOCK_SECONDS: every selection
+   * is reported locked until fresh data arrives (the pipeline leader decides, replicas follow).
+   */
+  stale: boolean;
+  /**
+   * Wall-clock ms of the last feed message accepted about this event, changed or not (0 before
+   * the first): what the leader's stale-feed sweep measures silence from.
+   */
+  freshAt: number;
 }
 
 export function newLiveEvent(event: SportEvent, version = 1): LiveEvent {
-  return { event, book: new MarketBook(), version, marketsVersion: version, priceStamps: null };
+  return {
+    event,
+    book: new MarketBook(),
+    version,
+    marketsVersion: version,
+    priceStamps: null,
+    stale: false,
+    freshAt: 0,
+  };
 }

@@ -20,7 +20,13 @@ export function marketsVisible(le: LiveEvent): boolean {
   return !NO_MARKETS.has(le.event.status);
 }
 
+/** Whether every selection is reported locked: play is stopped, or the feed went quiet on a live event (stale). */
 export function forcedLock(le: LiveEvent): boolean {
+  return ALL_LOCKED.has(le.event.status) || le.stale;
+}
+
+/** Whether the status alone locks every selection (a stale feed aside). */
+export function statusLocks(le: LiveEvent): boolean {
   return ALL_LOCKED.has(le.event.status);
 }
 

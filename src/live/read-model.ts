@@ -24,6 +24,7 @@ import {
   listItem,
   oddsFrame,
   openMarketsCount,
+  statusLocks,
   type PayloadFrame,
 } from './payloads.js';
 
@@ -147,11 +148,15 @@ export class ReadModel {
       this.orderDirty = true;
     }
     existing.event = event;
+    // New facts about the event are fresh data: a stale-feed lock lifts with them.
+    const unlocked = existing.stale;
+    existing.stale = false;
     // The status decides whether markets are shown and whether all are locked: the array's shape.
-    if (before.status !== event.status) this.touch(existing);
+    if (before.status !== event.status || unlocked) this.touch(existing);
     else this.touchEvent(existing);
-    if (before.status !== event.status) this.log.append(statusEntry('status', event, lockReason(existing)));
-    else if (fixtureChanged(before, event)) this.log.append(statusEntry('fixture', event, lockReason(existing)));
+    if (before.status !== event.status || unlocked) {
+      this.log.append(statusEntry('status', event, lockReason(existing)));
+    } else if (fixtureChanged(before, event)) this.log.append(statusEntry('fixture', event, lockReason(existing)));
     if (scoreChanged(before, event)) this.log.append(scoreEntry(event));
     if (before.playerStats !== event.playerStats) this.log.append(statsEntry(event));
     return existing;
@@ -176,6 +181,7 @@ export class ReadModel {
   /** Upserts markets: a known market keeps its place, new ones are appended; the event's updated_at becomes `at`. */
   upsertMarkets(le: LiveEvent, markets: Market[], at: number = le.event.updatedAt): void {
     le.event.updatedAt = at;
+    this.freshen(le);
     le.book.upsert(markets);
     this.touch(le);
     this.log.append(marketsEntry(le, markets, [], forcedLock(le)));
@@ -192,6 +198,7 @@ export class ReadModel {
     const withdrawn = le.book.withdraw(marketIds);
     if (withdrawn.length > 0) {
       le.event.updatedAt = at;
+      this.freshen(le);
       this.touch(le);
       this.log.append(marketsEntry(le, [], withdrawn, false));
     }
@@ -243,12 +250,38 @@ export class ReadModel {
    * re-rendering only the markets of those outcomes.
    */
   touchPrices(le: LiveEvent, outcomes: ArrayLike<number>): void {
+    // Lifted before the odds entry, so that entry carries the selections' own locks.
+    if (le.stale) this.freshen(le);
     le.version++;
     this.listVersion++;
     if (!this.log.isQuiet) this.log.append(oddsEntry(le, outcomes, forcedLock(le)));
     const stamps = le.priceStamps;
     if (stamps === null) return;
     for (let k = 0; k < outcomes.length; k++) stamps[outcomes[k] as number] = le.version;
+  }
+
+  /**
+   * Locks every selection of a live event whose feed went quiet, or lifts that lock; returns
+   * whether anything changed. Payloads are rebuilt whole and a `status` entry tells followers.
+   */
+  setStale(le: LiveEvent, stale: boolean): boolean {
+    if (le.stale === stale || (stale && le.event.status !== 'live')) return false;
+    le.stale = stale;
+    this.touch(le);
+    this.log.append(statusEntry('status', le.event, lockReason(le)));
+    return true;
+  }
+
+  /** Events whose selections are all locked because their feed went quiet (metrics). */
+  staleCount(): number {
+    let n = 0;
+    for (const le of this.events.values()) if (le.stale) n++;
+    return n;
+  }
+
+  /** Fresh data for an event that was stale-locked: the lock lifts before the change is logged. */
+  private freshen(le: LiveEvent): void {
+    if (le.stale) this.setStale(le, false);
   }
 
   evict(id: string): boolean {
@@ -505,9 +538,10 @@ export class ReadModel {
   }
 }
 
-/** Why every selection of an event is reported locked now, or null. */
+/** Why every selection of an event is reported locked now, or null (a stopped game before a quiet feed). */
 export function lockReason(le: LiveEvent): LockReason | null {
-  if (forcedLock(le)) return le.event.status as LockReason;
+  if (statusLocks(le)) return le.event.status as LockReason;
+  if (forcedLock(le)) return 'stale_feed';
   return null;
 }
 

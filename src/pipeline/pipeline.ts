@@ -28,6 +28,7 @@ import {
   type ApplyOutcome,
   type FeedReport,
 } from './outcome.js';
+import { staleDue, staleSweepIntervalMs, type FeedStaleMessage } from './stale-feed.js';
 import { isEmptyBatch, WriteBehind } from './write-behind.js';
 
 export interface PipelineLogger {
@@ -44,6 +45,11 @@ export interface PipelineOptions {
   now: () => number;
   /** Wall time for freshness (defaults to `now`; differs when the world runs accelerated). */
   wallNow?: () => number;
+  /**
+   * A live event the feed has said nothing about for this long (wall ms) is reported locked until
+   * fresh data arrives (STALE_LOCK_SECONDS; 0 or absent: never). Decided by the leader only.
+   */
+  staleLockMs?: number;
   flushIntervalMs: number;
   /** Final events older than this leave the read model (their results stay in the store). */
   endedRetentionMs: number;
@@ -57,10 +63,13 @@ export interface PipelineOptions {
   sink?: AppliedSink;
 }
 
+/** What the pipeline applies: feed messages, and the leader's own stale-feed locks (handed on to replicas). */
+export type PipelineMessage = IngressMessage | FeedStaleMessage;
+
 /** Where a leader's pipeline hands what it applied (the change stream when scaled out). */
 export interface AppliedSink {
   /** The messages of one batch that changed something, in order, each with the `ts` it was applied at. */
-  applied(messages: IngressMessage[]): void;
+  applied(messages: PipelineMessage[]): void;
   /** A mark of what has been handed over so far, taken when a flush takes its batch. */
   mark(): unknown;
   /** The flush taken at `mark` committed: the store reflects everything handed over up to the mark. */
@@ -122,6 +131,7 @@ export class Pipeline implements FeedIngress {
   private queue: Promise<unknown> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private staleTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   /** Flushes failed since the last that worked (the failure is logged once, at the first). */
   private failedFlushesInARow = 0;
@@ -227,12 +237,18 @@ export class Pipeline implements FeedIngress {
 
   private restoreQuietly(snapshot: PipelineSnapshot): number {
     const { readModel } = this.opts;
+    // Nothing tells how long the feed was quiet before this load: each event gets the whole limit.
+    const loadedAt = this.wallNow();
     let n = 0;
     let lastSeq = 0;
-    for (const { event, markets, positions, marketSeqs, oddsLog } of snapshot.events) {
+    for (const { event: stored, markets, positions, marketSeqs, oddsLog } of snapshot.events) {
       for (const s of marketSeqs) lastSeq = Math.max(lastSeq, s);
       for (const r of oddsLog) lastSeq = Math.max(lastSeq, r.seq);
+      // A stored stale-feed lock goes back on the read model (LiveEvent.stale), not on the event.
+      const { feedStale, ...event } = stored;
       const le = readModel.putEvent(event);
+      le.freshAt = loadedAt;
+      if (feedStale === true) readModel.setStale(le, true);
       if (markets.length > 0) readModel.restoreMarkets(le, markets, positions);
       // Odds logged after a market's document was written are newer than it: apply them in order.
       for (const row of oddsLog) {
@@ -286,13 +302,19 @@ export class Pipeline implements FeedIngress {
     this.flushTimer.unref();
     this.sweepTimer = setInterval(() => this.sweep(), 60_000);
     this.sweepTimer.unref();
+    const limit = this.opts.staleLockMs ?? 0;
+    if (this.writes && limit > 0) {
+      this.staleTimer = setInterval(() => {
+        this.sweepStale().catch((err: unknown) => this.opts.log.error({ err }, 'the stale-feed sweep failed'));
+      }, staleSweepIntervalMs(limit));
+      this.staleTimer.unref();
+    }
   }
 
   /** Stops the timers and flushes what is pending. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.flushTimer) clearInterval(this.flushTimer);
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.clearTimers();
     await this.queue.catch(() => undefined);
     await this.flush();
   }
@@ -304,8 +326,7 @@ export class Pipeline implements FeedIngress {
    */
   async discard(): Promise<void> {
     this.stopped = true;
-    if (this.flushTimer) clearInterval(this.flushTimer);
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.clearTimers();
     await this.queue.catch(() => undefined);
     while (this.flushing !== null) await this.flushing;
     this.writeBehind.take();
@@ -318,6 +339,13 @@ export class Pipeline implements FeedIngress {
     this.outrights.tournaments.clear();
     this.outrights.version++;
     this.syncOutrightSports();
+  }
+
+  private clearTimers(): void {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    if (this.staleTimer) clearInterval(this.staleTimer);
+    this.flushTimer = this.sweepTimer = this.staleTimer = null;
   }
 
   /** Applies JSON values (a JSON body's messages), numbered from 1 like the lines of a body. */
@@ -385,13 +413,13 @@ export class Pipeline implements FeedIngress {
    * tournament are refused with it, untouched: a producer that sends the refused ones again, in
    * order, never has a later message overtake an earlier one.
    */
-  applyAll(messages: IngressMessage[]): Promise<ApplyOutcome[]> {
+  applyAll(messages: readonly PipelineMessage[]): Promise<ApplyOutcome[]> {
     const sink = this.opts.sink;
     const run = async (): Promise<ApplyOutcome[]> => {
       const out: ApplyOutcome[] = [];
       // A leader stamps every message with the time it applies it, so every replica computes the
       // same updated_at, and hands on the messages that changed something.
-      const changed: IngressMessage[] = [];
+      const changed: PipelineMessage[] = [];
       let refused: Map<string, ApplyOutcome> | null = null;
       for (const m of messages) {
         const earlier = refused?.get(orderKeyOf(m));
@@ -401,12 +429,15 @@ export class Pipeline implements FeedIngress {
           continue;
         }
         if (this.writeBehind.marketDocs > MAX_PENDING_MARKET_DOCS) await this.drainMarketDocs();
-        const msg =
-          sink !== undefined && m.ts === undefined ? { ...m, ts: new Date(this.opts.now()).toISOString() } : m;
+        const msg = sink !== undefined && m.ts === undefined ? { ...m, ts: this.stamp() } : m;
         const outcome = await this.applyOne(msg);
         out.push(outcome);
         if (isRetryable(outcome)) (refused ??= new Map()).set(orderKeyOf(m), outcome);
         else if (sink !== undefined && outcome.ok && outcome.changed) changed.push(msg);
+        // A message that changed nothing is not handed on: the lock it lifted is, by itself.
+        if (outcome.ok && msg.type !== 'feed_stale' && 'event_id' in msg && this.fed(msg.event_id) && sink) {
+          changed.push({ type: 'feed_stale', event_id: msg.event_id, stale: false, ts: msg.ts ?? this.stamp() });
+        }
       }
       if (sink !== undefined && changed.length > 0) sink.applied(changed);
       return out;
@@ -418,6 +449,46 @@ export class Pipeline implements FeedIngress {
 
   apply(message: IngressMessage): Promise<ApplyOutcome> {
     return this.applyAll([message]).then((r) => r[0] as ApplyOutcome);
+  }
+
+  /** The world time a leader stamps on what it hands on. */
+  private stamp(): string {
+    return new Date(this.opts.now()).toISOString();
+  }
+
+  private wallNow(): number {
+    return (this.opts.wallNow ?? this.opts.now)();
+  }
+
+  /**
+   * A message about the event was accepted (whether it changed anything or not: a producer
+   * sending the same odds again is still talking about it): its silence counts from now, and a
+   * stale-feed lock lifts. Returns whether a lock lifted here (only a message that changed nothing
+   * leaves one: the read model lifts it with any change).
+   */
+  private fed(eventId: string): boolean {
+    const le = this.event(eventId);
+    if (le === undefined) return false;
+    le.freshAt = this.wallNow();
+    return le.stale && this.opts.readModel.setStale(le, false);
+  }
+
+  /**
+   * The leader's sweep: locks every live event its feed has said nothing about for the limit
+   * (STALE_LOCK_SECONDS), through the queue like any message, so replicas get the same locks in the
+   * same order. Returns how many it locked. A replica never sweeps: it follows the leader's locks.
+   */
+  async sweepStale(): Promise<number> {
+    const limit = this.opts.staleLockMs ?? 0;
+    if (!this.writes || !(limit > 0)) return 0;
+    const now = this.wallNow();
+    const due: FeedStaleMessage[] = [];
+    for (const le of this.opts.readModel.all()) {
+      if (staleDue(le, now, limit)) due.push({ type: 'feed_stale', event_id: le.event.id, stale: true });
+    }
+    if (due.length === 0) return 0;
+    const outcomes = await this.applyAll(due);
+    return outcomes.filter((o) => o.ok && o.changed).length;
   }
 
   /** The archived result of an event, from memory or the store. */
@@ -503,7 +574,7 @@ export class Pipeline implements FeedIngress {
     return old.length;
   }
 
-  private async applyOne(msg: IngressMessage): Promise<ApplyOutcome> {
+  private async applyOne(msg: PipelineMessage): Promise<ApplyOutcome> {
     let outcome: ApplyOutcome;
     try {
       outcome = await this.dispatch(msg);
@@ -516,17 +587,19 @@ export class Pipeline implements FeedIngress {
         outcome = rejected('the message could not be applied (internal error); nothing was changed', 'server_error');
       }
     }
+    // The leader's own locks are no feed traffic: the feed's counters and health do not see them.
+    if (msg.type === 'feed_stale') return outcome;
     if (!outcome.ok) this.counters.rejected++;
     else if (!outcome.changed) this.counters.unchanged++;
     else {
       this.counters.applied.set(msg.type, (this.counters.applied.get(msg.type) ?? 0) + 1);
-      this.lastChangeAt = (this.opts.wallNow ?? this.opts.now)();
+      this.lastChangeAt = this.wallNow();
       if (msg.ts !== undefined) this.lastLagMs = Math.max(0, this.opts.now() - Date.parse(msg.ts));
     }
     return outcome;
   }
 
-  private at(msg: IngressMessage): number {
+  private at(msg: PipelineMessage): number {
     return msg.ts !== undefined ? Date.parse(msg.ts) : this.opts.now();
   }
 
@@ -541,7 +614,7 @@ export class Pipeline implements FeedIngress {
     return applied(true);
   }
 
-  private async dispatch(msg: IngressMessage): Promise<ApplyOutcome> {
+  private async dispatch(msg: PipelineMessage): Promise<ApplyOutcome> {
     const at = this.at(msg);
     switch (msg.type) {
       case 'fixture':
@@ -604,6 +677,13 @@ export class Pipeline implements FeedIngress {
       }
       case 'result':
         return this.applyResultMessage(le, msg, at);
+      case 'feed_stale': {
+        // Fresh data may have come while the lock waited in the queue: the leader decides again
+        // here. A replica applies what the leader decided.
+        const limit = this.opts.staleLockMs ?? 0;
+        if (msg.stale && this.writes && !(limit > 0 && staleDue(le, this.wallNow(), limit))) return applied(false);
+        return applied(this.opts.readModel.setStale(le, msg.stale));
+      }
     }
   }
 
@@ -719,7 +799,7 @@ export class Pipeline implements FeedIngress {
 }
 
 /** The outcome of a message not applied because an earlier one about the same event or tournament was refused. */
-function heldBack(m: IngressMessage, earlier: ApplyOutcome): ApplyOutcome {
+function heldBack(m: PipelineMessage, earlier: ApplyOutcome): ApplyOutcome {
   const about = 'tournament_id' in m ? `tournament '${m.tournament_id}'` : `event '${m.event_id}'`;
   return unavailable(
     `not applied: an earlier message about ${about} in this batch was refused; send them again, in order`,

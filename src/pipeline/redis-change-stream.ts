@@ -1,7 +1,6 @@
 // The change stream in Redis: the leader appends what it applied (a Redis Stream); every API node reads it in order.
 import { Redis } from 'ioredis';
-import type { IngressMessage } from '../feed/packed-odds.js';
-import type { AppliedSink, PipelineLogger } from './pipeline.js';
+import type { AppliedSink, PipelineLogger, PipelineMessage } from './pipeline.js';
 import { encodeFeedBatch } from './stream-codec.js';
 
 /** How a leader's world clock runs (an accelerated simulator): replicas run the same clock. */
@@ -218,7 +217,7 @@ export class ChangeStreamWriter implements AppliedSink {
     this.holdFloorMs = floor;
   }
 
-  applied(messages: IngressMessage[]): void {
+  applied(messages: PipelineMessage[]): void {
     if (this.active) this.appendLater('feed', encodeFeedBatch(messages));
   }
 

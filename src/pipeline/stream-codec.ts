@@ -1,5 +1,6 @@
-// The change stream's wire form of a batch of applied feed messages: odds packed (17 bytes a change), the rest as JSON.
-import { changesOf, type IngressMessage, type PackedOddsMessage } from '../feed/packed-odds.js';
+// The change stream's wire form of a batch of applied messages: odds packed (17 bytes a change), the rest (stale-feed locks too) as JSON.
+import { changesOf, type PackedOddsMessage } from '../feed/packed-odds.js';
+import type { PipelineMessage } from './pipeline.js';
 
 const JSON_MESSAGE = 1;
 const PACKED_ODDS = 2;
@@ -10,7 +11,7 @@ const PACKED_ODDS = 2;
  * a parse. Typed arrays are copied in the host's byte order: every platform Node supports here is
  * little-endian, and all nodes of a deployment run the same build.
  */
-export function encodeFeedBatch(messages: readonly IngressMessage[]): Buffer {
+export function encodeFeedBatch(messages: readonly PipelineMessage[]): Buffer {
   const parts: Buffer[] = [];
   for (const m of messages) {
     if (m.type === 'odds') {
@@ -47,8 +48,8 @@ function copyOut<T extends Float64Array | Int8Array>(buf: Buffer, offset: number
 export class StreamDecodeError extends Error {}
 
 /** The messages of an entry written by encodeFeedBatch (odds come back packed). */
-export function decodeFeedBatch(buf: Buffer): IngressMessage[] {
-  const out: IngressMessage[] = [];
+export function decodeFeedBatch(buf: Buffer): PipelineMessage[] {
+  const out: PipelineMessage[] = [];
   let o = 0;
   const need = (n: number): void => {
     if (o + n > buf.length) throw new StreamDecodeError(`truncated stream entry at byte ${o}`);
@@ -60,7 +61,7 @@ export function decodeFeedBatch(buf: Buffer): IngressMessage[] {
     if (tag === JSON_MESSAGE) {
       o += 5;
       need(len);
-      out.push(JSON.parse(buf.toString('utf8', o, o + len)) as IngressMessage);
+      out.push(JSON.parse(buf.toString('utf8', o, o + len)) as PipelineMessage);
       o += len;
     } else if (tag === PACKED_ODDS) {
       need(9);

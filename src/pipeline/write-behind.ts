@@ -114,7 +114,8 @@ export class WriteBehind {
     for (const id of only(this.events)) {
       this.events.delete(id);
       const le = this.readModel.get(id);
-      if (le !== undefined) batch.events.push(le.event);
+      // A stale-feed lock is stored with the event (rare: a copy only then), so a reload keeps it.
+      if (le !== undefined) batch.events.push(le.stale ? { ...le.event, feedStale: true } : le.event);
     }
     for (const eventId of only(this.markets)) {
       const ids = this.markets.get(eventId) ?? new Set<number>();

@@ -19,6 +19,7 @@ export function nodeMetrics(node: NodeParts, { pipeline, settlement, retryHeld }
     writeBehindBacklog: () => pipeline.backlog,
     writeBehindWaits: () => pipeline.counters.backpressureWaits,
     readModelEvents: () => readModel.size,
+    staleLockedEvents: () => readModel.staleCount(),
     payloads: () => ({
       builds: readModel.payloadBuilds,
       builtBytes: readModel.payloadBuiltBytes,

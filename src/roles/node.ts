@@ -96,6 +96,7 @@ export function newPipeline(node: NodeParts, parts: PipelineParts): Pipeline {
     store: parts.store,
     now: node.worldClock.now,
     wallNow: node.now,
+    staleLockMs: config.staleLockSeconds * 1000,
     flushIntervalMs: config.flushIntervalMs,
     endedRetentionMs: config.endedRetentionHours * 3_600_000,
     log: node.log,

@@ -74,6 +74,10 @@ export async function startService(opts: StartOptions = {}): Promise<TestService
     DEMO_API_KEY: DEMO_KEY,
     DEMO_PLAN: 'unlimited',
     LOG_LEVEL: 'silent',
+    // The stale-feed sweeper runs on a real timer against the injected clock: a test that moves
+    // the clock would see locks come at whatever moment the timer fired. Tests of the protection
+    // set it and sweep themselves (pipeline.sweepStale()).
+    STALE_LOCK_SECONDS: '0',
     ...opts.env,
   });
   const service = await createService(config, { now: () => t });

@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parsePackedBody } from '../../src/feed/packed-body.js';
 import { unpack, type IngressMessage, type PackedOddsMessage } from '../../src/feed/packed-odds.js';
+import type { PipelineMessage } from '../../src/pipeline/pipeline.js';
 import { decodeFeedBatch, encodeFeedBatch, StreamDecodeError } from '../../src/pipeline/stream-codec.js';
 
 /** Odds messages compared in their JSON form (packed arrays are views into different buffers). */
-function plain(messages: IngressMessage[]): unknown[] {
+function plain(messages: readonly PipelineMessage[]): unknown[] {
   return messages.map((m) => (m.type === 'odds' && 'packed' in m ? unpack(m) : m));
 }
 
@@ -47,6 +48,15 @@ describe('change stream codec', () => {
     assert.ok(Number.isNaN(odds.packed.odds[1]), 'a change without a price stays without one');
     assert.equal(odds.packed.locks[0], -1, 'a change without a lock stays without one');
     assert.equal(odds.packed.locks[1], 1);
+  });
+
+  it("carries the leader's stale-feed locks between feed messages, in order", () => {
+    const messages: PipelineMessage[] = [
+      { type: 'status', event_id: 'e1', status: 'live', ts: '2026-03-01T12:00:00Z' },
+      { type: 'feed_stale', event_id: 'e1', stale: true, ts: '2026-03-01T12:00:30Z' },
+      { type: 'feed_stale', event_id: 'e1', stale: false, ts: '2026-03-01T12:00:31Z' },
+    ];
+    assert.deepEqual(decodeFeedBatch(encodeFeedBatch(messages)), messages);
   });
 
   it('packs an odds message that arrived as objects (the simulator)', () => {
