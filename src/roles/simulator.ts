@@ -28,6 +28,11 @@ function openSimulatorEvents(readModel: ReadModel): Map<string, string> {
   return open;
 }
 
+/** How often (wall ms) the simulator repeats a quiet live game's score: 10 s, or a third of STALE_LOCK_SECONDS if shorter. */
+function simulatorKeepAliveMs(staleLockSeconds: number): number {
+  return staleLockSeconds > 0 ? Math.min(10_000, (staleLockSeconds * 1000) / 3) : 10_000;
+}
+
 export class BuiltInFeed {
   private simulator: SimulatorWorkerHandle | null = null;
   /** Made at the first batch, kept across a pipeline node's terms (its held messages too). */
@@ -54,7 +59,9 @@ export class BuiltInFeed {
       wallStartAt: at.wallStartAt,
       openEvents: openSimulatorEvents(node.readModel),
       openOutrights: openSimulatorOutrights(pipeline.outrights),
-      ...(opts.simulator !== undefined ? { config: opts.simulator } : {}),
+      // Quiet spells of a game (a minute between steps, half time) must not look like a dead
+      // feed: the simulator sends a quiet live game's score again well within the limit.
+      config: { keepAliveWallMs: simulatorKeepAliveMs(config.staleLockSeconds), ...opts.simulator },
       onBatch: (messages) => (this.producer ??= retryingProducer((m) => pipeline.applyAll(m), log)).submit(messages),
       onError: (err) => logger?.error({ err }, 'simulator error'),
     });

@@ -32,6 +32,13 @@ export interface SimConfig {
   repriceWallMs: number;
   /** Clock-only score updates (no score change) at most this often, simulated ms. */
   clockUpdateMs: number;
+  /**
+   * A live game the simulator has sent nothing about for this long (wall ms, scaled by the speed)
+   * gets its current score again, as a real feed's heartbeat: the service locks a live event its
+   * feed goes quiet on (STALE_LOCK_SECONDS), and games have quiet spells (a minute between steps,
+   * half time). 0: never.
+   */
+  keepAliveWallMs: number;
   /** Fixture horizon by league tier, hours ahead of now. */
   horizonHours: Readonly<Record<1 | 2 | 3, number>>;
   /** Full market depth (all lines, player props) is published this long before kick-off. */
@@ -87,6 +94,7 @@ export const DEFAULT_SIM_CONFIG: SimConfig = {
   repriceMs: 5_000,
   repriceWallMs: 300,
   clockUpdateMs: 30_000,
+  keepAliveWallMs: 10_000,
   horizonHours: { 1: 14 * 24, 2: 4 * 24, 3: 36 },
   fullMarketsLeadMs: 48 * 3_600_000,
   finalStatsDelayMs: 3 * 60_000,

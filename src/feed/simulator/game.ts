@@ -81,6 +81,8 @@ export interface GameOptions {
   config: SimConfig;
   /** Shortest simulated interval between price updates. */
   repriceMs: number;
+  /** A live game with nothing sent for this long (simulated ms) sends its score again; 0 or absent: never. */
+  keepAliveMs?: number;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -103,6 +105,8 @@ export class SimGame {
   private lastPricedAt = -Infinity;
   private lastScoreKey = '';
   private lastScoreAt = -Infinity;
+  /** When the last message about this game was emitted (or would have been, played silently). */
+  private lastSentAt = -Infinity;
   private statsAt: number | null = null;
   private announceAt: number | null = null;
   private cancelAt: number | null = null;
@@ -190,6 +194,7 @@ export class SimGame {
       case 'live':
         consider(this.stepAt);
         if (this.locked && this.lockedUntil > this.now) consider(this.lockedUntil);
+        if ((this.opts.keepAliveMs ?? 0) > 0) consider(this.lastSentAt + this.opts.keepAliveMs!);
         break;
       case 'interrupted':
         consider(this.pausedUntil);
@@ -207,6 +212,7 @@ export class SimGame {
 
   private emit(m: FeedMessage): void {
     if (m.type === 'result' || (m.type === 'status' && isTerminal(m.status))) this.ending = m;
+    this.lastSentAt = this.now;
     if (!this.silent) this.out.push(m);
   }
 
@@ -446,6 +452,15 @@ export class SimGame {
       if (this.checkLiveDisruption(now)) return;
     }
     this.updateLocks(false);
+    this.keepAlive();
+  }
+
+  /** Nothing sent for keepAliveMs: the current score again (the service takes it as fresh data, changing nothing). */
+  private keepAlive(): void {
+    const every = this.opts.keepAliveMs ?? 0;
+    if (every <= 0 || this.now - this.lastSentAt < every) return;
+    this.lastSentAt = this.now;
+    if (!this.silent) this.scoreMessage(this.engine.snapshot());
   }
 
   /** Publishes lock changes and, when open and due, new prices. */

@@ -48,6 +48,7 @@ export class Simulator {
   private readonly seed: number;
   private readonly startAt: number;
   private readonly repriceMs: number;
+  private readonly keepAliveMs: number;
   private readonly heap = new MinHeap<Entry>();
   private readonly games = new Map<number, SimGame>();
   private started = false;
@@ -64,6 +65,7 @@ export class Simulator {
     this.simulatedTo = opts.startAt;
     this.config = resolveConfig(opts.config);
     this.repriceMs = Math.max(this.config.repriceMs, this.config.repriceWallMs * Math.max(1, opts.speed));
+    this.keepAliveMs = this.config.keepAliveWallMs * opts.speed;
     this.world = buildWorld(this.seed);
     this.openEvents = opts.openEvents ?? new Map();
     this.openOutrights = opts.openOutrights;
@@ -199,7 +201,12 @@ export class Simulator {
    * message that ended it, and never a different one.
    */
   private admit(plan: FixturePlan, now: number, out: FeedMessage[]): void {
-    const game = new SimGame(plan, { seed: this.seed, config: this.config, repriceMs: this.repriceMs });
+    const game = new SimGame(plan, {
+      seed: this.seed,
+      config: this.config,
+      repriceMs: this.repriceMs,
+      keepAliveMs: this.keepAliveMs,
+    });
     game.playSilentlyTo(now);
     if (game.isOver) {
       const held = this.openEvents.get(game.eventId);

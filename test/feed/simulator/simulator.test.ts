@@ -88,4 +88,28 @@ describe('Simulator', () => {
       }
     });
   });
+
+  it('never leaves a live game quiet longer than keepAliveWallMs of wall time: its score is sent again', () => {
+    for (const speed of [1, 60]) {
+      const sim = new Simulator({ seed: 42, speed, startAt: START, config: { sports: ['soccer'], outrights: false } });
+      const liveSince = new Map<string, number>();
+      let longest = 0;
+      let repeats = 0;
+      for (let t = START; t <= START + 2 * HOUR; t += 60_000) {
+        for (const m of sim.advance(t)) {
+          if (!('event_id' in m) || m.ts === undefined) continue;
+          const at = Date.parse(m.ts);
+          // Since the last message about the game while it is live (undefined: not live).
+          const since = liveSince.get(m.event_id);
+          if (since !== undefined) longest = Math.max(longest, at - since);
+          if (m.type === 'status' && m.status !== 'live') liveSince.delete(m.event_id);
+          else if (m.type === 'result') liveSince.delete(m.event_id);
+          else if (since !== undefined || (m.type === 'status' && m.status === 'live')) liveSince.set(m.event_id, at);
+          if (m.type === 'score' && since !== undefined && at - since === 10_000 * speed) repeats++;
+        }
+      }
+      assert.ok(repeats > 0, `quiet games sent their score again at speed ${speed}`);
+      assert.ok(longest <= 10_000 * speed, `at speed ${speed} a live game was quiet for ${longest / 1000} simulated s`);
+    }
+  });
 });
