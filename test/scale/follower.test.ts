@@ -52,6 +52,8 @@ describe('a replica following the change stream', { skip }, () => {
       DEMO_API_KEY: 'follower-demo',
       LOG_LEVEL: 'silent',
       FLUSH_INTERVAL_MS: '100',
+      // Only the stale-feed test has live events: the others' fixtures are never stale-locked.
+      STALE_LOCK_SECONDS: '0.5',
     });
     const service = await createService(config, { onLeadershipLost: (reason) => lost.push(reason) });
     services.push(service);
@@ -132,6 +134,52 @@ describe('a replica following the change stream', { skip }, () => {
     // The forged entry was never applied by the leader, so the store (and now the replica) lacks it.
     assert.equal(api.readModel.get('phantom'), undefined);
     assert.ok(api.readModel.get('f1') !== undefined && api.readModel.get('f2') !== undefined);
+  });
+
+  it("a leader's stale-feed lock reaches the replica, survives its reload from the store and lifts with fresh data", async () => {
+    await feed(leader, [
+      fixture('s1'),
+      {
+        type: 'markets',
+        event_id: 's1',
+        markets: [
+          {
+            market_id: 1,
+            key: '1x2',
+            name: 'Match Result',
+            outcomes: [
+              { selection_id: 11, code: 'home', label: 'Home', odds: 2.1 },
+              { selection_id: 12, code: 'draw', label: 'Draw', odds: 3.3 },
+              { selection_id: 13, code: 'away', label: 'Away', odds: 3.4 },
+            ],
+          },
+        ],
+      },
+      { type: 'status', event_id: 's1', status: 'live' },
+    ]);
+    await until('s1 stale-locked on the API node', () => api.readModel.get('s1')?.stale === true);
+    const locks = async (): Promise<boolean[]> => {
+      const res = await api.app.inject({ url: '/v1/events/s1/odds', headers: { 'x-api-key': 'follower-demo' } });
+      const body = res.json<{ markets: Array<{ outcomes: Array<{ is_locked: boolean }> }> }>();
+      return body.markets.flatMap((m) => m.outcomes.map((o) => o.is_locked));
+    };
+    assert.deepEqual(await locks(), [true, true, true]);
+    // A hole: the replica reloads from the store, where the lock was written with the event.
+    const snapshots = api.follower?.snapshots ?? 0;
+    const { epoch, seq } = await last();
+    await forge(epoch, seq + 2, [fixture('phantom-s')]);
+    await feed(leader, [fixture('s2')]);
+    await until('a fresh snapshot', () => api.follower?.snapshots === snapshots + 1);
+    await until('s2 on the API node', () => api.readModel.get('s2') !== undefined);
+    assert.equal(api.readModel.get('s1')?.stale, true);
+    assert.deepEqual(await locks(), [true, true, true]);
+    // The same odds again change nothing, and still lift the lock everywhere.
+    await feed(leader, [{ type: 'odds', event_id: 's1', changes: [{ selection_id: 11, odds: 2.1 }] }]);
+    await until('s1 unlocked on the API node', () => api.readModel.get('s1')?.stale === false);
+    assert.deepEqual(await locks(), [false, false, false]);
+    // Ended, so no later test finds it locked again.
+    await feed(leader, [{ type: 'result', event_id: 's1', status: 'ended', score: { home: 0, away: 0 } }]);
+    await until('s1 ended on the API node', () => api.readModel.get('s1')?.event.status === 'ended');
   });
 
   it('a new leader (a new epoch): the replica follows it at once and swaps in the store loaded in the background', async () => {
