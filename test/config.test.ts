@@ -18,6 +18,12 @@ describe('configuration', () => {
     assert.equal(c.adminKey, null);
     assert.equal(c.demoApiKey, null);
     assert.equal(c.demoPlan, 'free');
+    assert.equal(c.staleLockSeconds, 30);
+  });
+
+  it('STALE_LOCK_SECONDS takes 0 (off) and fractions', () => {
+    assert.equal(loadConfig({ STALE_LOCK_SECONDS: '0' }).staleLockSeconds, 0);
+    assert.equal(loadConfig({ STALE_LOCK_SECONDS: '2.5' }).staleLockSeconds, 2.5);
   });
 
   it('reads every variable', () => {
@@ -63,6 +69,8 @@ describe('configuration', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['DATABASE_POOL_SIZE', '0'],
     ['DATABASE_POOL_SIZE', 'many'],
+    ['STALE_LOCK_SECONDS', '-1'],
+    ['STALE_LOCK_SECONDS', 'soon'],
   ] as const) {
     it(`rejects ${name}=${value} with a message naming ${name}`, () => {
       assert.throws(
