@@ -77,6 +77,11 @@ export interface ApiContext {
   openStreams?: (keyId: string) => number;
   /** Scaled out (ROLE=pipeline or api): who applies POST /admin/v1/feed. Absent (ROLE=all): this node. */
   feedRole?: FeedRole;
+  /**
+   * Scaled out (ROLE=api): how long a stream resuming from a position this node has not applied yet
+   * waits for it (the client came from a node a few milliseconds ahead). Absent: not at all.
+   */
+  streamCatchUpMs?: number;
 }
 
 /**

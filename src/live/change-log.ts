@@ -44,6 +44,12 @@ export class ChangeLog {
   private origin: LogPosition | null = null;
   private lost: LostSpan[] = [];
   private readonly listeners = new Set<(entry: LogEntry) => void>();
+  private readonly lostListeners = new Set<(span: LostSpan) => void>();
+  /** Where appends go instead of the log while a replica replays its leader's batch (see log-replay.ts). */
+  private diverted: ((input: LogEntryInput) => void) | null = null;
+  /** A replica replaced its state: nothing up to here can be resumed from until the next entry starts a new run. */
+  private discontinued = false;
+  private breaks = 0;
   /** Nesting of quietly(): a reload rebuilding state appends nothing (it is no change anybody follows). */
   private muted = 0;
   /** Entries appended since start (metrics). */
@@ -80,6 +86,10 @@ export class ChangeLog {
   /** Appends a change; returns it with its position (null while the log is quiet: a reload is no change). */
   append(input: LogEntryInput): LogEntry | null {
     if (this.muted > 0) return null;
+    if (this.diverted !== null) {
+      this.diverted(input);
+      return null;
+    }
     const ms = Math.max(this.opts.now(), this.last.ms);
     const position = ms === this.last.ms ? { ms, seq: this.last.seq + 1 } : { ms, seq: 0 };
     return this.put({ ...input, position } as LogEntry);
@@ -117,20 +127,72 @@ export class ChangeLog {
   }
 
   /**
+   * Told of every lost span recorded by discontinue() (before the entry that ends it is handed to
+   * subscribe()'s listeners): open streams inside it must be told to start again from a snapshot.
+   */
+  onLost(listener: (span: LostSpan) => void): () => void {
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
+  }
+
+  /**
+   * Hands appends to `to` instead of logging them, until called with null (a replica replaying
+   * its leader's batch gives the entries the leader's positions afterwards, or drops them).
+   */
+  divert(to: ((input: LogEntryInput) => void) | null): void {
+    this.diverted = to;
+  }
+
+  /**
+   * A replica replaced its state from the store (a gap in the change stream, a new leader it
+   * cannot follow seamlessly): the entries it missed cannot be replayed, so no position up to now
+   * can be resumed from, and the next entry records the lost span ending at it (every older
+   * position inside) and drops the window before it. A store that keeps the log window would
+   * restore it here instead (the seam for that: ChangeLog.restore).
+   */
+  discontinue(): void {
+    this.discontinued = true;
+    this.breaks++;
+  }
+
+  /**
+   * Counts discontinue() calls: a stream opened before the last one (a different count) was
+   * following state that was replaced, and is told when the lost span is recorded.
+   */
+  get continuity(): number {
+    return this.breaks;
+  }
+
+  /** Whether the log waits for the entry that ends a discontinuity (a replica reloading). */
+  get isDiscontinued(): boolean {
+    return this.discontinued;
+  }
+
+  /**
+   * Moves the head forward without an entry: a new leader continues its predecessor's positions
+   * (its own clock may run behind the old leader's, and positions must keep growing).
+   */
+  advanceHead(position: LogPosition): void {
+    if (compareLogPositions(position, this.last) > 0) this.last = position;
+  }
+
+  /**
    * What follows a position: the entries after it, or why it cannot be resumed from. A position at
    * the head is resumable with nothing to send.
    */
   after(position: LogPosition): ResumeLookup {
     this.trim();
     if (compareLogPositions(position, this.last) > 0) return { ok: false, reason: 'unknown' };
-    if (this.origin !== null && compareLogPositions(position, this.origin) < 0) {
-      // Older than anything this store's log ever held: from another installation or before a reset.
-      return { ok: false, reason: 'reset' };
-    }
+    if (this.discontinued) return { ok: false, reason: 'lost' };
+    // Lost spans first: a replica's span reaches back past its first entry (its origin).
     for (const span of this.lost) {
       if (compareLogPositions(position, span.after) > 0 && compareLogPositions(position, span.before) < 0) {
         return { ok: false, reason: 'lost' };
       }
+    }
+    if (this.origin !== null && compareLogPositions(position, this.origin) < 0) {
+      // Older than anything this store's log ever held: from another installation or before a reset.
+      return { ok: false, reason: 'reset' };
     }
     if (this.trimmedThrough !== null && compareLogPositions(position, this.trimmedThrough) < 0) {
       return { ok: false, reason: 'expired' };
@@ -172,6 +234,7 @@ export class ChangeLog {
   }
 
   private put(entry: LogEntry): LogEntry {
+    if (this.discontinued) this.endDiscontinuity(entry.position);
     this.last = entry.position;
     this.origin ??= entry.position;
     this.entries.push(entry);
@@ -180,6 +243,17 @@ export class ChangeLog {
     for (const l of this.listeners) l(entry);
     if ((this.appended & 255) === 0) this.trim();
     return entry;
+  }
+
+  /** The first entry after a discontinuity: everything before it is a lost span, and leaves the window. */
+  private endDiscontinuity(first: LogPosition): void {
+    this.discontinued = false;
+    const span: LostSpan = { after: { ms: 0, seq: 0 }, before: first };
+    this.lost = [span];
+    this.entries = [];
+    this.start = 0;
+    this.bytes = 0;
+    for (const l of this.lostListeners) l(span);
   }
 
   /** Drops entries that left the window (by age, then by the byte budget). */
@@ -202,7 +276,8 @@ export class ChangeLog {
       this.start = 0;
     }
     const first = this.entries[this.start];
-    if (first !== undefined) this.lost = this.lost.filter((s) => compareLogPositions(s.before, first.position) > 0);
+    // A span ending at the window's first entry still answers 'lost' (rather than 'expired').
+    if (first !== undefined) this.lost = this.lost.filter((s) => compareLogPositions(s.before, first.position) >= 0);
   }
 
   /** Index of the first entry after a position (binary search over the window). */

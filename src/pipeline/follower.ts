@@ -1,5 +1,8 @@
 // An API node's replica: loads its read model from the store, then follows the change stream; a gap or a new leader means a fresh snapshot.
 import { randomBytes } from 'node:crypto';
+import { isTerminal } from '../domain/lifecycle.js';
+import type { ChangeLog } from '../live/change-log.js';
+import { LogReplay } from '../live/log-replay.js';
 import type { SettlementIndex } from '../live/settlement-index.js';
 import type { Store } from '../store/store.js';
 import type { Pipeline, PipelineLogger, PipelineSnapshot } from './pipeline.js';
@@ -8,6 +11,7 @@ import {
   streamIdMs,
   type ChangeStreamReader,
   type LeaderRecord,
+  settlementEntryOf,
   type SettlementNote,
   type StreamEntry,
   type StreamPosition,
@@ -33,12 +37,18 @@ export interface FollowerOptions {
   onLag?: (ms: number) => void;
 }
 
+/** How applying one entry went: applied (its entries with the leader's positions), or diverged from the leader. */
+type Applied = 'ok' | 'diverged';
+
 /** Entries per read. */
 const FOLLOW_COUNT = 100;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Verdict = 'apply' | 'skip' | 'snapshot' | 'new-leader';
+
+/** What a node serves, per event and tournament, in a form two states can be compared by (see swapIn). */
+type StateDigest = Map<string, { terminal: boolean; stamp: string }>;
 
 /** The store as a new leader loaded it, read in the background while this node already follows that leader. */
 interface Loaded {
@@ -98,8 +108,17 @@ export class Follower {
   snapshots = 0;
   /** Entries applied. */
   entries = 0;
+  /** Batches whose replay did not make the entries the leader's made (each one reloaded). */
+  divergences = 0;
+  /** Entries up to this stream id may be reflected in the snapshot just loaded: replayed for state only. */
+  private quietThrough: string | null = null;
+  private readonly replay: LogReplay;
+  private readonly log: ChangeLog;
 
-  constructor(private readonly opts: FollowerOptions) {}
+  constructor(private readonly opts: FollowerOptions) {
+    this.log = opts.pipeline.readModel.log;
+    this.replay = new LogReplay(this.log);
+  }
 
   /** Loads the first snapshot (awaited: the node serves once it has data), then follows in the background. */
   async start(): Promise<void> {
@@ -189,6 +208,13 @@ export class Follower {
     this.opts.setClock(leader?.clock ?? null);
     if (first) await pipeline.load();
     else await pipeline.reload();
+    // The entries this node missed cannot be replayed: no position before the next one it logs
+    // resumes, and the streams open now are told (the state changed under them in one step, just now).
+    this.log.discontinue();
+    // A flush may have stored changes of entries after the watermark, up to the stream's tip now:
+    // those are replayed for the state only (their changes may be there already, and a replay of
+    // them need not make the entries the leader's did); the log goes on with the next.
+    this.quietThrough = await reader.tip();
     const { index } = this.opts;
     for (const id of index.idsEndedBefore(Number.POSITIVE_INFINITY)) index.delete(id);
     for (const s of summaries) index.upsert(s.eventId, s.endedAt, s.pendingCount);
@@ -224,10 +250,22 @@ export class Follower {
       const current = await this.opts.reader.currentEpoch();
       return current !== null && current < this.epoch && e.epoch >= current ? 'snapshot' : 'skip';
     }
-    // A new leader's first entry (its `leader` record): follow it now, reload in the background.
-    if (e.epoch > this.epoch) return e.seq === 0 && e.kind === 'leader' ? 'new-leader' : 'snapshot';
+    // A new leader's first entry (its `leader` record): follow it now, reload in the background, if
+    // it continues exactly where this node is; else its state is not this node's (a fresh snapshot).
+    if (e.epoch > this.epoch)
+      return e.seq === 0 && e.kind === 'leader' && this.continues(e) ? 'new-leader' : 'snapshot';
     if (e.seq <= this.seq) return 'skip';
     return e.seq === this.seq + 1 ? 'apply' : 'snapshot';
+  }
+
+  /** Whether a new leader's record says it continues from exactly the entry this node applied last. */
+  private continues(e: StreamEntry): boolean {
+    try {
+      const c = (JSON.parse(e.data.toString()) as LeaderRecord).continues;
+      return c !== undefined && c !== null && c.epoch === this.epoch && c.seq === this.seq;
+    } catch {
+      return false;
+    }
   }
 
   private async follow(): Promise<void> {
@@ -258,7 +296,7 @@ export class Follower {
           continue;
         }
         if (verdict === 'new-leader') this.catchUp(e.epoch);
-        if (verdict === 'snapshot') {
+        if (verdict === 'snapshot' || (await this.apply(e, 'live')) === 'diverged') {
           this.catching = null; // a full snapshot replaces any background load
           try {
             await this.snapshot(e.id, false);
@@ -268,7 +306,7 @@ export class Follower {
           }
           break; // read again from the snapshot's place
         }
-        await this.apply(e);
+        if (this.quietThrough !== null && compareStreamIds(e.id, this.quietThrough) >= 0) this.quietThrough = null;
         if (this.catching !== null) this.catching.applied.push(e);
         this.epoch = e.epoch;
         this.seq = e.seq;
@@ -323,36 +361,122 @@ export class Follower {
       return;
     }
     const { pipeline, index } = this.opts;
+    const before = this.digest();
     pipeline.replaceWith(loaded.data);
     for (const id of index.idsEndedBefore(Number.POSITIVE_INFINITY)) index.delete(id);
     for (const s of loaded.summaries) index.upsert(s.eventId, s.endedAt, s.pendingCount);
     const mark = loaded.mark;
     for (const e of catching.applied) {
       if (mark !== null && mark.epoch === e.epoch && compareStreamIds(e.id, mark.id) <= 0) continue;
-      await this.apply(e);
+      await this.apply(e, 'quiet'); // logged when first applied
+    }
+    // The store had something this node's stream never carried (the old leader committed it and
+    // died before publishing it): streams cannot be continued exactly across that.
+    const differs = firstDifference(before, this.digest());
+    if (differs !== null) {
+      this.opts.log.warn(
+        { differs },
+        "the new leader's state differs from what this node streamed: streams start again",
+      );
+      this.log.discontinue();
     }
     this.snapshots++;
   }
 
-  private async apply(e: StreamEntry): Promise<void> {
+  /**
+   * Applies one entry. `live`: its log entries take the leader's positions (or, if this node is
+   * just past a snapshot, it is replayed for the state only); `quiet`: for the state only (a
+   * background load swapped in, the entries were logged already).
+   */
+  private async apply(e: StreamEntry, mode: 'live' | 'quiet'): Promise<Applied> {
+    const quiet = mode === 'quiet' || (this.quietThrough !== null && compareStreamIds(e.id, this.quietThrough) <= 0);
     try {
       if (e.kind === 'feed') {
-        await this.opts.pipeline.applyAll(decodeFeedBatch(e.data));
+        const messages = decodeFeedBatch(e.data);
+        this.replay.begin();
+        let outcome;
+        try {
+          await this.opts.pipeline.applyAll(messages);
+        } finally {
+          outcome = this.replay.end(quiet ? null : e.positions);
+        }
+        if (quiet) return 'ok';
+        if (e.positions === null) {
+          // An older leader's entry: its changes have no positions every node agrees on.
+          this.log.discontinue();
+          return 'ok';
+        }
+        if (!outcome.matched) return this.diverged(e, outcome.reason);
       } else if (e.kind === 'settlement') {
         const note = JSON.parse(e.data.toString()) as SettlementNote;
         this.opts.index.upsert(note.event_id, note.ended_at, note.pending ? 1 : 0);
+        if (quiet) return 'ok';
+        const entry = settlementEntryOf(note);
+        if (entry === null) this.log.discontinue();
+        else if (!this.log.accept(entry))
+          return this.diverged(
+            e,
+            `settlement entry ${note.entry?.position} is not after this log's head ${this.log.headId}`,
+          );
       } else if (e.kind === 'leader') {
         this.opts.setClock((JSON.parse(e.data.toString()) as LeaderRecord).clock);
       }
     } catch (err) {
-      // An entry this version cannot read: skipped, said loudly (a mixed-version deployment).
+      // An entry this version cannot read: skipped, said loudly (a mixed-version deployment); this
+      // node's stream cannot show what it changed, so no resume spans it.
       this.opts.log.error({ err, id: e.id, kind: e.kind }, 'a change stream entry could not be applied');
+      if (!quiet) this.log.discontinue();
     }
+    return 'ok';
   }
 
-  /** Settlement entries that left the feed window leave the counters too (the leader deletes them). */
+  /** A replay that did not make the leader's entries: said loudly, and the node reloads (its stream cannot go on exactly). */
+  private diverged(e: StreamEntry, reason: string): Applied {
+    this.divergences++;
+    this.log.discontinue();
+    this.opts.log.error(
+      { id: e.id, epoch: e.epoch, seq: e.seq, reason },
+      "this node's replay of a change stream entry differs from the leader's: reloading from the store",
+    );
+    return 'diverged';
+  }
+
+  /** Each event's status and last update, each tournament's markets and results: what a stream has shown of them. */
+  private digest(): StateDigest {
+    const out: StateDigest = new Map();
+    const { readModel, outrights } = this.opts.pipeline;
+    for (const le of readModel.all()) {
+      const e = le.event;
+      out.set(e.id, {
+        terminal: isTerminal(e.status),
+        stamp: `${e.status}|${e.updatedAt}|${readModel.result(e.id)?.revision ?? 0}`,
+      });
+    }
+    for (const t of outrights.tournaments.values()) {
+      let latest = 0;
+      for (const m of t.markets.values()) latest = Math.max(latest, m.updatedAt);
+      for (const r of t.results.values()) latest = Math.max(latest, r.settledAt);
+      out.set(`tournament:${t.tournamentId}`, {
+        terminal: false,
+        stamp: `${t.markets.size}|${t.results.size}|${latest}`,
+      });
+    }
+    return out;
+  }
+
+  /** The settlement counters' entries that left the feed window leave them too (the leader deletes them). */
   private trimIndex(): void {
     const { index, now, feedRetentionMs } = this.opts;
     for (const id of index.idsEndedBefore(now() - feedRetentionMs)) index.delete(id);
   }
+}
+
+/** The first event or tournament whose state differs between two digests (events that ended may come and go: eviction), or null. */
+function firstDifference(a: StateDigest, b: StateDigest): string | null {
+  for (const [id, x] of a) {
+    const y = b.get(id);
+    if (y === undefined ? !x.terminal : y.stamp !== x.stamp) return id;
+  }
+  for (const [id, y] of b) if (!a.has(id) && !y.terminal) return id;
+  return null;
 }

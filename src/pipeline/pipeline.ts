@@ -10,6 +10,7 @@ import { ArenaKeeper, MAX_BAD_LINES, parsePackedBytes, type IngressLine } from '
 import { changesOf, type IngressMessage } from '../feed/packed-odds.js';
 import type { LogEntry } from '../live/change-log.js';
 import type { LiveEvent } from '../live/live-event.js';
+import { PositionRecorder, type BatchPositions } from '../live/log-replay.js';
 import { decodeOdds } from '../live/odds-codec.js';
 import { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
@@ -68,8 +69,11 @@ export type PipelineMessage = IngressMessage | FeedStaleMessage;
 
 /** Where a leader's pipeline hands what it applied (the change stream when scaled out). */
 export interface AppliedSink {
-  /** The messages of one batch that changed something, in order, each with the `ts` it was applied at. */
-  applied(messages: PipelineMessage[]): void;
+  /**
+   * The messages of one batch that changed something, in order, each with the `ts` it was applied
+   * at, and the log positions the batch's entries took (replicas give their replay's entries the same).
+   */
+  applied(messages: PipelineMessage[], positions: BatchPositions): void;
   /** A mark of what has been handed over so far, taken when a flush takes its batch. */
   mark(): unknown;
   /** The flush taken at `mark` committed: the store reflects everything handed over up to the mark. */
@@ -144,11 +148,14 @@ export class Pipeline implements FeedIngress {
   private readonly writes: boolean;
   /** The event whose document a result commit has just written (its log entries mark nothing). */
   private writtenWithResult: string | null = null;
+  /** A publishing leader records the positions each batch's entries take. */
+  private readonly recorder: PositionRecorder | null;
 
   constructor(private readonly opts: PipelineOptions) {
     this.writeBehind = new WriteBehind(opts.readModel);
     this.writes = opts.replica !== true;
     this.outrights = new OutrightBook(opts.readModel.log);
+    this.recorder = opts.sink !== undefined ? new PositionRecorder(opts.readModel.log) : null;
     // Write-behind follows the change log: whatever the read model changed is marked for the store.
     if (this.writes) opts.readModel.log.subscribe((entry) => this.markForStore(entry));
   }
@@ -177,6 +184,11 @@ export class Pipeline implements FeedIngress {
       default:
         return;
     }
+  }
+
+  /** The read model this pipeline applies to (a replica's follower replays into its log). */
+  get readModel(): ReadModel {
+    return this.opts.readModel;
   }
 
   /** Pending write-behind items (events + markets) not yet in the store. */
@@ -300,7 +312,8 @@ export class Pipeline implements FeedIngress {
     this.stopped = false;
     this.flushTimer = setInterval(() => void this.flush(), this.opts.flushIntervalMs);
     this.flushTimer.unref();
-    this.sweepTimer = setInterval(() => this.sweep(), 60_000);
+    // Between batches: an eviction's entry never lands among a batch's (whose positions replicas take).
+    this.sweepTimer = setInterval(() => void this.exclusive(() => this.sweep()), 60_000);
     this.sweepTimer.unref();
     const limit = this.opts.staleLockMs ?? 0;
     if (this.writes && limit > 0) {
@@ -421,28 +434,45 @@ export class Pipeline implements FeedIngress {
       // same updated_at, and hands on the messages that changed something.
       const changed: PipelineMessage[] = [];
       let refused: Map<string, ApplyOutcome> | null = null;
-      for (const m of messages) {
-        const earlier = refused?.get(orderKeyOf(m));
-        if (earlier !== undefined) {
-          this.counters.rejected++;
-          out.push(heldBack(m, earlier));
-          continue;
+      const recorder = this.recorder;
+      recorder?.begin();
+      try {
+        for (const m of messages) {
+          const earlier = refused?.get(orderKeyOf(m));
+          if (earlier !== undefined) {
+            this.counters.rejected++;
+            out.push(heldBack(m, earlier));
+            continue;
+          }
+          if (this.writeBehind.marketDocs > MAX_PENDING_MARKET_DOCS) await this.drainMarketDocs();
+          const msg = sink !== undefined && m.ts === undefined ? { ...m, ts: this.stamp() } : m;
+          const outcome = await this.applyOne(msg);
+          out.push(outcome);
+          if (isRetryable(outcome)) (refused ??= new Map()).set(orderKeyOf(m), outcome);
+          else if (sink !== undefined && outcome.ok && outcome.changed) changed.push(msg);
+          // A message that changed nothing is not handed on: the lock it lifted is, by itself.
+          if (outcome.ok && msg.type !== 'feed_stale' && 'event_id' in msg && this.fed(msg.event_id) && sink) {
+            changed.push({ type: 'feed_stale', event_id: msg.event_id, stale: false, ts: msg.ts ?? this.stamp() });
+          }
         }
-        if (this.writeBehind.marketDocs > MAX_PENDING_MARKET_DOCS) await this.drainMarketDocs();
-        const msg = sink !== undefined && m.ts === undefined ? { ...m, ts: this.stamp() } : m;
-        const outcome = await this.applyOne(msg);
-        out.push(outcome);
-        if (isRetryable(outcome)) (refused ??= new Map()).set(orderKeyOf(m), outcome);
-        else if (sink !== undefined && outcome.ok && outcome.changed) changed.push(msg);
-        // A message that changed nothing is not handed on: the lock it lifted is, by itself.
-        if (outcome.ok && msg.type !== 'feed_stale' && 'event_id' in msg && this.fed(msg.event_id) && sink) {
-          changed.push({ type: 'feed_stale', event_id: msg.event_id, stale: false, ts: msg.ts ?? this.stamp() });
-        }
+      } finally {
+        const positions = recorder?.end();
+        if (sink !== undefined && positions !== undefined && changed.length > 0) sink.applied(changed, positions);
       }
-      if (sink !== undefined && changed.length > 0) sink.applied(changed);
       return out;
     };
     const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Runs `fn` between two batches (in the order of the feed's queue). Whatever appends to the log
+   * outside a batch goes through here on a leader, so a batch's entries take consecutive places
+   * in its log and its positions say exactly which entries the batch made.
+   */
+  exclusive<T>(fn: () => T): Promise<Awaited<T>> {
+    const next = this.queue.then(fn, fn) as Promise<Awaited<T>>;
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -563,14 +593,23 @@ export class Pipeline implements FeedIngress {
     return this.flushing;
   }
 
-  /** Evicts final events past the retention window from the read model. */
+  /**
+   * Evicts final events past the retention window from the read model. A replica does it quietly:
+   * its log's positions are its leader's, and an eviction (which streams nothing) is no change to
+   * replicate.
+   */
   sweep(): number {
+    const { readModel } = this.opts;
     const cutoff = this.opts.now() - this.opts.endedRetentionMs;
     const old: string[] = [];
-    for (const le of this.opts.readModel.all()) {
+    for (const le of readModel.all()) {
       if (isTerminal(le.event.status) && le.event.statusChangedAt < cutoff) old.push(le.event.id);
     }
-    for (const id of old) this.opts.readModel.evict(id);
+    const evict = (): void => {
+      for (const id of old) readModel.evict(id);
+    };
+    if (this.writes) evict();
+    else readModel.log.quietly(evict);
     return old.length;
   }
 

@@ -1,7 +1,10 @@
 // The change stream in Redis: the leader appends what it applied (a Redis Stream); every API node reads it in order.
 import { Redis } from 'ioredis';
+import type { JsonEntry } from '../live/log-entry.js';
+import { compareLogPositions, formatLogPosition, parseLogPosition, type LogPosition } from '../live/log-position.js';
+import type { BatchPositions } from '../live/log-replay.js';
 import type { AppliedSink, PipelineLogger, PipelineMessage } from './pipeline.js';
-import { encodeFeedBatch } from './stream-codec.js';
+import { decodeBatchPositions, encodeBatchPositions, encodeFeedBatch } from './stream-codec.js';
 
 /** How a leader's world clock runs (an accelerated simulator): replicas run the same clock. */
 export interface WorldClockParams {
@@ -16,6 +19,11 @@ export interface StreamPosition {
   id: string;
   epoch: number;
   seq: number;
+  /**
+   * The leader's change-log position once this entry was published (`ms-seq`): what a replica's
+   * log stands at when it has applied everything up to here. Absent from older leaders.
+   */
+  head?: string;
 }
 
 export type StreamEntryKind = 'leader' | 'feed' | 'settlement';
@@ -23,19 +31,78 @@ export type StreamEntryKind = 'leader' | 'feed' | 'settlement';
 export interface StreamEntry extends StreamPosition {
   kind: StreamEntryKind;
   data: Buffer;
+  /** For `feed`: the log positions the batch's entries took on the leader (null from an older leader). */
+  positions: BatchPositions | null;
 }
 
-/** The `leader` record: a new leader's epoch and world clock. */
+/**
+ * Where a new leader's state stands: it replayed its predecessor's entries up to `epoch:seq`, and
+ * its log continues after `head`. A replica that applied exactly those entries goes on with no
+ * gap in its stream; any other takes a fresh snapshot.
+ */
+export interface Continuation {
+  epoch: number;
+  seq: number;
+  head: string;
+}
+
+/** The `leader` record: a new leader's epoch and world clock, and what it continues (null: nothing it could prove). */
 export interface LeaderRecord {
   epoch: number;
   clock: WorldClockParams;
+  continues?: Continuation | null;
 }
 
-/** A settlement entry changed (the API nodes' settlement counters follow it). */
+/** A settlement log entry as replicas append it: the leader's position and its stream data. */
+export interface WireSettlementEntry {
+  position: string;
+  sport: string;
+  league: string;
+  at: number;
+  json: string;
+}
+
+/** A settlement entry changed (the API nodes' settlement counters follow it, and their logs append `entry`). */
 export interface SettlementNote {
   event_id: string;
   ended_at: number;
   pending: boolean;
+  /** Absent from older leaders. */
+  entry?: WireSettlementEntry;
+}
+
+/** The note of a settlement log entry, for replicas. */
+export function settlementNote(entry: JsonEntry, endedAt: number, pending: boolean): SettlementNote {
+  return {
+    event_id: entry.eventId,
+    ended_at: endedAt,
+    pending,
+    entry: {
+      position: formatLogPosition(entry.position),
+      sport: entry.sport,
+      league: entry.league,
+      at: entry.at,
+      json: entry.json,
+    },
+  };
+}
+
+/** The settlement log entry a note carries (null when it carries none or a malformed one). */
+export function settlementEntryOf(note: SettlementNote): JsonEntry | null {
+  const e = note.entry;
+  const position = e === undefined ? null : parseLogPosition(e.position);
+  if (e === undefined || position === null) return null;
+  return {
+    kind: 'settlement',
+    position,
+    eventId: note.event_id,
+    sport: e.sport,
+    league: e.league,
+    at: e.at,
+    json: e.json,
+    // As log-entries.ts estimates a JSON entry.
+    bytes: 160 + 2 * e.json.length,
+  };
 }
 
 /** Entries older than this are trimmed: a node further behind takes a fresh snapshot from the store. */
@@ -159,6 +226,8 @@ export class ChangeStreamWriter implements AppliedSink {
   private active = false;
   /** This leader's record (JSON), written again when Redis comes back without it. */
   private record: string | null = null;
+  /** The last log position published (the `head` of the entries written). */
+  private head: LogPosition | null = null;
 
   constructor(
     private readonly redis: Redis,
@@ -176,18 +245,23 @@ export class ChangeStreamWriter implements AppliedSink {
    * Starts a new epoch: the `leader` record tells every reader to take a fresh snapshot (the store
    * as this leader loaded it), and the watermark points at it.
    */
-  async begin(clock: WorldClockParams): Promise<void> {
+  async begin(
+    clock: WorldClockParams,
+    continues: Continuation | null = null,
+    head: LogPosition | null = null,
+  ): Promise<void> {
     this.stop();
     this.active = true;
     this.offsetMs = await serverOffsetMs(this.redis);
     this.epoch = await this.redis.incr(this.keys.epoch);
     this.seq = 0;
-    const record: LeaderRecord = { epoch: this.epoch, clock };
+    this.head = head;
+    const record: LeaderRecord = { epoch: this.epoch, clock, continues };
     const text = JSON.stringify(record);
     this.record = text;
     await this.redis.set(this.keys.leader, text);
     const id = await this.append('leader', Buffer.from(text));
-    await this.writeWatermark({ id, epoch: this.epoch, seq: 0 });
+    await this.writeWatermark({ id, epoch: this.epoch, seq: 0, ...this.headField() });
     await this.refreshHolds();
     this.holdTimer = setInterval(() => void this.refreshHolds().catch(() => undefined), 1000);
     this.holdTimer.unref();
@@ -217,16 +291,65 @@ export class ChangeStreamWriter implements AppliedSink {
     this.holdFloorMs = floor;
   }
 
-  applied(messages: PipelineMessage[]): void {
-    if (this.active) this.appendLater('feed', encodeFeedBatch(messages));
+  applied(messages: PipelineMessage[], positions: BatchPositions): void {
+    if (!this.active) return;
+    const n = positions.kinds.length;
+    if (n > 0) this.advance({ ms: positions.ms[n - 1] as number, seq: positions.seq[n - 1] as number });
+    this.appendLater('feed', encodeFeedBatch(messages), encodeBatchPositions(positions));
   }
 
   settlement(note: SettlementNote): void {
-    if (this.active) this.appendLater('settlement', Buffer.from(JSON.stringify(note)));
+    if (!this.active) return;
+    const position = note.entry === undefined ? null : parseLogPosition(note.entry.position);
+    if (position !== null) this.advance(position);
+    this.appendLater('settlement', Buffer.from(JSON.stringify(note)));
+  }
+
+  private advance(position: LogPosition): void {
+    if (this.head === null || compareLogPositions(position, this.head) > 0) this.head = position;
+  }
+
+  private headField(): { head?: string } {
+    return this.head === null ? {} : { head: formatLogPosition(this.head) };
+  }
+
+  /**
+   * What the previous leader published after the watermark (the store's state), in order, for a
+   * new leader to replay before it publishes: null when that cannot be known exactly (no
+   * watermark, entries trimmed or lost, or another epoch after it).
+   */
+  async tail(): Promise<{ mark: StreamPosition; entries: StreamEntry[] } | null> {
+    const text = await this.redis.get(this.keys.watermark);
+    if (text === null) return null;
+    const mark = JSON.parse(text) as StreamPosition;
+    const entries: StreamEntry[] = [];
+    let after = mark.id;
+    let seq = mark.seq;
+    for (;;) {
+      const reply = await this.redis.xrangeBuffer(this.keys.stream, `(${after}`, '+', 'COUNT', 500);
+      if (reply.length === 0) break;
+      for (const item of reply) {
+        const e = parseStreamEntry(item);
+        after = e.id;
+        if (e.epoch !== mark.epoch) continue; // a later epoch's record (a leader that began and died)
+        if (e.seq !== seq + 1) return null; // a hole: what the store lacks is not all here
+        seq = e.seq;
+        entries.push(e);
+      }
+    }
+    // The watermark's own entry must still be there, or the stream lost entries before the tail.
+    const own = await this.redis.xrange(this.keys.stream, mark.id, mark.id);
+    if (own.length === 0) return null;
+    return { mark, entries };
   }
 
   mark(): StreamPosition | null {
     return this.acknowledged;
+  }
+
+  /** The leader record this writer began with (tests, diagnostics). */
+  get leaderRecord(): LeaderRecord | null {
+    return this.record === null ? null : (JSON.parse(this.record) as LeaderRecord);
   }
 
   flushed(mark: unknown): void {
@@ -240,29 +363,30 @@ export class ChangeStreamWriter implements AppliedSink {
     this.watermarkId = pos.id;
   }
 
-  private appendLater(kind: StreamEntryKind, data: Buffer): void {
-    this.append(kind, data).catch((err: unknown) =>
+  private appendLater(kind: StreamEntryKind, data: Buffer, positions?: Buffer): void {
+    this.append(kind, data, positions).catch((err: unknown) =>
       this.warn(err, 'a change stream entry was lost; API nodes will reload from the store'),
     );
   }
 
-  private append(kind: StreamEntryKind, data: Buffer): Promise<string> {
+  private append(kind: StreamEntryKind, data: Buffer, positions?: Buffer): Promise<string> {
     const epoch = this.epoch;
     const seq = kind === 'leader' ? 0 : ++this.seq;
+    const head = this.headField();
     const byAge = Math.floor(Date.now() + this.offsetMs - this.retentionMs);
     const minId = Math.max(0, this.holdFloorMs === null ? byAge : Math.min(byAge, this.holdFloorMs));
-    return this.redis
-      .xadd(this.keys.stream, 'MINID', '~', String(minId), '*', 'e', epoch, 's', seq, 'k', kind, 'd', data)
-      .then((id) => {
-        if (id === null) throw new Error('XADD returned no id');
-        this.acknowledged = { id, epoch, seq };
-        if (this.failing) {
-          this.failing = false;
-          this.log.warn({}, 'the change stream is written again');
-          this.reannounce().catch((err: unknown) => this.warn(err, 'the leader record was not written again'));
-        }
-        return id;
-      });
+    const fields: Array<string | number | Buffer> = ['e', epoch, 's', seq, 'k', kind, 'd', data];
+    if (positions !== undefined) fields.push('p', positions);
+    return this.redis.xadd(this.keys.stream, 'MINID', '~', String(minId), '*', ...fields).then((id) => {
+      if (id === null) throw new Error('XADD returned no id');
+      this.acknowledged = { id, epoch, seq, ...head };
+      if (this.failing) {
+        this.failing = false;
+        this.log.warn({}, 'the change stream is written again');
+        this.reannounce().catch((err: unknown) => this.warn(err, 'the leader record was not written again'));
+      }
+      return id;
+    });
   }
 
   /**
@@ -287,6 +411,27 @@ function field(fields: Buffer[], name: string): Buffer | undefined {
   return undefined;
 }
 
+/** One stream item as read (an entry with a malformed positions field has none: its replica reloads). */
+function parseStreamEntry([id, fields]: [Buffer, Buffer[]]): StreamEntry {
+  const p = field(fields, 'p');
+  let positions: BatchPositions | null = null;
+  if (p !== undefined) {
+    try {
+      positions = decodeBatchPositions(p);
+    } catch {
+      positions = null;
+    }
+  }
+  return {
+    id: id.toString(),
+    epoch: Number(field(fields, 'e')?.toString() ?? 0),
+    seq: Number(field(fields, 's')?.toString() ?? 0),
+    kind: (field(fields, 'k')?.toString() ?? '') as StreamEntryKind,
+    data: field(fields, 'd') ?? Buffer.alloc(0),
+    positions,
+  };
+}
+
 /** The reader's side: blocking reads of the entries after an id, and the watermark and leader records. */
 export class ChangeStreamReader {
   constructor(
@@ -306,19 +451,17 @@ export class ChangeStreamReader {
     if (reply === null) return out;
     for (const [, items] of reply as Array<[Buffer, Array<[Buffer, Buffer[]]>]>) {
       for (const [id, fields] of items) {
-        const kind = field(fields, 'k')?.toString() as StreamEntryKind | undefined;
-        const data = field(fields, 'd');
-        if (kind === undefined || data === undefined) continue;
-        out.push({
-          id: id.toString(),
-          epoch: Number(field(fields, 'e')?.toString() ?? 0),
-          seq: Number(field(fields, 's')?.toString() ?? 0),
-          kind,
-          data,
-        });
+        if (field(fields, 'k') === undefined || field(fields, 'd') === undefined) continue;
+        out.push(parseStreamEntry([id, fields]));
       }
     }
     return out;
+  }
+
+  /** The id of the stream's last entry now ('0' when empty): what a snapshot just loaded may already reflect. */
+  async tip(): Promise<string> {
+    const [last] = await this.redis.xrevrange(this.keys.stream, '+', '-', 'COUNT', 1);
+    return last?.[0] ?? '0';
   }
 
   async watermark(): Promise<StreamPosition | null> {

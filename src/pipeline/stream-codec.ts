@@ -1,5 +1,7 @@
-// The change stream's wire form of a batch of applied messages: odds packed (17 bytes a change), the rest (stale-feed locks too) as JSON.
+// The change stream's wire form of a batch of applied messages (odds packed, 17 bytes a change; the rest, stale-feed locks too, as JSON) and of its log positions.
 import { changesOf, type PackedOddsMessage } from '../feed/packed-odds.js';
+import type { LogEntryKind } from '../live/log-entry.js';
+import type { BatchPositions } from '../live/log-replay.js';
 import type { PipelineMessage } from './pipeline.js';
 
 const JSON_MESSAGE = 1;
@@ -82,6 +84,76 @@ export function decodeFeedBatch(buf: Buffer): PipelineMessage[] {
     } else {
       throw new StreamDecodeError(`unknown record tag ${tag} at byte ${o}`);
     }
+  }
+  return out;
+}
+
+/** Entry kinds by their one-byte code on the wire (append only: codes never change meaning). */
+const KIND_CODES: readonly LogEntryKind[] = [
+  'fixture',
+  'status',
+  'score',
+  'stats',
+  'markets',
+  'odds',
+  'result',
+  'settlement',
+  'outright',
+  'evicted',
+];
+const CODE_OF = new Map(KIND_CODES.map((k, i) => [k, i]));
+
+/**
+ * The log positions a batch's entries took on the leader: runs of consecutive positions (16
+ * bytes a run: milliseconds, first counter, length) and one byte a kind. A capacity tick's ~1,000
+ * entries land in a few dozen milliseconds, so a few dozen runs: ~1.5 KB beside its 1.7 MB.
+ */
+export function encodeBatchPositions(p: BatchPositions): Buffer {
+  const n = p.kinds.length;
+  const runs: Array<[number, number, number]> = [];
+  for (let i = 0; i < n; i++) {
+    const ms = p.ms[i] as number;
+    const seq = p.seq[i] as number;
+    const run = runs[runs.length - 1];
+    if (run !== undefined && run[0] === ms && run[1] + run[2] === seq) run[2]++;
+    else runs.push([ms, seq, 1]);
+  }
+  const buf = Buffer.allocUnsafe(8 + 16 * runs.length + n);
+  buf.writeUInt32LE(n, 0);
+  buf.writeUInt32LE(runs.length, 4);
+  let o = 8;
+  for (const [ms, seq, len] of runs) {
+    buf.writeDoubleLE(ms, o);
+    buf.writeUInt32LE(seq, o + 8);
+    buf.writeUInt32LE(len, o + 12);
+    o += 16;
+  }
+  for (let i = 0; i < n; i++) buf.writeUInt8(CODE_OF.get(p.kinds[i] as LogEntryKind) ?? 255, o + i);
+  return buf;
+}
+
+export function decodeBatchPositions(buf: Buffer): BatchPositions {
+  if (buf.length < 8) throw new StreamDecodeError('truncated positions');
+  const n = buf.readUInt32LE(0);
+  const runCount = buf.readUInt32LE(4);
+  if (buf.length !== 8 + 16 * runCount + n) throw new StreamDecodeError('positions of the wrong length');
+  const out: BatchPositions = { ms: [], seq: [], kinds: [] };
+  let o = 8;
+  for (let r = 0; r < runCount; r++) {
+    const ms = buf.readDoubleLE(o);
+    const seq = buf.readUInt32LE(o + 8);
+    const len = buf.readUInt32LE(o + 12);
+    for (let k = 0; k < len; k++) {
+      out.ms.push(ms);
+      out.seq.push(seq + k);
+    }
+    o += 16;
+  }
+  if (out.ms.length !== n) throw new StreamDecodeError('positions and kinds disagree');
+  for (let i = 0; i < n; i++) {
+    const kind = KIND_CODES[buf.readUInt8(o + i)];
+    if (kind === undefined) throw new StreamDecodeError(`unknown entry kind code at ${i}`);
+    out.kinds.push(kind);
   }
   return out;
 }

@@ -43,6 +43,8 @@ export async function composeApi(config: Config, opts: ServiceOptions): Promise<
         pipelineUrls: config.pipelineUrls,
         waitFor: (position, timeoutMs) => follower.waitFor(position, timeoutMs),
       },
+      // A stream resuming from a position another node already served waits this long for it.
+      streamCatchUpMs: 2000,
     });
     // The first snapshot is loaded before the node listens, as a single process loads at start.
     await follower.start();

@@ -41,6 +41,8 @@ export interface HttpParts {
   metrics: ApiMetrics;
   /** Scaled out: who applies POST /admin/v1/feed (absent with ROLE=all: this node). */
   feedRole?: FeedRole;
+  /** ROLE=api: how long a stream resuming from a position another node served waits for this node to reach it. */
+  streamCatchUpMs?: number;
 }
 
 export interface NodeHttp {
@@ -51,7 +53,10 @@ export interface NodeHttp {
   counters: QuotaCounters;
 }
 
-export async function openHttp(node: NodeParts, { pipeline, metrics, feedRole }: HttpParts): Promise<NodeHttp> {
+export async function openHttp(
+  node: NodeParts,
+  { pipeline, metrics, feedRole, streamCatchUpMs }: HttpParts,
+): Promise<NodeHttp> {
   const { config, store, now, logger } = node;
   // Quota counters (in memory, or in Redis with REDIS_URL): this month's counts come back from the store.
   const counters = await openQuotaCounters({
@@ -87,6 +92,7 @@ export async function openHttp(node: NodeParts, { pipeline, metrics, feedRole }:
       worldClock: node.worldClock,
       startedAt: node.startedAt,
       ...(feedRole !== undefined ? { feedRole } : {}),
+      ...(streamCatchUpMs !== undefined ? { streamCatchUpMs } : {}),
     };
     const app = await buildApp(ctx, {
       ...(logger ? { loggerInstance: logger } : {}),

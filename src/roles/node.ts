@@ -7,7 +7,7 @@ import { ReadModel } from '../live/read-model.js';
 import { SettlementIndex } from '../live/settlement-index.js';
 import { Pipeline, type AppliedSink, type PipelineLogger } from '../pipeline/pipeline.js';
 import { catalogGrader } from '../pipeline/settlement/catalog-grader.js';
-import { SettlementEngine } from '../pipeline/settlement/engine.js';
+import { SettlementEngine, type SettlementEngineOptions } from '../pipeline/settlement/engine.js';
 import { openPostgresStore } from '../store/postgres-store.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import { logStoreHealth } from '../store/store-health.js';
@@ -106,7 +106,13 @@ export function newPipeline(node: NodeParts, parts: PipelineParts): Pipeline {
 }
 
 /** The settlement engine over the pipeline's results, writing `store`. */
-export function newSettlement(node: NodeParts, pipeline: Pipeline, store: Store): SettlementEngine {
+export function newSettlement(
+  node: NodeParts,
+  pipeline: Pipeline,
+  store: Store,
+  /** A publishing leader's settlement entries go between feed batches (each batch's log positions stay together). */
+  appendEntry?: SettlementEngineOptions['appendEntry'],
+): SettlementEngine {
   const { config } = node;
   return new SettlementEngine({
     store,
@@ -124,5 +130,6 @@ export function newSettlement(node: NodeParts, pipeline: Pipeline, store: Store)
     voidAfterMs: () => config.voidAfterHours * 3_600_000,
     feedRetentionMs: config.settlementFeedDays * 86_400_000,
     statsTimeoutMs: config.statsTimeoutHours * 3_600_000,
+    ...(appendEntry !== undefined ? { appendEntry } : {}),
   });
 }

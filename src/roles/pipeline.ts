@@ -1,6 +1,8 @@
 // ROLE=pipeline: a candidate that stands for election; the leader loads the store, applies the feed, settles and publishes the change stream, a standby waits.
 import type { Config } from '../config.js';
 import { LeaderElection } from '../pipeline/leader-election.js';
+import { settlementNote } from '../pipeline/redis-change-stream.js';
+import { continuePredecessor } from '../pipeline/succession.js';
 import { Leadership } from '../pipeline/leadership.js';
 import { ensureDemoKey } from './demo-key.js';
 import { openHttp, type NodeHttp } from './http.js';
@@ -23,14 +25,15 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
     // The pipeline and settlement write through a fence that closes the moment this node is deposed.
     const leadership = new Leadership(store, { start: (current) => lead(current), stop: () => stepDown() });
     const pipeline = newPipeline(node, { store: leadership.store, sink: writer });
-    const settlement = newSettlement(node, pipeline, leadership.store);
+    const settlement = newSettlement(node, pipeline, leadership.store, (e) =>
+      pipeline.exclusive(() => node.changeLog.append(e)),
+    );
     const feed = config.feed === 'simulator' ? new BuiltInFeed(node, pipeline) : null;
     // Settlement counters of the API nodes follow every committed settlement batch.
     node.changeLog.subscribe((c) => {
       if (c.kind !== 'settlement') return;
       const entry = settlementIndex.get(c.eventId);
-      if (entry !== undefined)
-        writer.settlement({ event_id: c.eventId, ended_at: entry.endedAt, pending: !entry.settled });
+      if (entry !== undefined) writer.settlement(settlementNote(c, entry.endedAt, !entry.settled));
     });
 
     /** A new term: the store afresh (an earlier term's state is gone), then every writer; stops where it is once deposed. */
@@ -39,8 +42,11 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
       const t0 = performance.now();
       const events = await pipeline.reload();
       if (!current()) return;
+      // What the old leader published after its last flush is replayed: streams go on without a gap.
+      const continues = await continuePredecessor(writer, pipeline, log);
+      if (!current()) return;
       const t1 = performance.now();
-      const start = await startWork(node, { pipeline, settlement, simulated: feed !== null, writer });
+      const start = await startWork(node, { pipeline, settlement, simulated: feed !== null, writer, continues });
       if (!current()) return;
       feed?.start(start);
       const ms = (t: number): number => Math.round(performance.now() - t);

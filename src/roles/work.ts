@@ -2,7 +2,7 @@
 import type { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
-import type { ChangeStreamWriter, WorldClockParams } from '../pipeline/redis-change-stream.js';
+import type { ChangeStreamWriter, Continuation, WorldClockParams } from '../pipeline/redis-change-stream.js';
 import type { SettlementEngine } from '../pipeline/settlement/engine.js';
 import type { NodeParts } from './node.js';
 
@@ -19,6 +19,8 @@ export interface Work {
   simulated: boolean;
   /** ROLE=pipeline: the change stream, told the world clock before any change. */
   writer?: ChangeStreamWriter;
+  /** ROLE=pipeline: how this term continues its predecessor's published positions. */
+  continues?: Continuation | null;
 }
 
 /** The world time the store last heard of: event updates, outright prices and results. */
@@ -41,7 +43,7 @@ export async function startWork(node: NodeParts, work: Work): Promise<WorkStart>
     : wallStartAt;
   if (simulated) node.worldClock.run({ startAt: worldStartAt, wallStartAt, speed: node.config.simSpeed });
   const clock: WorldClockParams = { startAt: worldStartAt, wallStartAt, speed: simulated ? node.config.simSpeed : 1 };
-  await work.writer?.begin(clock);
+  await work.writer?.begin(clock, work.continues ?? null, node.changeLog.head.ms > 0 ? node.changeLog.head : null);
   pipeline.start();
   await work.settlement.start();
   return { worldStartAt, wallStartAt };

@@ -7,6 +7,9 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { FeedMessage } from '../../src/feed/messages.js';
 import type { IngressMessage } from '../../src/feed/packed-odds.js';
 import { parsePackedBody } from '../../src/feed/packed-body.js';
+import { ChangeLog } from '../../src/live/change-log.js';
+import { formatLogPosition } from '../../src/live/log-position.js';
+import { LogReplay, type BatchPositions } from '../../src/live/log-replay.js';
 import { ReadModel } from '../../src/live/read-model.js';
 import { Pipeline, type AppliedSink } from '../../src/pipeline/pipeline.js';
 import { decodeFeedBatch, encodeFeedBatch } from '../../src/pipeline/stream-codec.js';
@@ -18,10 +21,12 @@ const silent = { warn: () => undefined, error: () => undefined };
 
 class RecordingSink implements AppliedSink {
   batches: IngressMessage[][] = [];
+  positions: BatchPositions[] = [];
   handed = 0;
   watermarks: unknown[] = [];
-  applied(messages: IngressMessage[]): void {
+  applied(messages: IngressMessage[], positions: BatchPositions): void {
     this.batches.push(messages);
+    this.positions.push(positions);
     this.handed++;
   }
   mark(): unknown {
@@ -57,8 +62,13 @@ let store: Store;
 const clock = { t: T0 };
 const pipelines: Pipeline[] = [];
 
-function pipeline(opts: { sink?: AppliedSink; replica?: boolean; store?: Store } = {}): { p: Pipeline; rm: ReadModel } {
-  const rm = new ReadModel({ now: () => clock.t });
+function pipeline(opts: { sink?: AppliedSink; replica?: boolean; store?: Store; logClockMs?: number } = {}): {
+  p: Pipeline;
+  rm: ReadModel;
+} {
+  // A node's log runs on its own wall clock (`logClockMs` ahead of the leader's here).
+  const log = new ChangeLog({ now: () => clock.t + (opts.logClockMs ?? 0), windowMs: 3_600_000, maxBytes: 1 << 30 });
+  const rm = new ReadModel({ now: () => clock.t, log });
   const p = new Pipeline({
     readModel: rm,
     store: opts.store ?? store,
@@ -217,6 +227,71 @@ describe('leader and replica pipelines', () => {
     await p.flush();
     await p.flush();
     assert.deepEqual(sink.watermarks, [1, 2, 2]);
+  });
+
+  it("a replica replaying each batch at the leader's recorded positions logs the same entries at the same positions", async () => {
+    const sink = new RecordingSink();
+    const leader = pipeline({ sink });
+    await leader.p.load();
+    const replica = pipeline({ replica: true, logClockMs: 7_000 });
+    await replica.p.load();
+    await leader.p.applyAll([fixture(), markets(), { type: 'status', event_id: 'e1', status: 'live' } as FeedMessage]);
+    clock.t += 1;
+    await leader.p.applyAll([
+      odds(11, 2.4),
+      { type: 'score', event_id: 'e1', home: 1, away: 0 } as unknown as FeedMessage,
+    ]);
+    clock.t += 1;
+    await leader.p.applyAll([
+      { type: 'result', event_id: 'e1', status: 'ended', score: { home: 1, away: 0 } } as unknown as FeedMessage,
+    ]);
+    const replay = new LogReplay(replica.rm.log);
+    for (let i = 0; i < sink.batches.length; i++) {
+      replay.begin();
+      await replica.p.applyAll(decodeFeedBatch(encodeFeedBatch(sink.batches[i] as IngressMessage[])));
+      const outcome = replay.end(sink.positions[i] as BatchPositions);
+      assert.ok(outcome.matched, JSON.stringify(outcome));
+    }
+    const view = (log: ChangeLog): string[] =>
+      log.since(null).map((e) => `${formatLogPosition(e.position)} ${e.kind} ${'json' in e ? e.json : ''}`);
+    assert.deepEqual(view(replica.rm.log), view(leader.rm.log));
+    assert.ok(replica.rm.log.size >= 7, `${replica.rm.log.size} entries`);
+  });
+
+  it("what else a leader logs (settlement, eviction) waits for the batch being applied: a batch's entries are consecutive", async () => {
+    const sink = new RecordingSink();
+    const leader = pipeline({ sink });
+    await leader.p.load();
+    await leader.p.applyAll([fixture(), markets(), { type: 'status', event_id: 'e1', status: 'live' } as FeedMessage]);
+    clock.t += 1;
+    // The result awaits its commit in the middle of the batch; a settlement entry is due meanwhile.
+    const batch = leader.p.applyAll([
+      odds(11, 2.6),
+      { type: 'result', event_id: 'e1', status: 'ended', score: { home: 0, away: 0 } } as unknown as FeedMessage,
+      odds(12, 3.9, 'nope'),
+    ]);
+    const settled = leader.p.exclusive(() =>
+      leader.rm.log.append({
+        kind: 'settlement',
+        eventId: 'e1',
+        sport: 'soccer',
+        league: 'test-league',
+        at: clock.t,
+        bytes: 100,
+        json: '{"event_id":"e1"}',
+      }),
+    );
+    await batch;
+    const entry = await settled;
+    const recorded = sink.positions[1] as BatchPositions;
+    const entries = leader.rm.log.since(null);
+    const at = entries.findIndex((e) => e.position.ms === recorded.ms[0] && e.position.seq === recorded.seq[0]);
+    assert.deepEqual(
+      entries.slice(at, at + recorded.kinds.length + 1).map((e) => e.kind),
+      [...recorded.kinds, 'settlement'],
+    );
+    assert.deepEqual(recorded.kinds.slice(0, 2), ['odds', 'status']);
+    assert.equal(entry?.kind, 'settlement');
   });
 
   it('reload replaces a replica state with the store state in one step', async () => {

@@ -4,7 +4,15 @@ import { describe, it } from 'node:test';
 import { parsePackedBody } from '../../src/feed/packed-body.js';
 import { unpack, type IngressMessage, type PackedOddsMessage } from '../../src/feed/packed-odds.js';
 import type { PipelineMessage } from '../../src/pipeline/pipeline.js';
-import { decodeFeedBatch, encodeFeedBatch, StreamDecodeError } from '../../src/pipeline/stream-codec.js';
+import type { LogEntryKind } from '../../src/live/log-entry.js';
+import type { BatchPositions } from '../../src/live/log-replay.js';
+import {
+  decodeBatchPositions,
+  decodeFeedBatch,
+  encodeBatchPositions,
+  encodeFeedBatch,
+  StreamDecodeError,
+} from '../../src/pipeline/stream-codec.js';
 
 /** Odds messages compared in their JSON form (packed arrays are views into different buffers). */
 function plain(messages: readonly PipelineMessage[]): unknown[] {
@@ -82,5 +90,38 @@ describe('change stream codec', () => {
     const buf = encodeFeedBatch([{ type: 'odds', event_id: 'e', changes: [{ selection_id: 1, odds: 2 }] }]);
     assert.throws(() => decodeFeedBatch(buf.subarray(0, buf.length - 3)), StreamDecodeError);
     assert.throws(() => decodeFeedBatch(Buffer.from([9, 0, 0, 0, 0])), StreamDecodeError);
+  });
+});
+
+describe('change stream codec: log positions', () => {
+  it("round-trips a batch's positions and kinds; consecutive positions travel as runs", () => {
+    // A capacity tick: ~1,000 odds entries appended over ~30 ms, a status and a score among them.
+    const p: BatchPositions = { ms: [], seq: [], kinds: [] };
+    for (let i = 0; i < 1000; i++) {
+      const ms = 1_800_000_000_000 + Math.floor(i / 34);
+      const seq = i % 34;
+      p.ms.push(ms);
+      p.seq.push(seq);
+      p.kinds.push((i === 500 ? 'status' : i === 501 ? 'score' : 'odds') as LogEntryKind);
+    }
+    const buf = encodeBatchPositions(p);
+    assert.equal(buf.length, 8 + 16 * 30 + 1000, '30 runs of 16 bytes and a byte a kind');
+    assert.deepEqual(decodeBatchPositions(buf), p);
+    const gap: BatchPositions = { ms: [5, 5, 9], seq: [1, 3, 0], kinds: ['settlement', 'outright', 'result'] };
+    assert.deepEqual(decodeBatchPositions(encodeBatchPositions(gap)), gap);
+    assert.deepEqual(decodeBatchPositions(encodeBatchPositions({ ms: [], seq: [], kinds: [] })), {
+      ms: [],
+      seq: [],
+      kinds: [],
+    });
+  });
+
+  it('cut or foreign positions are refused', () => {
+    const buf = encodeBatchPositions({ ms: [1, 1], seq: [0, 1], kinds: ['odds', 'odds'] });
+    assert.throws(() => decodeBatchPositions(buf.subarray(0, buf.length - 1)), StreamDecodeError);
+    assert.throws(() => decodeBatchPositions(Buffer.from([1, 2])), StreamDecodeError);
+    const foreign = Buffer.from(buf);
+    foreign.writeUInt8(200, foreign.length - 1);
+    assert.throws(() => decodeBatchPositions(foreign), StreamDecodeError);
   });
 });

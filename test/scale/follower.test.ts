@@ -3,11 +3,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config.js';
+import type { ChangeLog } from '../../src/live/change-log.js';
+import type { LogEntryKind } from '../../src/live/log-entry.js';
+import { formatLogPosition } from '../../src/live/log-position.js';
 import { ChangeStreamKeys, ChangeStreamReader, ChangeStreamWriter } from '../../src/pipeline/redis-change-stream.js';
-import { encodeFeedBatch } from '../../src/pipeline/stream-codec.js';
+import { encodeBatchPositions, encodeFeedBatch } from '../../src/pipeline/stream-codec.js';
 import { createService, type Service } from '../../src/service.js';
-import { clusterSkip } from '../helpers/cluster.js';
+import { clusterSkip, endedEvent } from '../helpers/cluster.js';
+import { SseClient } from '../helpers/sse.js';
 import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../helpers/postgres.js';
 import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../helpers/redis.js';
 
@@ -50,6 +55,7 @@ describe('a replica following the change stream', { skip }, () => {
       FEED: 'none',
       ADMIN_KEY: ADMIN,
       DEMO_API_KEY: 'follower-demo',
+      DEMO_PLAN: 'unlimited',
       LOG_LEVEL: 'silent',
       FLUSH_INTERVAL_MS: '100',
       // Only the stale-feed test has live events: the others' fixtures are never stale-locked.
@@ -83,13 +89,39 @@ describe('a replica following the change stream', { skip }, () => {
     return { id: entry[0], epoch: get('e'), seq: get('s') };
   }
 
-  async function forge(epoch: number, seq: number, messages: object[]): Promise<void> {
+  /**
+   * Writes a feed entry as if a leader had: `kinds` are the log entries its messages make on a node
+   * that applies them, given positions after `after`'s head (without `kinds`: an older leader's
+   * entry, with no positions).
+   */
+  async function forge(
+    epoch: number,
+    seq: number,
+    messages: object[],
+    kinds?: LogEntryKind[],
+    after?: ChangeLog,
+  ): Promise<void> {
     const data = encodeFeedBatch(messages.map((m) => ({ ...m, ts: new Date().toISOString() })) as never);
-    await redis.xadd(`${prefix}:changes`, '*', 'e', epoch, 's', seq, 'k', 'feed', 'd', data);
+    const fields: Array<string | number | Buffer> = ['e', epoch, 's', seq, 'k', 'feed', 'd', data];
+    if (kinds !== undefined) {
+      const ms = Math.max(Date.now(), (after?.head.ms ?? 0) + 1);
+      fields.push('p', encodeBatchPositions({ ms: kinds.map(() => ms), seq: kinds.map((_, i) => i), kinds }));
+    }
+    await redis.xadd(`${prefix}:changes`, '*', ...fields);
   }
+
+  /** A node's log as a client would see it (without what only the leader logs: evictions). */
+  const view = (log: ChangeLog): string[] =>
+    log
+      .since(null)
+      .filter((e) => e.kind !== 'evicted')
+      .map((e) => `${formatLogPosition(e.position)} ${e.kind} ${e.eventId} ${'json' in e ? e.json : ''}`);
 
   let leader: Service;
   let api: Service;
+  let apiBase: string;
+  /** A client streaming from the API node all along (what it is told across gaps and new leaders). */
+  let watcher: SseClient;
 
   before(async () => {
     schema = await createTestSchema();
@@ -98,21 +130,47 @@ describe('a replica following the change stream', { skip }, () => {
     leader = await start('pipeline');
     await leads(leader);
     api = await start('api');
+    await api.app.listen({ port: 0, host: '127.0.0.1' });
+    apiBase = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
+    watcher = await SseClient.connect(apiBase, '/v1/stream', { 'x-api-key': 'follower-demo' });
   });
 
   after(async () => {
+    watcher?.close();
     for (const s of services.reverse()) await s.close().catch(() => undefined);
     await dropPrefix(redis, prefix);
     redis.disconnect();
     await schema.drop();
   });
 
-  it('a replica applies what the leader applied', async () => {
+  it('a replica applies what the leader applied, and logs it at the positions the leader logged it', async () => {
     await feed(leader, [fixture('f1')]);
     await until('f1 on the API node', () => api.readModel.get('f1') !== undefined);
     assert.equal(api.readModel.get('f1')?.event.updatedAt, leader.readModel.get('f1')?.event.updatedAt);
     // Caught up: the node no longer holds entries in the stream.
     await until('the hold released', async () => (await redis.hlen(`${prefix}:changes:holds`)) === 0);
+    // Settlement entries too: the leader commits them between feed batches, the replica appends them as they were.
+    await feed(leader, endedEvent('f1-ended', 4));
+    await until('the settlement on the API node', () =>
+      api.log
+        .since(null)
+        .some(
+          (e) =>
+            e.kind === 'settlement' &&
+            e.eventId === 'f1-ended' &&
+            'json' in e &&
+            e.json.includes('"pending_markets_count":0'),
+        ),
+    );
+    assert.deepEqual(view(api.log), view(leader.log));
+    await watcher.until((ev) => ev.some((e) => e.event === 'settlement'), 5000, 'the settlement on the stream');
+    assert.deepEqual(
+      watcher.changes.map((e) => e.id),
+      view(api.log)
+        .filter((l) => !l.includes(' stats '))
+        .map((l) => l.split(' ')[0]),
+      'the stream shows every entry, with its position as id',
+    );
   });
 
   it('entries of an older epoch (a deposed leader) are ignored', async () => {
@@ -126,6 +184,7 @@ describe('a replica following the change stream', { skip }, () => {
 
   it('a hole in the sequence (a lost entry) makes the replica reload from the store, past the hole', async () => {
     const { epoch, seq } = await last();
+    const before = api.log.headId;
     // An entry the replica never sees: the store has it (the leader applied it), the stream does not.
     await forge(epoch, seq + 2, [fixture('phantom')]);
     await feed(leader, [fixture('f3')]);
@@ -134,6 +193,36 @@ describe('a replica following the change stream', { skip }, () => {
     // The forged entry was never applied by the leader, so the store (and now the replica) lacks it.
     assert.equal(api.readModel.get('phantom'), undefined);
     assert.ok(api.readModel.get('f1') !== undefined && api.readModel.get('f2') !== undefined);
+
+    // The node cannot replay what it missed: its open stream is told, and so is a client resuming from before.
+    await feed(leader, [fixture('f3b')]);
+    await until('f3b on the API node', () => api.readModel.get('f3b') !== undefined);
+    await watcher.until((ev) => ev.some((e) => e.event === 'snapshot_required'), 5000, 'snapshot_required');
+    const told = watcher.changes.find((e) => e.event === 'snapshot_required');
+    assert.equal(told?.data.reason, 'lost');
+    assert.equal(told?.data.last_event_id, before);
+    const resumed = await SseClient.connect(apiBase, '/v1/stream', {
+      'x-api-key': 'follower-demo',
+      'last-event-id': before,
+    });
+    await resumed.untilCount(1);
+    resumed.close();
+    assert.equal(resumed.changes[0]?.event, 'snapshot_required');
+    assert.equal(resumed.changes[0]?.data.reason, 'lost');
+    // From the id it was given the stream is exact again.
+    const again = await SseClient.connect(apiBase, '/v1/stream', {
+      'x-api-key': 'follower-demo',
+      'last-event-id': String(told?.id),
+    });
+    await feed(leader, [fixture('f3c')]);
+    await again.until((ev) => ev.some((e) => e.data.event_id === 'f3c'), 5000, 'f3c');
+    again.close();
+    assert.ok(!again.changes.some((e) => e.event === 'snapshot_required'));
+    assert.deepEqual(
+      view(api.log),
+      view(leader.log).slice(-view(api.log).length),
+      "after the reload, the leader's positions again",
+    );
   });
 
   it("a leader's stale-feed lock reaches the replica, survives its reload from the store and lifts with fresh data", async () => {
@@ -199,18 +288,36 @@ describe('a replica following the change stream', { skip }, () => {
       404,
     );
     const before = api.follower?.snapshots ?? 0;
-    // The old leader's last change, published but never flushed: the new leader (the store) lacks it.
+    const told = watcher.changes.filter((e) => e.event === 'snapshot_required').length;
+    // The old leader's last change, published but never flushed: the store lacks it.
     const { epoch, seq } = await last();
-    await forge(epoch, seq + 1, [fixture('unflushed')]);
+    await forge(epoch, seq + 1, [fixture('unflushed')], ['fixture'], api.log);
     await until('the unflushed change on the API node', () => api.readModel.get('unflushed') !== undefined);
+    const unflushedId = api.log.headId;
     await leader.close(); // releases the lock
     await leads(standby);
+    // The new leader replayed what the old one published after its last flush, and continues its positions.
+    assert.ok(standby.readModel.get('unflushed') !== undefined, 'the new leader replayed the tail');
     await feed(standby, [fixture('f4')]);
     await until('f4 on the API node', () => api.readModel.get('f4') !== undefined);
     // It followed the new leader at once, and the store loaded in the background replaced its state.
     await until('the background load swapped in', () => (api.follower?.snapshots ?? 0) > before);
-    assert.equal(api.readModel.get('unflushed'), undefined, "the state is the new leader's (the store's)");
+    assert.ok(api.readModel.get('unflushed') !== undefined, 'the store has it too (the new leader flushed it)');
     assert.ok(api.readModel.get('f4') !== undefined, 'entries applied during the load were applied again on top');
+    // The stream went on without a gap: no snapshot_required, and a client resuming from the old
+    // leader's last entry gets exactly the new leader's entries.
+    await watcher.until((ev) => ev.some((e) => e.data.event_id === 'f4'), 5000, 'f4 on the stream');
+    assert.equal(watcher.changes.filter((e) => e.event === 'snapshot_required').length, told);
+    const resumed = await SseClient.connect(apiBase, '/v1/stream', {
+      'x-api-key': 'follower-demo',
+      'last-event-id': unflushedId,
+    });
+    await resumed.untilCount(1);
+    resumed.close();
+    assert.deepEqual(
+      resumed.changes.map((e) => [e.event, e.data.event_id]),
+      [['status', 'f4']],
+    );
     leader = standby;
   });
 
@@ -221,10 +328,17 @@ describe('a replica following the change stream', { skip }, () => {
     await leader.close();
     await leads(next);
     // The epochs start again at 1: not a deposed leader's entries, since the current epoch says so.
+    const told = watcher.changes.filter((e) => e.event === 'snapshot_required').length;
     await until('a snapshot for the restarted epochs', () => (api.follower?.snapshots ?? 0) > before);
     await feed(next, [fixture('f5')]);
     await until('f5 on the API node', () => api.readModel.get('f5') !== undefined);
     assert.equal((await last()).epoch, 1);
+    // Nothing told the new leader what the stream carried: open streams start again.
+    await watcher.until(
+      (ev) => ev.filter((e) => e.event === 'snapshot_required').length > told,
+      5000,
+      'snapshot_required after Redis lost the stream',
+    );
     leader = next;
   });
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest, ServiceError } from '../../domain/errors.js';
 import type { OddsFormat } from '../../domain/types.js';
-import { formatLogPosition, parseLogPosition } from '../../live/log-position.js';
+import { compareLogPositions, formatLogPosition, parseLogPosition } from '../../live/log-position.js';
 import type { ApiContext } from '../context.js';
 import { parseSport } from '../event-filters.js';
 import { chargeKey } from '../quota/metering.js';
@@ -134,6 +134,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const header = request.headers['last-event-id'];
         const lastEventId =
           (typeof header === 'string' && header !== '' ? header : undefined) ?? q.last_event_id ?? null;
+        if (lastEventId !== null && ctx.streamCatchUpMs !== undefined) await reached(lastEventId, ctx.streamCatchUpMs);
         reply.hijack();
         const res = reply.raw;
         const headers: Record<string, string | number | string[]> = {};
@@ -155,6 +156,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             metrics,
             keyOf,
             head: () => log.head,
+            continuity: log.continuity,
             now: ctx.now,
             onClose: (c) => hub.remove(c),
           },
@@ -177,6 +179,23 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         if (q.snapshot === true) conn.startSnapshot(snapshotSource(readModel, ctx.outrights, sub));
       },
     );
+
+    /** Resolves once this node's log has reached the position `id` names, or after `timeoutMs` (then 'unknown' answers it). */
+    function reached(id: string, timeoutMs: number): Promise<void> {
+      const position = parseLogPosition(id);
+      if (position === null || compareLogPositions(position, log.head) <= 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          unsubscribe();
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        const unsubscribe = log.subscribe((entry) => {
+          if (compareLogPositions(entry.position, position) >= 0) done();
+        });
+      });
+    }
 
     /** Replays what followed an id; returns why it cannot, or null when it did. */
     function resume(conn: StreamConnection, id: string): string | null {

@@ -46,6 +46,8 @@ export interface ConnectionDeps {
   keyOf: (eventId: string, marketId: number) => string | undefined;
   /** The log's head now (a snapshot records where each event's state was taken). */
   head: () => LogPosition;
+  /** The log's continuity when the stream opened (ChangeLog.continuity). */
+  continuity: number;
   /** Wall clock. */
   now: () => number;
   onClose: (conn: StreamConnection) => void;
@@ -95,6 +97,8 @@ export class StreamConnection {
   /** Where each event's snapshot was taken (entries up to it are already in the client's state). */
   private snapshotPositions: Map<string, LogPosition> | null = null;
   closed = false;
+  /** The log's continuity when the stream opened: a later discontinuity replaced what it was following. */
+  readonly continuity: number;
   /** When the stream was opened and how many 5-minute periods have been charged (the hub meters it). */
   readonly openedAt: number;
   charged = 1;
@@ -107,6 +111,7 @@ export class StreamConnection {
     this.lastPosition = from;
     this.lastId = lastId;
     this.key = renderKey(deps.sub);
+    this.continuity = deps.continuity;
     this.openedAt = deps.now();
     this.lastProgressAt = this.openedAt;
     deps.res.on('drain', () => {
@@ -169,6 +174,29 @@ export class StreamConnection {
     this.write([sseFrame(name, data, id)]);
     if (id !== null) this.lastId = id;
     if (name !== 'heartbeat') this.deps.metrics.eventsSent.inc({ event: name });
+  }
+
+  /**
+   * The log lost what this stream was following (a replica reloaded from the store): what is held
+   * is dropped, the client is told to start again from a snapshot, and the stream goes on after
+   * `from` (the first entry after the loss, whose changes a snapshot taken now reflects).
+   */
+  lost(from: LogPosition): void {
+    if (this.closed) return;
+    const id = formatLogPosition(from);
+    this.held = [];
+    this.heldSelections = 0;
+    this.heldEntries = 0;
+    this.snapshot = null;
+    this.snapshotPositions = null;
+    this.holding = this.deps.res.writableLength > this.deps.bufferBytes;
+    this.writeEvent(
+      'snapshot_required',
+      JSON.stringify({ reason: 'lost', last_event_id: this.lastId, position: id }),
+      id,
+    );
+    this.lastPosition = from;
+    this.deps.metrics.lost.inc();
   }
 
   /** A heartbeat carrying the log's position, when everything before it has been written. */

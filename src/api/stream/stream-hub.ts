@@ -1,6 +1,6 @@
 // The stream hub: follows the change log and hands each batch of new entries to every open stream; heartbeats and metering.
 import type { ChangeLog, LogEntry } from '../../live/change-log.js';
-import { formatLogPosition } from '../../live/log-position.js';
+import { compareLogPositions, formatLogPosition } from '../../live/log-position.js';
 import type { FrameCache, StreamConnection } from './stream-connection.js';
 import type { StreamMetrics } from './stream-metrics.js';
 
@@ -28,6 +28,7 @@ export class StreamHub {
   private pending: LogEntry[] = [];
   private scheduled = false;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeLost: () => void;
   private readonly heartbeatTimer: NodeJS.Timeout;
   private readonly meterTimer: NodeJS.Timeout;
 
@@ -39,6 +40,14 @@ export class StreamHub {
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
+      }
+    });
+    // A replica that reloaded cannot replay what it missed: its open streams start again too.
+    this.unsubscribeLost = opts.log.onLost((span) => {
+      this.flush();
+      for (const conn of this.connections) {
+        const before = conn.continuity !== opts.log.continuity;
+        if (before && compareLogPositions(conn.lastPosition, span.before) < 0) conn.lost(span.before);
       }
     });
     this.heartbeatTimer = setInterval(() => this.heartbeat(), opts.heartbeatMs);
@@ -115,6 +124,7 @@ export class StreamHub {
     clearInterval(this.heartbeatTimer);
     clearInterval(this.meterTimer);
     this.unsubscribe();
+    this.unsubscribeLost();
     this.flush();
     for (const conn of [...this.connections]) {
       conn.close('shutting_down', 'the service is shutting down; reconnect with Last-Event-ID');

@@ -1,4 +1,4 @@
-// Prometheus metrics of GET /v1/stream: connections, events sent, conflated and dropped, resumes, bytes.
+// Prometheus metrics of GET /v1/stream: connections, events sent, conflated and dropped, resumes, losses, bytes.
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 export class StreamMetrics {
@@ -7,6 +7,7 @@ export class StreamMetrics {
   readonly closed: Counter<'reason'>;
   readonly resumes: Counter<'outcome'>;
   readonly bytesSent: Counter<'encoding'>;
+  readonly lost: Counter;
 
   constructor(registry: Registry, connections: () => number) {
     const registers = [registry];
@@ -39,6 +40,11 @@ export class StreamMetrics {
       name: 'stream_resumes_total',
       help: 'Streams opened with a Last-Event-ID, by outcome (exact, snapshot_required)',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.lost = new Counter({
+      name: 'stream_lost_total',
+      help: 'Open streams told snapshot_required (reason lost) because this node reloaded and cannot replay what it missed (scale-out)',
       registers,
     });
     this.bytesSent = new Counter({

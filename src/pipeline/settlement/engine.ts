@@ -2,6 +2,7 @@
 import { ServiceError } from '../../domain/errors.js';
 import { isTerminal } from '../../domain/lifecycle.js';
 import type { EventResult, Market, SportEvent } from '../../domain/types.js';
+import type { LogEntryInput } from '../../live/change-log.js';
 import { settlementEntry } from '../../live/log-entries.js';
 import type { ReadModel } from '../../live/read-model.js';
 import type { SettlementIndex } from '../../live/settlement-index.js';
@@ -33,6 +34,11 @@ export interface SettlementEngineOptions {
   feedRetentionMs: number;
   /** Player props still without final statistics this long after the end are refunded. */
   statsTimeoutMs: number;
+  /**
+   * Appends a settlement entry to the change log (default: at once). A publishing leader appends
+   * between feed batches (Pipeline.exclusive), so every batch's entries stay together in its log.
+   */
+  appendEntry?: (entry: LogEntryInput) => unknown;
 }
 
 const DISRUPTED = new Set(['postponed', 'suspended']);
@@ -90,6 +96,11 @@ export class SettlementEngine {
       for (const id of ids) this.enqueue(id);
     }, 1000);
     this.retryTimer.unref();
+  }
+
+  private async append(entry: LogEntryInput): Promise<void> {
+    if (this.opts.appendEntry !== undefined) await this.opts.appendEntry(entry);
+    else this.opts.readModel.log.append(entry);
   }
 
   enqueue(eventId: string): void {
@@ -211,7 +222,7 @@ export class SettlementEngine {
       };
       await store.saveSettlement(record);
       this.opts.index.upsert(eventId, record.endedAt, pending);
-      readModel.log.append(
+      await this.append(
         settlementEntry(event, {
           revision,
           resolvedCount: resolved.size,

@@ -1,0 +1,150 @@
+// Scaled out, every API node streams: the same ids and data for the same changes on every node, and a client resumes exactly on another node.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Rng } from '../../src/feed/simulator/rng.js';
+import {
+  CLUSTER_DEMO_KEY,
+  clusterMarkets,
+  clusterSkip,
+  feedNode,
+  startCluster,
+  type Cluster,
+} from '../helpers/cluster.js';
+import { SseClient, type SseEvent } from '../helpers/sse.js';
+
+const skip = await clusterSkip();
+const key = { 'x-api-key': CLUSTER_DEMO_KEY };
+const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
+const MARKETS = 4; // selections 1-3 (1x2), then two a market: 9 in all
+
+function fixture(id: string): object {
+  return {
+    type: 'fixture',
+    event_id: id,
+    sport: 'soccer',
+    league: { slug: 'nodes', name: 'Nodes League', country: 'Testland' },
+    home_team: `${id} Home`,
+    away_team: `${id} Away`,
+    start_time: new Date(Date.now() - 30 * 60_000).toISOString(),
+  };
+}
+
+/** An event's whole life in feed bodies: fixture and markets, live, moving prices and goals, the result. */
+function lifeOf(id: string, rng: Rng): object[][] {
+  const bodies: object[][] = [
+    [fixture(id), clusterMarkets(id, MARKETS)],
+    [{ type: 'status', event_id: id, status: 'live' }],
+  ];
+  let home = 0;
+  for (let i = 0; i < 10; i++) {
+    bodies.push([
+      {
+        type: 'odds',
+        event_id: id,
+        changes: [
+          { selection_id: 1 + Math.floor(rng.next() * 9), odds: Math.round(rng.uniform(1.2, 6) * 100) / 100 },
+          {
+            selection_id: 1 + Math.floor(rng.next() * 9),
+            odds: Math.round(rng.uniform(1.2, 6) * 100) / 100,
+            is_locked: rng.next() < 0.2,
+          },
+        ],
+      },
+    ]);
+    if (rng.next() < 0.3) bodies.push([{ type: 'score', event_id: id, score: { home: ++home, away: 0 } }]);
+  }
+  bodies.push([{ type: 'result', event_id: id, status: 'ended', score: { home, away: 0 } }]);
+  return bodies;
+}
+
+/** Whether every event's settlement has arrived complete. */
+const settled = (ids: readonly string[]) => (events: SseEvent[]) =>
+  ids.every((id) => events.some((e) => e.event === 'settlement' && e.data.event_id === id && e.data.settled === true));
+
+describe('streams on several API nodes (one pipeline leader, PostgreSQL and Redis)', { skip }, () => {
+  let cluster: Cluster;
+  let leaderBase: string;
+
+  before(async () => {
+    cluster = await startCluster({ apiNodes: 2, pipelineNodes: 1, env: { SETTLEMENT_BATCH_SIZE: '2' } });
+    leaderBase = (await cluster.leader()).base;
+  });
+
+  after(async () => {
+    await cluster?.stop();
+  });
+
+  async function feed(lines: object[]): Promise<void> {
+    const r = await feedNode(leaderBase, lines);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.rejected, 0, JSON.stringify(r.body));
+  }
+
+  it('clients of two API nodes get the same ids and data for the same changes, settlements included', async () => {
+    const [a, b] = cluster.api;
+    assert.ok(a !== undefined && b !== undefined);
+    const ids = ['same-a', 'same-b'];
+    const path = `/v1/stream?event_ids=${ids.join(',')}`;
+    const onA = await SseClient.connect(a.base, path, key);
+    const onB = await SseClient.connect(b.base, path, key);
+    const rng = new Rng(11);
+    const lives = ids.map((id) => lifeOf(id, rng));
+    for (let i = 0; i < Math.max(...lives.map((l) => l.length)); i++) {
+      const body = lives.flatMap((l) => l[i] ?? []);
+      if (body.length > 0) await feed(body);
+    }
+    await onA.until(settled(ids), 20_000, 'both settlements on A');
+    await onB.until((ev) => ev.length >= onA.events.length && settled(ids)(ev), 20_000, 'as much on B');
+    onA.close();
+    onB.close();
+    assert.ok(onA.changes.length > 30, `${onA.changes.length} events`);
+    assert.deepEqual(onB.changes.map(view), onA.changes.map(view));
+    assert.ok(!onA.changes.some((e) => e.event === 'snapshot_required'));
+  });
+
+  it('a client dropped from one node resumes on the other with its last id and sees what a never-dropped client saw', async () => {
+    const [a, b] = cluster.api;
+    assert.ok(a !== undefined && b !== undefined);
+    for (const seed of [1, 2, 3, 4]) {
+      const rng = new Rng(seed);
+      const ids = [`hop${seed}a`, `hop${seed}b`];
+      const path = `/v1/stream?event_ids=${ids.join(',')}`;
+      const reference = await SseClient.connect(a.base, path, key);
+      const seen: SseEvent[] = [];
+      let on = 0;
+      const nodes = [a.base, b.base];
+      let client = await SseClient.connect(nodes[on] as string, path, key);
+      let hops = 0;
+      const lives = ids.map((id) => lifeOf(id, rng));
+      for (let i = 0; i < Math.max(...lives.map((l) => l.length)); i++) {
+        const body = lives.flatMap((l) => l[i] ?? []);
+        if (body.length > 0) await feed(body);
+        if (rng.next() < 0.35) {
+          // Cut off at a random point: keep what arrived, go to the other node with the last id received.
+          await new Promise((r) => setTimeout(r, rng.uniform(0, 10)));
+          seen.push(...client.changes);
+          const last = [...seen].reverse().find((e) => e.id !== null)?.id ?? null;
+          client.close();
+          on = 1 - on;
+          hops++;
+          client = await SseClient.connect(
+            nodes[on] as string,
+            path,
+            last === null ? key : { ...key, 'last-event-id': last },
+          );
+        }
+      }
+      await reference.until(settled(ids), 20_000, `seed ${seed}: both settlements`);
+      await client.until(
+        () => seen.length + client.changes.length >= reference.changes.length,
+        20_000,
+        `seed ${seed}: as many events as the reference`,
+      );
+      seen.push(...client.changes);
+      reference.close();
+      client.close();
+      assert.ok(hops > 0, `seed ${seed} hopped`);
+      assert.deepEqual(seen.map(view), reference.changes.map(view), `seed ${seed} (${hops} hops)`);
+    }
+  });
+});
