@@ -38,8 +38,8 @@ describe('fault: kill -9 of the pipeline leader while clients stream from both A
   const goals = new Map<string, number>();
 
   before(async () => {
-    // A long flush interval: the leader dies with changes it published but never stored.
-    cluster = await startCluster({ apiNodes: 2, pipelineNodes: 2, env: { FLUSH_INTERVAL_MS: '3000' } });
+    // The longest flush interval: the leader dies with changes it published but never stored.
+    cluster = await startCluster({ apiNodes: 2, pipelineNodes: 2, env: { FLUSH_INTERVAL_MS: '1000' } });
     const leader = await cluster.leader();
     const r = await feedNode(leader.base, [
       ...EVENTS.flatMap((id) => [fixture(id), clusterMarkets(id, 4), { type: 'status', event_id: id, status: 'live' }]),

@@ -119,7 +119,8 @@ describe('streams on several API nodes (one pipeline leader, PostgreSQL and Redi
       for (let i = 0; i < Math.max(...lives.map((l) => l.length)); i++) {
         const body = lives.flatMap((l) => l[i] ?? []);
         if (body.length > 0) await feed(body);
-        if (rng.next() < 0.35) {
+        // (A client with no id yet has nothing to resume from: it is cut off only once it has one.)
+        if (rng.next() < 0.35 && seen.length + client.changes.length > 0) {
           // Cut off at a random point: keep what arrived, go to the other node with the last id received.
           await new Promise((r) => setTimeout(r, rng.uniform(0, 10)));
           seen.push(...client.changes);
@@ -135,11 +136,13 @@ describe('streams on several API nodes (one pipeline leader, PostgreSQL and Redi
         }
       }
       await reference.until(settled(ids), 20_000, `seed ${seed}: both settlements`);
-      await client.until(
-        () => seen.length + client.changes.length >= reference.changes.length,
-        20_000,
-        `seed ${seed}: as many events as the reference`,
-      );
+      await client
+        .until(
+          () => seen.length + client.changes.length >= reference.changes.length,
+          20_000,
+          `seed ${seed}: as many events`,
+        )
+        .catch(() => undefined); // the comparison below shows what differs
       seen.push(...client.changes);
       reference.close();
       client.close();
