@@ -13,6 +13,7 @@ import type { BenchContext, BenchSettings, Section, SectionResult } from './sect
 import { gradingSection } from './settlement-grading.js';
 import { settlementPagePgSection, settlementPageSection } from './settlement-page.js';
 import { settleSection } from './settlement-settle.js';
+import { streamPositionsSection } from './stream-positions.js';
 
 /**
  * Every section, in the order they run. New benchmarks (simulator, settlement…) are added here.
@@ -27,6 +28,7 @@ const SECTIONS: readonly Section[] = [
   settleSection,
   settlementPageSection,
   settlementPagePgSection,
+  streamPositionsSection,
   capacitySection,
 ];
 

@@ -316,11 +316,13 @@ export class ChangeStreamWriter implements AppliedSink {
   /**
    * What the previous leader published after the watermark (the store's state), in order, for a
    * new leader to replay before it publishes: null when that cannot be known exactly (no
-   * watermark, entries trimmed or lost, or another epoch after it).
+   * watermark, entries trimmed or lost, or another epoch after it); 'first' when no leader ever
+   * published here.
    */
-  async tail(): Promise<{ mark: StreamPosition; entries: StreamEntry[] } | null> {
+  async tail(): Promise<{ mark: StreamPosition; entries: StreamEntry[] } | 'first' | null> {
     const text = await this.redis.get(this.keys.watermark);
-    if (text === null) return null;
+    // No leader ever began here: nothing to continue.
+    if (text === null) return (await this.redis.exists(this.keys.epoch)) === 0 ? 'first' : null;
     const mark = JSON.parse(text) as StreamPosition;
     const entries: StreamEntry[] = [];
     let after = mark.id;

@@ -32,6 +32,7 @@ export async function continuePredecessor(
     log.warn({ err }, 'the change stream could not be read: streams start again after this failover');
     return null;
   }
+  if (tail === 'first') return null;
   if (tail === null) {
     log.warn(
       {},

@@ -105,6 +105,14 @@ export function registerScaleOutMetrics(
         this.set(follower()?.snapshots ?? 0);
       },
     });
+    new Gauge({
+      name: 'change_stream_divergences',
+      help: "Change-stream batches whose replay on this API node did not make the leader's log entries (each one made the node reload; its streams said snapshot_required)",
+      registers,
+      collect() {
+        this.set(follower()?.divergences ?? 0);
+      },
+    });
   }
   return { observeLag: (ms) => lag.observe(ms / 1000) };
 }
