@@ -314,35 +314,37 @@ export class ChangeStreamWriter implements AppliedSink {
   }
 
   /**
-   * What the previous leader published after the watermark (the store's state), in order, for a
-   * new leader to replay before it publishes: null when that cannot be known exactly (no
-   * watermark, entries trimmed or lost, or another epoch after it); 'first' when no leader ever
-   * published here.
+   * Hands a new leader, in order, what the previous leader published after the watermark (the
+   * store's state), a page at a time, before it publishes anything. Returns the watermark and the
+   * last entry handed over; null when that cannot be known exactly (no watermark, entries trimmed
+   * or lost, another epoch after it), possibly after handing over some (replaying published
+   * entries never hurts); 'first' when no leader ever published here.
    */
-  async tail(): Promise<{ mark: StreamPosition; entries: StreamEntry[] } | 'first' | null> {
+  async tail(
+    each: (entry: StreamEntry) => Promise<void>,
+  ): Promise<{ mark: StreamPosition; last: StreamPosition } | 'first' | null> {
     const text = await this.redis.get(this.keys.watermark);
     // No leader ever began here: nothing to continue.
     if (text === null) return (await this.redis.exists(this.keys.epoch)) === 0 ? 'first' : null;
     const mark = JSON.parse(text) as StreamPosition;
-    const entries: StreamEntry[] = [];
-    let after = mark.id;
-    let seq = mark.seq;
+    // The watermark's own entry must still be there, or the stream lost entries before the tail.
+    if ((await this.redis.xrange(this.keys.stream, mark.id, mark.id)).length === 0) return null;
+    let last: StreamPosition = mark;
     for (;;) {
-      const reply = await this.redis.xrangeBuffer(this.keys.stream, `(${after}`, '+', 'COUNT', 500);
-      if (reply.length === 0) break;
-      for (const item of reply) {
+      const page = await this.redis.xrangeBuffer(this.keys.stream, `(${last.id}`, '+', 'COUNT', 200);
+      if (page.length === 0) break;
+      for (const item of page) {
         const e = parseStreamEntry(item);
-        after = e.id;
-        if (e.epoch !== mark.epoch) continue; // a later epoch's record (a leader that began and died)
-        if (e.seq !== seq + 1) return null; // a hole: what the store lacks is not all here
-        seq = e.seq;
-        entries.push(e);
+        if (e.epoch !== mark.epoch) {
+          last = { ...last, id: e.id }; // a later epoch's record (a leader that began and died)
+          continue;
+        }
+        if (e.seq !== last.seq + 1) return null; // a hole: what the store lacks is not all here
+        await each(e);
+        last = e;
       }
     }
-    // The watermark's own entry must still be there, or the stream lost entries before the tail.
-    const own = await this.redis.xrange(this.keys.stream, mark.id, mark.id);
-    if (own.length === 0) return null;
-    return { mark, entries };
+    return { mark, last: { id: last.id, epoch: last.epoch, seq: last.seq } };
   }
 
   mark(): StreamPosition | null {

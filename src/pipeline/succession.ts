@@ -7,6 +7,7 @@ import {
   type ChangeStreamWriter,
   type Continuation,
   type SettlementNote,
+  type StreamEntry,
 } from './redis-change-stream.js';
 import { decodeFeedBatch } from './stream-codec.js';
 
@@ -25,35 +26,22 @@ export async function continuePredecessor(
   pipeline: Pipeline,
   log: PipelineLogger,
 ): Promise<Continuation | null> {
-  let tail;
-  try {
-    tail = await writer.tail();
-  } catch (err) {
-    log.warn({ err }, 'the change stream could not be read: streams start again after this failover');
-    return null;
-  }
-  if (tail === 'first') return null;
-  if (tail === null) {
-    log.warn(
-      {},
-      "the change stream no longer holds the old leader's last entries: streams start again after this failover",
-    );
-    return null;
-  }
   const changeLog = pipeline.readModel.log;
   const replay = new LogReplay(changeLog);
-  let head: LogPosition | null = tail.mark.head === undefined ? null : parseLogPosition(tail.mark.head);
+  let head: LogPosition | null = null;
   const reach = (p: LogPosition | null): void => {
     if (p !== null && (head === null || compareLogPositions(p, head) > 0)) head = p;
   };
+  let entries = 0;
   let diverged = 0;
-  for (const e of tail.entries) {
+  const apply = async (e: StreamEntry): Promise<void> => {
+    entries++;
     if (e.kind === 'feed') {
       const messages = decodeFeedBatch(e.data);
       const p = e.positions;
       if (p === null) {
         await pipeline.applyAll(messages); // an older leader's entry: no positions to take
-        continue;
+        return;
       }
       replay.begin();
       let matched;
@@ -73,17 +61,34 @@ export async function continuePredecessor(
         reach(entry.position);
       }
     }
+  };
+  let tail: Awaited<ReturnType<ChangeStreamWriter['tail']>> | 'failed';
+  try {
+    tail = await writer.tail(apply);
+  } catch (err) {
+    log.warn({ err }, 'the change stream could not be read: streams start again after this failover');
+    tail = 'failed';
   }
+  // What was replayed (all of the tail, or some before a hole) reaches the store before this
+  // epoch's watermark, at its leader record, says the store reflects this leader's state.
+  if (entries > 0) await pipeline.flush();
+  if (tail === 'first' || tail === 'failed') return null;
+  if (tail === null) {
+    log.warn(
+      {},
+      "the change stream no longer holds the old leader's last entries: streams start again after this failover",
+    );
+    return null;
+  }
+  reach(tail.mark.head === undefined ? null : parseLogPosition(tail.mark.head));
   if (head === null) {
     log.warn({}, 'the old leader published no log positions: streams start again after this failover');
     return null;
   }
   changeLog.advanceHead(head);
-  // The tail's changes reach the store before this epoch's watermark (at its leader record) claims them.
-  await pipeline.flush();
-  const last = tail.entries[tail.entries.length - 1] ?? tail.mark;
+  const { last } = tail;
   log.warn(
-    { entries: tail.entries.length, diverged, continues: `${last.epoch}:${last.seq}`, head: formatLogPosition(head) },
+    { entries, diverged, continues: `${last.epoch}:${last.seq}`, head: formatLogPosition(head) },
     "continuing the old leader's change log: replayed what it published after its last flush",
   );
   return { epoch: last.epoch, seq: last.seq, head: formatLogPosition(head) };

@@ -271,6 +271,26 @@ describe('a replica following the change stream', { skip }, () => {
     await until('s1 ended on the API node', () => api.readModel.get('s1')?.event.status === 'ended');
   });
 
+  it("a batch whose replay makes other entries than the leader's: the replica reloads and its streams say so", async () => {
+    const { epoch, seq } = await last();
+    const snapshots = api.follower?.snapshots ?? 0;
+    const told = watcher.changes.filter((e) => e.event === 'snapshot_required').length;
+    // The leader says this batch made a score entry; applied here it makes a fixture entry.
+    await forge(epoch, seq + 1, [fixture('odd')], ['score'], api.log);
+    await feed(leader, [fixture('f3d')]); // the leader's next entry, and a flush past the forged one
+    await until('the reload', () => (api.follower?.snapshots ?? 0) > snapshots);
+    assert.equal(api.follower?.divergences, 1);
+    await until('f3d on the API node', () => api.readModel.get('f3d') !== undefined);
+    assert.equal(api.readModel.get('odd'), undefined, 'the reload dropped what the leader never applied');
+    await feed(leader, [fixture('f3e')]);
+    await watcher.until(
+      (ev) => ev.filter((e) => e.event === 'snapshot_required').length > told,
+      5000,
+      'snapshot_required after the divergence',
+    );
+    assert.ok(!view(api.log).some((l) => l.includes(' odd ')), 'no entry of the diverged replay was logged');
+  });
+
   it('a new leader (a new epoch): the replica follows it at once and swaps in the store loaded in the background', async () => {
     const standby = await start('pipeline');
     assert.equal((await standby.app.inject({ url: '/readyz' })).statusCode, 503);
