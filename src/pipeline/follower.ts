@@ -210,6 +210,8 @@ export class Follower {
     else await pipeline.reload();
     // The entries this node missed cannot be replayed: no position before the next one it logs
     // resumes, and the streams open now are told (the state changed under them in one step, just now).
+    // Seam: once the store keeps the log window with the positions it covers, restore that window
+    // here (ChangeLog.restore) instead, and ids from before the reload keep resuming exactly.
     this.log.discontinue();
     // A flush may have stored changes of entries after the watermark, up to the stream's tip now:
     // those are replayed for the state only (their changes may be there already, and a replay of
