@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifySer
 import { ServiceError } from '../domain/errors.js';
 import { logControllerFor } from './access-log.js';
 import { API_VERSION, type ApiContext, type RouteAccess } from './context.js';
+import { installContentCoding } from './content-coding.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { installJsonParser } from './json-body.js';
 import { secretsEqual } from './keys.js';
@@ -126,6 +127,8 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   });
   installMetering(app, ctx);
   installWorldTime(app, ctx.worldClock);
+  // JSON of 1 KB or more in br or gzip, and ETags of reads not cached (cached payloads code and tag themselves).
+  installContentCoding(app);
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

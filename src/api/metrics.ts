@@ -18,6 +18,11 @@ export interface MetricSources {
     cacheBytes: number;
     poolAllocatedBytes: number;
   };
+  /**
+   * Compressed forms of cached payloads (odds, detail, batch, list pages): built (once per change
+   * and coding), reused by later requests, and the bytes held now.
+   */
+  compressedPayloads?: () => { builds: number; builtBytes: number; reuses: number; heldBytes: number };
   feedMessages: () => Map<string, number>;
   feedRejected: () => number;
   /** Messages an in-process producer (the simulator) holds to send again after a retryable refusal. */
@@ -108,6 +113,43 @@ export class ApiMetrics {
       'Bytes allocated since start for refreshed payloads because no pooled buffer fitted',
       (p) => p.poolAllocatedBytes,
     );
+    const compressed = sources.compressedPayloads;
+    if (compressed !== undefined) {
+      const compressedGauge = (
+        name: string,
+        help: string,
+        pick: (c: ReturnType<NonNullable<MetricSources['compressedPayloads']>>) => number,
+      ): void => {
+        new Gauge({
+          name,
+          help,
+          registers,
+          collect() {
+            this.set(pick(compressed()));
+          },
+        });
+      };
+      compressedGauge(
+        'read_model_payload_compressions',
+        'Compressed forms (br, gzip) of cached payloads built since start: once per change and coding asked for',
+        (c) => c.builds,
+      );
+      compressedGauge(
+        'read_model_payload_compressed_built_bytes',
+        'Bytes of the compressed forms built since start',
+        (c) => c.builtBytes,
+      );
+      compressedGauge(
+        'read_model_payload_compression_reuses',
+        'Answers served from a compressed form built for an earlier request, since start',
+        (c) => c.reuses,
+      );
+      compressedGauge(
+        'read_model_payload_compressed_bytes',
+        'Bytes of compressed forms held (market payloads, list pages, batch answers); those of market payloads count in read_model_payload_cache_bytes',
+        (c) => c.heldBytes,
+      );
+    }
     new Gauge({
       name: 'read_model_events',
       help: 'Events held in the in-memory read model',

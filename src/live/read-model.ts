@@ -1,4 +1,5 @@
 // The in-memory read model: every current event with indexes for the list filters and cached payloads.
+import { createHash, randomBytes } from 'node:crypto';
 import { sportByKey, sportOrder } from '../domain/sports.js';
 import type { EventResult, Market, OddsFormat, SportEvent } from '../domain/types.js';
 import { ChangeLog } from './change-log.js';
@@ -16,6 +17,9 @@ import { queryKey, statusMatches, type EventQuery } from './event-query.js';
 import { newLiveEvent, type LiveEvent } from './live-event.js';
 import { PayloadCache } from './payload-cache.js';
 import { BufferPool } from './buffer-pool.js';
+import { CachedPayload } from './cached-payload.js';
+import { CompressedForms, newCompressionStats, type CompressionStats } from './compressed-forms.js';
+import { compress, type Coding } from './compression.js';
 import { PatchablePayload } from './patchable-payload.js';
 import {
   batchItemFrame,
@@ -27,6 +31,8 @@ import {
   statusLocks,
   type PayloadFrame,
 } from './payloads.js';
+import { tagPrefix, type ServedPayload } from './served-payload.js';
+import { TaggedForms } from './tagged-forms.js';
 
 /** Events that ended this recently stay in the live scores (interface.md: 5 minutes). */
 export const RECENTLY_ENDED_MS = 5 * 60 * 1000;
@@ -35,10 +41,31 @@ const MAX_PAGE_ENTRIES = 2000;
 
 export interface ReadModelOptions {
   now: () => number;
-  /** Byte budget of the cache of large payloads (odds, detail, batch items). */
+  /** Byte budget of the cache of large payloads (odds, detail, batch items) and their compressed forms. */
   payloadCacheBytes?: number;
   /** The change log every mutation appends to (default: a log of its own, one hour or 256 MB). */
   log?: ChangeLog;
+  /** Byte budget of the compressed forms of batch responses (assembled per request, compressed once per change). */
+  batchFormBytes?: number;
+}
+
+/** A list page as cached: its bytes for one list version, their tag, and their compressed forms. */
+class CachedPage implements ServedPayload {
+  constructor(
+    readonly body: Buffer,
+    readonly version: number,
+    readonly tag: string,
+    readonly forms: CompressedForms,
+  ) {}
+
+  encoded(coding: Coding): Buffer | Promise<Buffer> {
+    return this.forms.get(coding, this.body);
+  }
+}
+
+/** Bytes no version describes (a page relative to the clock): a hash gives the tag, every request compresses. */
+function uncached(body: Buffer): ServedPayload {
+  return { body, tag: null, encoded: (coding) => compress(coding, body) };
 }
 
 export interface LeagueSummary {
@@ -66,8 +93,17 @@ export class ReadModel {
   private orderDirty = false;
   /** Raised by every change to any event: list pages and summaries built before it are stale. */
   private listVersion = 1;
-  private readonly pages = new Map<string, { version: number; body: Buffer }>();
+  private readonly pages = new Map<string, CachedPage>();
   private readonly payloads: PayloadCache;
+  /** Compressed forms of batch responses by tag (a poller asking for the same events again reuses them). */
+  private readonly batchForms: TaggedForms;
+  /**
+   * Part of every payload tag: versions restart with the process and differ between API nodes, so
+   * a tag one process gave never matches in another (a client then gets a 200, never a wrong 304).
+   */
+  private readonly tagNonce = randomBytes(6).toString('base64url');
+  /** Compressed forms of cached payloads, pages and batch responses: built, and reused. */
+  readonly compression: CompressionStats = newCompressionStats();
   /** Memory of refreshed payloads, recycled once no response holds it. */
   readonly buffers = new BufferPool();
   /** Serialized list items per event, per format and base URL (small; rebuilt on the event's change). */
@@ -77,9 +113,16 @@ export class ReadModel {
   serializations = 0;
   /** Selections written into odds, detail and batch payloads (a refresh writes only the moved ones). */
   selectionsWritten = 0;
-  /** Bytes held by the cache of market payloads. */
+  /** Bytes held by the cache of market payloads (their compressed forms included). */
   get payloadCacheBytes(): number {
     return this.payloads.usedBytes;
+  }
+
+  /** Bytes of compressed forms held: market payloads', list pages' and batch responses'. */
+  get compressedBytes(): number {
+    let pages = 0;
+    for (const page of this.pages.values()) pages += page.forms.bytes;
+    return this.payloads.compressedBytes + pages + this.batchForms.usedBytes;
   }
   /** Market payloads rendered whole (first read, change of shape, or evicted from the cache). */
   payloadBuilds = 0;
@@ -100,7 +143,11 @@ export class ReadModel {
     this.log = opts.log ?? new ChangeLog({ now: Date.now, windowMs: 3_600_000, maxBytes: 256 * 1024 * 1024 });
     // Room for the odds payloads of ~1,200 live 1,000-market events (a miss costs a full rebuild),
     // within the capacity run's 2 GB: at 512 MB the whole service peaked at 1.92 GB.
-    this.payloads = new PayloadCache(opts.payloadCacheBytes ?? 384 * 1024 * 1024, (p) => this.buffers.give(p.body));
+    this.payloads = new PayloadCache(opts.payloadCacheBytes ?? 384 * 1024 * 1024, (entry) => {
+      entry.forms.clear();
+      this.buffers.give(entry.payload.body);
+    });
+    this.batchForms = new TaggedForms(opts.batchFormBytes ?? 32 * 1024 * 1024, this.compression);
   }
 
   get size(): number {
@@ -322,17 +369,30 @@ export class ReadModel {
 
   /** The serialized `{events, total, limit, offset}` page; rebuilt only after a change. */
   listPage(q: EventQuery, format: OddsFormat, baseUrl: string): Buffer {
+    return this.listPagePayload(q, format, baseUrl).body;
+  }
+
+  /** A list page as served: its bytes, tag and compressed forms, all rebuilt only after a change. */
+  listPagePayload(q: EventQuery, format: OddsFormat, baseUrl: string): ServedPayload {
     const key = `${queryKey(q)}|${format}|${baseUrl}`;
     const hit = this.pages.get(key);
-    if (hit !== undefined && hit.version === this.listVersion && q.startsWithinMs === null) return hit.body;
+    if (hit !== undefined && hit.version === this.listVersion && q.startsWithinMs === null) return hit;
     const { total, page } = this.query(q);
     this.serializations++;
     const body = Buffer.from(
       `{"events":[${page.map((le) => this.listItemJson(le, format, baseUrl)).join(',')}],"total":${total},"limit":${q.limit},"offset":${q.offset}}`,
     );
+    // A page relative to the clock (starts_within) changes without a change of the list.
+    if (q.startsWithinMs !== null) return uncached(body);
     if (this.pages.size >= MAX_PAGE_ENTRIES) this.pages.clear();
-    this.pages.set(key, { version: this.listVersion, body });
-    return body;
+    const cached = new CachedPage(
+      body,
+      this.listVersion,
+      tagPrefix(this.tagNonce, `l|${key}`) + this.listVersion.toString(36),
+      new CompressedForms(this.compression),
+    );
+    this.pages.set(key, cached);
+    return cached;
   }
 
   /** A serialized list item, cached per event version. */
@@ -361,15 +421,54 @@ export class ReadModel {
   }
 
   oddsJson(le: LiveEvent, format: OddsFormat): Buffer {
-    return this.cached(le, `o|${format}`, format, () => oddsFrame(le, format));
+    return this.oddsPayload(le, format).body;
   }
 
   detailJson(le: LiveEvent, format: OddsFormat, baseUrl: string): Buffer {
-    return this.cached(le, `d|${format}|${baseUrl}`, format, () => detailFrame(le, format, baseUrl));
+    return this.detailPayload(le, format, baseUrl).body;
   }
 
   batchItemJson(le: LiveEvent, format: OddsFormat, baseUrl: string): Buffer {
-    return this.cached(le, `b|${format}|${baseUrl}`, format, () => batchItemFrame(le, format, baseUrl));
+    return this.cached(le, `b|${format}|${baseUrl}`, format, () => batchItemFrame(le, format, baseUrl)).body;
+  }
+
+  /** The odds payload as served (pooled bytes: hold them while sending). */
+  oddsPayload(le: LiveEvent, format: OddsFormat): ServedPayload {
+    return this.cached(le, `o|${format}`, format, () => oddsFrame(le, format));
+  }
+
+  /** The event detail as served (pooled bytes: hold them while sending). */
+  detailPayload(le: LiveEvent, format: OddsFormat, baseUrl: string): ServedPayload {
+    return this.cached(le, `d|${format}|${baseUrl}`, format, () => detailFrame(le, format, baseUrl));
+  }
+
+  /**
+   * The batch lookup `{events: {id: item}, found, requested}` of distinct ids (unknown ones are
+   * skipped). The body is assembled per request from the cached items (plain memory, no hold
+   * needed); its tag comes from the items' versions, and its compressed forms are kept by tag.
+   */
+  batch(ids: readonly string[], format: OddsFormat, baseUrl: string): ServedPayload {
+    const parts: Buffer[] = [];
+    const versions: Array<string | number> = [format, baseUrl, ids.length];
+    // Held until copied: a later item's build may evict an earlier one, whose memory a refresh
+    // after it could then overwrite.
+    const releases: Array<() => void> = [];
+    for (const id of ids) {
+      const le = this.events.get(id);
+      if (le === undefined) continue;
+      const item = this.batchItemJson(le, format, baseUrl);
+      releases.push(this.hold(item));
+      versions.push(id, le.version);
+      parts.push(Buffer.from(`${parts.length === 0 ? '' : ','}${JSON.stringify(id)}:`), item);
+    }
+    const found = parts.length / 2;
+    parts.unshift(Buffer.from('{"events":{'));
+    parts.push(Buffer.from(`},"found":${found},"requested":${ids.length}}`));
+    const body = Buffer.concat(parts);
+    for (const release of releases) release();
+    const digest = createHash('sha1').update(JSON.stringify(versions)).digest('base64url').slice(0, 16);
+    const tag = `${this.tagNonce}.${digest}`;
+    return { body, tag, encoded: (coding) => this.batchForms.get(tag, coding, body) };
   }
 
   /** Live events first, then the rest, each by start time. */
@@ -492,26 +591,35 @@ export class ReadModel {
    * A payload that embeds the event's markets: served as cached while the event is unchanged,
    * refreshed (moved markets only) after price ticks, rebuilt whole after a change of shape.
    */
-  private cached(le: LiveEvent, kind: string, format: OddsFormat, frame: () => PayloadFrame): Buffer {
+  private cached(le: LiveEvent, kind: string, format: OddsFormat, frame: () => PayloadFrame): CachedPayload {
     const key = `${le.event.id}|${kind}`;
     const hit = this.payloads.get(key, le.marketsVersion);
     if (hit !== undefined) {
-      if (hit.builtAt !== le.version) {
-        const before = hit.body.length;
-        this.selectionsWritten += hit.refresh(le, format, frame(), this.buffers);
+      if (hit.payload.builtAt !== le.version) {
+        this.selectionsWritten += hit.payload.refresh(le, format, frame(), this.buffers);
+        // The compressed forms were of the old bytes: freed now, built again when next asked for.
+        hit.forms.clear();
         this.serializations++;
         this.payloadRefreshes++;
-        this.payloads.resized(hit, before);
+        this.payloads.resized(hit);
       }
-      return hit.body;
+      return hit;
     }
     const payload = PatchablePayload.build(le, format, frame(), this.buffers);
     this.serializations++;
     this.payloadBuilds++;
     this.payloadBuiltBytes += payload.body.length;
     this.selectionsWritten += payload.selections;
-    this.payloads.set(key, payload, le.event.id);
-    return payload.body;
+    const entry = new CachedPayload(
+      key,
+      payload,
+      tagPrefix(this.tagNonce, key),
+      this.compression,
+      (b) => this.buffers.hold(b),
+      (e) => this.payloads.resized(e),
+    );
+    this.payloads.set(entry, le.event.id);
+    return entry;
   }
 
   private orderBySport(): Map<string, LiveEvent[]> {

@@ -27,6 +27,7 @@ export function nodeMetrics(node: NodeParts, { pipeline, settlement, retryHeld }
       cacheBytes: readModel.payloadCacheBytes,
       poolAllocatedBytes: readModel.buffers.allocatedBytes,
     }),
+    compressedPayloads: () => ({ ...readModel.compression, heldBytes: readModel.compressedBytes }),
     feedMessages: () => pipeline.counters.applied,
     feedRejected: () => pipeline.counters.rejected,
     feedRetryHeld: retryHeld,

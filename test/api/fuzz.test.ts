@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { HTTP_STATUS } from '../../src/api/errors.js';
 import { Rng } from '../../src/feed/simulator/rng.js';
+import { decodedText } from '../helpers/codings.js';
 import { outrightMarket, outrightResult, tournament } from '../helpers/outrights.js';
 import {
   ADMIN_KEY,
@@ -441,16 +442,24 @@ describe('fuzz: every client endpoint', () => {
       }
       byStatus.set(res.statusCode, (byStatus.get(res.statusCode) ?? 0) + 1);
       const where = `#${i} ${method} ${shorten(url)} [${headers['content-type'] ?? ''}] -> ${res.statusCode}`;
-      if (res.statusCode >= 500) failures.push(`${where}: ${res.body.slice(0, 200)}`);
-      if (LEAKS.test(res.body)) failures.push(`${where}: body leaks internals: ${res.body.slice(0, 300)}`);
+      // A coded answer is read as its client would: decoded by its Content-Encoding.
+      let text: string;
+      try {
+        text = decodedText(res.rawPayload, res.headers['content-encoding']);
+      } catch (err) {
+        failures.push(`${where}: body does not decode as ${String(res.headers['content-encoding'])}: ${String(err)}`);
+        continue;
+      }
+      if (res.statusCode >= 500) failures.push(`${where}: ${text.slice(0, 200)}`);
+      if (LEAKS.test(text)) failures.push(`${where}: body leaks internals: ${text.slice(0, 300)}`);
       const json = String(res.headers['content-type'] ?? '').includes('json');
       if (res.statusCode === 200 && json && method !== 'HEAD') {
         // A payload the service wrote itself must be JSON (a non-finite number, echoed, is not).
         let body: Record<string, unknown>;
         try {
-          body = JSON.parse(res.body) as Record<string, unknown>;
+          body = JSON.parse(text) as Record<string, unknown>;
         } catch {
-          failures.push(`${where}: 200 body is not JSON: ${res.body.slice(0, 200)}`);
+          failures.push(`${where}: 200 body is not JSON: ${text.slice(0, 200)}`);
           continue;
         }
         if (url.startsWith('/v1/bets/check') && !Number.isFinite(body.combined_odds)) {
@@ -460,9 +469,9 @@ describe('fuzz: every client endpoint', () => {
       if (res.statusCode >= 400 && target.html !== true && method !== 'HEAD') {
         let body: Record<string, unknown> | undefined;
         try {
-          body = JSON.parse(res.body) as Record<string, unknown>;
+          body = JSON.parse(text) as Record<string, unknown>;
         } catch {
-          failures.push(`${where}: error body is not JSON: ${res.body.slice(0, 200)}`);
+          failures.push(`${where}: error body is not JSON: ${text.slice(0, 200)}`);
           continue;
         }
         const keys = Object.keys(body).sort().join(',');

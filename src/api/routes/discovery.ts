@@ -13,6 +13,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/leagues',
       {
+        config: { etag: true },
         schema: {
           tags: ['discovery'],
           summary: 'Leagues with live or upcoming events',
@@ -28,6 +29,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/sports',
       {
+        config: { etag: true },
         schema: {
           tags: ['discovery'],
           summary: 'Sports with live or upcoming events or outrights',

@@ -6,7 +6,7 @@ import { isTerminal, resultStatusOf } from '../../domain/lifecycle.js';
 import type { OddsFormat } from '../../domain/types.js';
 import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
-import { sendHeldJson, sendRawJson } from '../raw-json.js';
+import { sendPayload, sendRawJson } from '../raw-json.js';
 import { parseSport, toEventQuery } from '../event-filters.js';
 import {
   EventIdParams,
@@ -62,8 +62,8 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const q = toEventQuery(request.query);
-        const body = readModel.listPage(q, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings));
-        return sendRawJson(reply, body);
+        const page = readModel.listPagePayload(q, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings));
+        return sendPayload(request, reply, page, (b) => readModel.hold(b));
       },
     );
 
@@ -108,11 +108,8 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const le = readModel.get(request.params.eventId);
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
-        return sendHeldJson(
-          reply,
-          readModel.detailJson(le, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings)),
-          (b) => readModel.hold(b),
-        );
+        const detail = readModel.detailPayload(le, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings));
+        return sendPayload(request, reply, detail, (b) => readModel.hold(b));
       },
     );
 
@@ -130,13 +127,16 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const le = readModel.get(request.params.eventId);
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
-        return sendHeldJson(reply, readModel.oddsJson(le, fmt(request.query.odds_format)), (b) => readModel.hold(b));
+        return sendPayload(request, reply, readModel.oddsPayload(le, fmt(request.query.odds_format)), (b) =>
+          readModel.hold(b),
+        );
       },
     );
 
     app.get(
       '/v1/events/:eventId/result',
       {
+        config: { etag: true },
         schema: {
           tags,
           summary: 'Score-only result, permanent once the game has finished',
@@ -189,24 +189,8 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const ids = [...new Set(request.body.ids)];
-        const base = baseUrlOf(request, ctx.settings);
-        const f = fmt(request.query.odds_format);
-        const parts: Buffer[] = [];
-        // Held until copied: a later item's refresh may recycle memory the cache let go of.
-        const releases: Array<() => void> = [];
-        for (const id of ids) {
-          const le = readModel.get(id);
-          if (le === undefined) continue;
-          const item = readModel.batchItemJson(le, f, base);
-          releases.push(readModel.hold(item));
-          parts.push(Buffer.from(`${parts.length === 0 ? '' : ','}${JSON.stringify(id)}:`), item);
-        }
-        const found = parts.length / 2;
-        parts.unshift(Buffer.from('{"events":{'));
-        parts.push(Buffer.from(`},"found":${found},"requested":${ids.length}}`));
-        const body = Buffer.concat(parts);
-        for (const release of releases) release();
-        return sendRawJson(reply, body);
+        const batch = readModel.batch(ids, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings));
+        return sendPayload(request, reply, batch, (b) => readModel.hold(b));
       },
     );
   };

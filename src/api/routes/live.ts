@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
-import { sendRawJson } from '../raw-json.js';
+import { sendPayload } from '../raw-json.js';
 import { toEventQuery } from '../event-filters.js';
 import { errorResponses, LimitParam, OddsFormatParam, OffsetParam } from '../schemas/common.js';
 import { EventListSchema } from '../schemas/events.js';
@@ -29,12 +29,12 @@ export function liveRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const q = toEventQuery(request.query, 'live');
-        const body = ctx.readModel.listPage(
+        const page = ctx.readModel.listPagePayload(
           q,
           request.query.odds_format ?? 'decimal',
           baseUrlOf(request, ctx.settings),
         );
-        return sendRawJson(reply, body);
+        return sendPayload(request, reply, page, (b) => ctx.readModel.hold(b));
       },
     );
   };

@@ -75,6 +75,7 @@ export function outrightSettlementRoutes(ctx: ApiContext): FastifyPluginAsyncTyp
     app.get(
       '/v1/settlements/outrights',
       {
+        config: { etag: true },
         schema: {
           tags: ['settlement'],
           summary: 'Outright settlement feed: one entry per selection of a settled market, newest first',

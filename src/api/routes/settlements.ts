@@ -67,6 +67,7 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/settlements',
       {
+        config: { etag: true },
         schema: {
           tags: ['settlement'],
           summary: 'Settlement feed: newest first; an entry appears with its first resolved market',
