@@ -1,5 +1,6 @@
-// Sections `odds` and `list`: the service's hottest reads against a raw node:http server sending the same bytes.
+// Sections `odds` and `list` (and their br and gzip runs): the hottest reads against a raw node:http server sending the same bytes.
 import { mkdir } from 'node:fs/promises';
+import { rawGet } from './http-get.js';
 import { join } from 'node:path';
 import { measureLoad, medianRun, serverMicrosPerRequest, type LoadRun } from './measure.js';
 import { startRawBaseline, type RawHandle } from './raw-baseline.js';
@@ -7,26 +8,44 @@ import { check, type BenchContext, type ResultRow, type Section, type SectionRes
 import { startService, type ServiceHandle } from './service-process.js';
 import { buildWorld, type World } from './world.js';
 
+type Coding = 'identity' | 'br' | 'gzip';
+const CODINGS: readonly Coding[] = ['identity', 'br', 'gzip'];
+
 interface Endpoint {
   path: string;
+  /** The Accept-Encoding sent (identity: none) and the Content-Encoding answered. */
+  coding: Coding;
   contentType: string;
   body: Buffer;
 }
+
+type Codings = Record<Coding, Endpoint>;
 
 interface ApiReadSetup {
   service: ServiceHandle;
   raw: RawHandle;
   world: World['stats'];
-  odds: Endpoint;
-  list: Endpoint;
+  odds: Codings;
+  list: Codings;
 }
 
 const LIST_PATH = '/v1/events?limit=200';
 
-async function capture(service: ServiceHandle, path: string): Promise<Endpoint> {
-  const res = await service.get(path);
+/** Request headers of a coding's runs: an Accept-Encoding naming it alone. */
+const codingHeaders = (coding: Coding): Record<string, string> =>
+  coding === 'identity' ? {} : { 'accept-encoding': coding };
+
+async function capture(service: ServiceHandle, path: string, coding: Coding): Promise<Endpoint> {
+  const res = await service.get(path, codingHeaders(coding));
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${res.body.toString('utf8', 0, 500)}`);
-  return { path, contentType: res.contentType, body: res.body };
+  const answered = res.contentEncoding === '' ? 'identity' : res.contentEncoding;
+  if (answered !== coding) throw new Error(`GET ${path} asked for ${coding}, answered ${answered}`);
+  return { path, coding, contentType: res.contentType, body: res.body };
+}
+
+async function captureCodings(service: ServiceHandle, path: string): Promise<Codings> {
+  const [identity, br, gzip] = await Promise.all(CODINGS.map((c) => capture(service, path, c)));
+  return { identity: identity!, br: br!, gzip: gzip! };
 }
 
 /** The service fed with the synthetic world, and the raw baseline holding its two payloads. */
@@ -50,25 +69,41 @@ async function setUp(ctx: BenchContext): Promise<ApiReadSetup> {
   await service.settle();
   ctx.log(`fed ${accepted} messages and flushed to the store in ${Date.now() - started} ms`);
 
-  const odds = await capture(service, `/v1/events/${encodeURIComponent(world.deepEventId)}/odds`);
-  const list = await capture(service, LIST_PATH);
-  const page = JSON.parse(list.body.toString('utf8')) as { events: unknown[] };
+  const odds = await captureCodings(service, `/v1/events/${encodeURIComponent(world.deepEventId)}/odds`);
+  const list = await captureCodings(service, LIST_PATH);
+  const page = JSON.parse(list.identity.body.toString('utf8')) as { events: unknown[] };
   if (page.events.length !== 200)
     throw new Error(`${LIST_PATH} returned ${page.events.length} events, expected a full page of 200`);
 
-  const raw = await startRawBaseline(ctx.children, dir, [odds, list]);
+  const endpoints = [odds, list].flatMap((c) => CODINGS.map((coding) => c[coding]));
+  // The raw server answers each coding with the service's own compressed bytes, kept beforehand.
+  const raw = await startRawBaseline(
+    ctx.children,
+    dir,
+    endpoints.map((e) => ({
+      path: e.path,
+      contentType: e.contentType,
+      body: e.body,
+      ...(e.coding === 'identity' ? {} : { acceptEncoding: e.coding, contentEncoding: e.coding }),
+    })),
+  );
   // Both servers must send the very same bytes, or the comparison says nothing.
-  for (const e of [odds, list]) {
-    const res = await fetch(`${raw.baseUrl}${e.path}`);
-    const body = Buffer.from(await res.arrayBuffer());
-    if (!body.equals(e.body) || res.headers.get('content-type') !== e.contentType) {
-      throw new Error(`raw server does not answer ${e.path} with the service's bytes`);
+  for (const e of endpoints) {
+    const res = await rawGet(`${raw.baseUrl}${e.path}`, codingHeaders(e.coding));
+    if (!res.body.equals(e.body) || res.contentType !== e.contentType) {
+      throw new Error(`raw server does not answer ${e.path} (${e.coding}) with the service's bytes`);
     }
-    const again = await service.get(e.path);
-    if (!again.body.equals(e.body)) throw new Error(`the service's answer to ${e.path} changed between two requests`);
+    const again = await service.get(e.path, codingHeaders(e.coding));
+    if (!again.body.equals(e.body))
+      throw new Error(`the service's answer to ${e.path} (${e.coding}) changed between two requests`);
   }
   ctx.log(`raw baseline up at ${raw.baseUrl}`);
   return { service, raw, world: world.stats, odds, list };
+}
+
+/** The service fed with the world and its captured answers, built once for every section that reads it. */
+export function apiReadSetup(ctx: BenchContext): Promise<ApiReadSetup> {
+  return ctx.shared('api-read', () => setUp(ctx));
 }
 
 /** Raw, service, raw, service…: interleaving spreads drift (thermal, noisy neighbours) over both. */
@@ -86,7 +121,7 @@ async function rawVersusService(
     for (const target of ['raw', 'service'] as const) {
       const run = await measureLoad({
         url: `${bases[target]}${endpoint.path}`,
-        headers: { 'x-api-key': setup.service.apiKey },
+        headers: { 'x-api-key': setup.service.apiKey, ...codingHeaders(endpoint.coding) },
         connections: s.connections,
         pipelining: s.pipelining,
         warmupSeconds: s.warmupSeconds,
@@ -110,22 +145,37 @@ async function rawVersusService(
   return { raw: row('raw'), service: row('service') };
 }
 
-function apiReadSection(
-  name: string,
-  description: string,
-  pick: (s: ApiReadSetup) => Endpoint,
-  threshold: number,
-): Section {
+interface ReadSectionOptions {
+  name: string;
+  description: string;
+  pick: (s: ApiReadSetup) => Codings;
+  coding: Coding;
+  /** service req/s / raw req/s at least. */
+  threshold: number;
+  /** Coded bytes / identity bytes at most (coded sections). */
+  maxBytesRatio?: number;
+  optIn?: boolean;
+}
+
+function apiReadSection(o: ReadSectionOptions): Section {
+  const { name, description, pick, coding, threshold } = o;
   return {
     name,
     description,
+    ...(o.optIn === true ? { optIn: true } : {}),
     async run(ctx): Promise<SectionResult> {
-      const setup = await ctx.shared('api-read', () => setUp(ctx));
-      const endpoint = pick(setup);
+      const setup = await apiReadSetup(ctx);
+      const codings = pick(setup);
+      const endpoint = codings[coding];
       const { raw, service } = await rawVersusService(ctx, name, setup, endpoint);
       const ratio = service.median.requestsPerSec / raw.median.requestsPerSec;
+      const identityBytes = codings.identity.body.length;
+      const bytesRatio = endpoint.body.length / identityBytes;
       const notes = [
-        `${name} payload: GET ${endpoint.path} = ${endpoint.body.length.toLocaleString('en-US')} bytes (${endpoint.contentType})`,
+        `${name} payload: GET ${endpoint.path} = ${endpoint.body.length.toLocaleString('en-US')} bytes (${endpoint.contentType}` +
+          (coding === 'identity'
+            ? ')'
+            : `, ${coding}: 1/${(1 / bytesRatio).toFixed(1)} of the ${identityBytes.toLocaleString('en-US')} identity bytes)`),
       ];
       const rawCost = serverMicrosPerRequest(raw.median);
       const serviceCost = serverMicrosPerRequest(service.median);
@@ -146,13 +196,19 @@ function apiReadSection(
           `WARNING: ${r.target} had ${r.median.non2xx} non-2xx, ${r.median.errors} errors, ${r.median.timeouts} timeouts`,
         );
       }
+      const checks = [check(name, `${name}: service/raw`, ratio, '>=', threshold)];
+      if (o.maxBytesRatio !== undefined) {
+        checks.push(check(name, `${name}: bytes/identity`, bytesRatio, '<=', o.maxBytesRatio));
+      }
       return {
         rows: [raw, service],
-        checks: [check(name, `${name}: service/raw`, ratio, '>=', threshold)],
+        checks,
         notes,
         data: {
           path: endpoint.path,
+          coding,
           payloadBytes: endpoint.body.length,
+          identityBytes,
           contentType: endpoint.contentType,
           world: setup.world,
         },
@@ -161,16 +217,38 @@ function apiReadSection(
   };
 }
 
-export const oddsSection = apiReadSection(
-  'odds',
-  'GET /v1/events/{id}/odds of a 1,000-market event, service vs raw node:http with the same bytes',
-  (s) => s.odds,
-  0.8,
-);
+export const oddsSection = apiReadSection({
+  name: 'odds',
+  description: 'GET /v1/events/{id}/odds of a 1,000-market event, service vs raw node:http with the same bytes',
+  pick: (s) => s.odds,
+  coding: 'identity',
+  threshold: 0.8,
+});
 
-export const listSection = apiReadSection(
-  'list',
-  `GET ${LIST_PATH} (a full page of 200 events), service vs raw node:http with the same bytes`,
-  (s) => s.list,
-  0.5,
-);
+export const listSection = apiReadSection({
+  name: 'list',
+  description: `GET ${LIST_PATH} (a full page of 200 events), service vs raw node:http with the same bytes`,
+  pick: (s) => s.list,
+  coding: 'identity',
+  threshold: 0.5,
+});
+
+/** The coded runs: the service's cached compressed form against raw node:http sending those very bytes. */
+export const codedReadSections: Section[] = (['br', 'gzip'] as const).flatMap((coding) => [
+  apiReadSection({
+    name: `odds-${coding}`,
+    description: `the odds section with Accept-Encoding: ${coding} (raw node:http sends the service's ${coding} bytes)`,
+    pick: (s) => s.odds,
+    coding,
+    threshold: 0.8,
+    maxBytesRatio: 1 / 8,
+  }),
+  apiReadSection({
+    name: `list-${coding}`,
+    description: `the list section with Accept-Encoding: ${coding} (raw node:http sends the service's ${coding} bytes)`,
+    pick: (s) => s.list,
+    coding,
+    threshold: 0.5,
+    optIn: true,
+  }),
+]);

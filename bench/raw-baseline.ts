@@ -8,6 +8,9 @@ export interface RawPayload {
   path: string;
   contentType: string;
   body: Buffer;
+  /** For requests with this Accept-Encoding only (absent: requests without one). */
+  acceptEncoding?: string;
+  contentEncoding?: string;
 }
 
 export interface RawHandle {
@@ -22,7 +25,13 @@ export async function startRawBaseline(children: Children, dir: string, payloads
   for (const [i, p] of payloads.entries()) {
     const file = join(dir, `raw-payload-${i}.bin`);
     await writeFile(file, p.body);
-    routes.push({ path: p.path, file, contentType: p.contentType });
+    routes.push({
+      path: p.path,
+      file,
+      contentType: p.contentType,
+      ...(p.acceptEncoding !== undefined ? { acceptEncoding: p.acceptEncoding } : {}),
+      ...(p.contentEncoding !== undefined ? { contentEncoding: p.contentEncoding } : {}),
+    });
   }
   const manifest = join(dir, 'raw-routes.json');
   await writeFile(manifest, JSON.stringify(routes));

@@ -2,12 +2,19 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-/** One canned answer: the exact request target (path and query) and the bytes to send for it. */
+/** One canned answer: the exact request target (path and query), its Accept-Encoding, and the bytes to send for it. */
 export interface RawRoute {
   path: string;
   file: string;
   contentType: string;
+  /** The request's Accept-Encoding this answer is for ('' or absent: none sent). */
+  acceptEncoding?: string;
+  /** The answer's Content-Encoding (bytes compressed beforehand, as the service's cached forms are). */
+  contentEncoding?: string;
 }
+
+/** Answers are found by target and Accept-Encoding: a map lookup, as cheap as a baseline should be. */
+const answerKey = (path: string, acceptEncoding: string | undefined): string => `${path}\n${acceptEncoding ?? ''}`;
 
 function main(): void {
   const manifest = process.argv[2];
@@ -20,12 +27,14 @@ function main(): void {
     routes.map((r) => {
       const body = readFileSync(r.file);
       // Headers are built once: the baseline is the cost of HTTP plus the bytes, nothing else.
-      return [r.path, { body, headers: { 'content-type': r.contentType, 'content-length': String(body.length) } }];
+      const headers: Record<string, string> = { 'content-type': r.contentType, 'content-length': String(body.length) };
+      if (r.contentEncoding !== undefined) headers['content-encoding'] = r.contentEncoding;
+      return [answerKey(r.path, r.acceptEncoding), { body, headers }];
     }),
   );
 
   const server = createServer((req, res) => {
-    const answer = answers.get(req.url ?? '');
+    const answer = answers.get(answerKey(req.url ?? '', req.headers['accept-encoding']));
     if (answer === undefined) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;

@@ -3,8 +3,9 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accessLogSection } from './access-log.js';
-import { listSection, oddsSection } from './api-read.js';
+import { codedReadSections, listSection, oddsSection } from './api-read.js';
 import { CAPACITY_USAGE, capacitySection } from './capacity.js';
+import { codingsSection } from './codings.js';
 import { Children } from './children.js';
 import { envNumber, UsageError } from './env.js';
 import { oddsRedisSection } from './odds-redis.js';
@@ -22,6 +23,8 @@ import { streamPositionsSection } from './stream-positions.js';
 const SECTIONS: readonly Section[] = [
   oddsSection,
   listSection,
+  ...codedReadSections,
+  codingsSection,
   accessLogSection,
   oddsRedisSection,
   gradingSection,
@@ -46,7 +49,7 @@ function settingsFromEnv(): BenchSettings {
 }
 
 function usage(): string {
-  const lines = SECTIONS.map((s) => `  ${s.name.padEnd(16)} ${s.optIn === true ? '(opt-in) ' : ''}${s.description}`);
+  const lines = SECTIONS.map((s) => `  ${s.name.padEnd(18)} ${s.optIn === true ? '(opt-in) ' : ''}${s.description}`);
   return [
     'usage: npm run bench [-- section…]   (no section: every section but the opt-in ones)',
     '',

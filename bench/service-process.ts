@@ -4,6 +4,7 @@ import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FeedMessage } from '../src/feed/messages.js';
 import { freePort, waitForHttp, type Child, type Children } from './children.js';
+import { rawGet, type RawAnswer } from './http-get.js';
 
 export interface ServiceHandle {
   baseUrl: string;
@@ -20,8 +21,8 @@ export interface ServiceHandle {
   metrics(): Promise<Map<string, number>>;
   /** Waits until write-behind has flushed everything to the store, so no flush runs under load. */
   settle(timeoutMs?: number): Promise<void>;
-  /** GET with the client key: status, content type and the exact body bytes. */
-  get(path: string): Promise<{ status: number; contentType: string; body: Buffer }>;
+  /** GET with the client key (and any other headers): status, content type and coding, and the exact body bytes. */
+  get(path: string, headers?: Record<string, string>): Promise<RawAnswer>;
 }
 
 export interface ServiceStartOptions {
@@ -140,10 +141,8 @@ export async function startService(children: Children, opts: ServiceStartOptions
         await new Promise((r) => setTimeout(r, 200));
       }
     },
-    async get(path) {
-      const res = await fetch(`${baseUrl}${path}`, { headers: { 'x-api-key': apiKey } });
-      const body = Buffer.from(await res.arrayBuffer());
-      return { status: res.status, contentType: res.headers.get('content-type') ?? '', body };
+    get(path, headers = {}) {
+      return rawGet(`${baseUrl}${path}`, { ...headers, 'x-api-key': apiKey });
     },
   };
 }
