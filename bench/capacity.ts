@@ -29,7 +29,8 @@ export const CAPACITY_USAGE = [
   '             BENCH_CAPACITY_TICK_MS (default 300), BENCH_CAPACITY_CONNECTIONS (odds readers, default 20),',
   '             BENCH_CAPACITY_API_RATE (cap on odds req/s, default 0 = as fast as answered),',
   '             BENCH_CAPACITY_EVENTS_PER_BODY (load phase, default 20),',
-  '             BENCH_CAPACITY_WARMUP (s of ticking before recording, default 5)',
+  '             BENCH_CAPACITY_WARMUP (s of ticking before recording, default 5),',
+  '             BENCH_CAPACITY_CODING (br or gzip: the odds readers ask for it; default none)',
 ];
 
 interface CapacitySettings {
@@ -48,6 +49,14 @@ interface CapacitySettings {
    * memory until the buffer pool has filled, and bodies waited 570-830 ms to be read then.
    */
   warmupSeconds: number;
+  /** The Accept-Encoding of the odds readers ('' for none): every tick then costs a compression per read event. */
+  coding: '' | 'br' | 'gzip';
+}
+
+function capacityCoding(): CapacitySettings['coding'] {
+  const v = process.env.BENCH_CAPACITY_CODING ?? '';
+  if (v === '' || v === 'br' || v === 'gzip') return v;
+  throw new UsageError(`BENCH_CAPACITY_CODING must be br or gzip (or unset), got '${v}'`);
 }
 
 function capacitySettings(): CapacitySettings {
@@ -62,6 +71,7 @@ function capacitySettings(): CapacitySettings {
     apiRate: envNumber('BENCH_CAPACITY_API_RATE', 0, 0, true),
     eventsPerBody: envNumber('BENCH_CAPACITY_EVENTS_PER_BODY', 20, 1, true),
     warmupSeconds: envNumber('BENCH_CAPACITY_WARMUP', 5, 0, false),
+    coding: capacityCoding(),
   };
   if (s.live > s.events)
     throw new UsageError(`BENCH_CAPACITY_LIVE (${s.live}) exceeds BENCH_CAPACITY_EVENTS (${s.events})`);
@@ -140,6 +150,10 @@ interface PayloadFigures {
   builtBytes: number;
   refreshes: number;
   poolAllocatedBytes: number;
+  /** Compressed forms built and reused, and their bytes held (0 when the readers ask for none). */
+  compressions: number;
+  compressionReuses: number;
+  compressedBytes: number;
 }
 
 /** The service's market payload counters (GET /metrics), to tell whole builds from in-place refreshes. */
@@ -150,7 +164,15 @@ async function payloadsOf(service: ServiceHandle): Promise<PayloadFigures | null
   const refreshes = m.get('read_model_payload_refreshes');
   const pool = m.get('read_model_payload_pool_allocated_bytes');
   if (builds === undefined || builtBytes === undefined || refreshes === undefined || pool === undefined) return null;
-  return { builds, builtBytes, refreshes, poolAllocatedBytes: pool };
+  return {
+    builds,
+    builtBytes,
+    refreshes,
+    poolAllocatedBytes: pool,
+    compressions: m.get('read_model_payload_compressions') ?? 0,
+    compressionReuses: m.get('read_model_payload_compression_reuses') ?? 0,
+    compressedBytes: m.get('read_model_payload_compressed_bytes') ?? 0,
+  };
 }
 
 /** What the payloads did between two readings (new memory is what makes V8 start full collections). */
@@ -158,7 +180,10 @@ function payloadText(a: PayloadFigures | null, b: PayloadFigures | null): string
   if (a === null || b === null) return 'not in GET /metrics';
   return (
     `${fmt(b.refreshes - a.refreshes)} refreshed in place, ${fmt(b.builds - a.builds)} built whole ` +
-    `(${fmt(mb(b.builtBytes - a.builtBytes))} MB); pool allocated ${fmt(mb(b.poolAllocatedBytes - a.poolAllocatedBytes))} MB`
+    `(${fmt(mb(b.builtBytes - a.builtBytes))} MB); pool allocated ${fmt(mb(b.poolAllocatedBytes - a.poolAllocatedBytes))} MB` +
+    (b.compressions > a.compressions
+      ? `; ${fmt(b.compressions - a.compressions)} compressed forms built, ${fmt(b.compressionReuses - a.compressionReuses)} reused, ${fmt(mb(b.compressedBytes))} MB held at the end`
+      : '')
   );
 }
 
@@ -454,7 +479,7 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
     }),
     measureLoad({
       url: service.baseUrl,
-      headers: { 'x-api-key': service.apiKey },
+      headers: { 'x-api-key': service.apiKey, ...(s.coding === '' ? {} : { 'accept-encoding': s.coding }) },
       requests: oddsRequests(live),
       connections: s.connections,
       pipelining: 1,
@@ -489,7 +514,7 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
   });
   for (const l of lines.split('\n')) ctx.log(`[capacity] ${l}`);
   const problems = api.non2xx + api.errors + api.timeouts;
-  const notes = [`capacity:\n${lines}`];
+  const notes = [`capacity${s.coding === '' ? '' : ` (odds readers ask for ${s.coding})`}:\n${lines}`];
   if (problems > 0)
     notes.push(
       `WARNING: capacity odds readers had ${api.non2xx} non-2xx, ${api.errors} errors, ${api.timeouts} timeouts`,
