@@ -57,8 +57,8 @@ export function codingOf(request: FastifyRequest, size: number): Coding | null {
   return size >= MIN_CODED_BYTES ? codingFor(request.headers['accept-encoding']) : null;
 }
 
-/** A 304 for a reply whose ETag the request's If-None-Match names: no body, no representation headers. */
-export function notModified(request: FastifyRequest, etag: string): boolean {
+/** Whether the request's If-None-Match names this ETag (the answer is then a 304 with no body). */
+export function isNotModified(request: FastifyRequest, etag: string): boolean {
   return ifNoneMatchHits(request.headers['if-none-match'], etag);
 }
 
@@ -85,7 +85,7 @@ export function installContentCoding(app: FastifyInstance): void {
     if (reply.statusCode === 200 && request.routeOptions.config.etag === true) {
       const etag = entityTag(hashTag(payload), coding);
       void reply.header('etag', etag);
-      if (notModified(request, etag)) {
+      if (isNotModified(request, etag)) {
         void reply.code(304);
         reply.removeHeader('content-type');
         // Fastify's HEAD handler (the next onSend) takes an empty body, not a null one.

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MIN_CODED_BYTES } from '../live/compression.js';
 import type { ServedPayload } from '../live/served-payload.js';
 import { entityTag, hashTag } from './conditional.js';
-import { codingOf, notModified, varyOnCoding } from './content-coding.js';
+import { codingOf, isNotModified, varyOnCoding } from './content-coding.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -43,7 +43,7 @@ export async function sendPayload(
   if (body.length >= MIN_CODED_BYTES) varyOnCoding(r);
   const etag = entityTag(payload.tag ?? hashTag(body), coding);
   void r.header('etag', etag);
-  if (notModified(request, etag)) return r.code(304).send();
+  if (isNotModified(request, etag)) return r.code(304).send();
   if (coding === null) return sendHeldJson(r, body, hold);
   const encoded = payload.encoded(coding);
   const bytes = Buffer.isBuffer(encoded) ? encoded : await encoded;
