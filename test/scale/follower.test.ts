@@ -253,6 +253,9 @@ describe('a replica following the change stream', { skip }, () => {
       return body.markets.flatMap((m) => m.outcomes.map((o) => o.is_locked));
     };
     assert.deepEqual(await locks(), [true, true, true]);
+    // The lock took the leader's position on the API node, like any change.
+    await until('the lock logged on the API node', () => view(api.log).some((l) => l.includes('stale_feed')));
+    assert.deepEqual(view(api.log), view(leader.log).slice(-view(api.log).length));
     // A hole: the replica reloads from the store, where the lock was written with the event.
     const snapshots = api.follower?.snapshots ?? 0;
     const { epoch, seq } = await last();
@@ -266,9 +269,12 @@ describe('a replica following the change stream', { skip }, () => {
     await feed(leader, [{ type: 'odds', event_id: 's1', changes: [{ selection_id: 11, odds: 2.1 }] }]);
     await until('s1 unlocked on the API node', () => api.readModel.get('s1')?.stale === false);
     assert.deepEqual(await locks(), [false, false, false]);
-    // Ended, so no later test finds it locked again.
-    await feed(leader, [{ type: 'result', event_id: 's1', status: 'ended', score: { home: 0, away: 0 } }]);
-    await until('s1 ended on the API node', () => api.readModel.get('s1')?.event.status === 'ended');
+    // The lift took the leader's position on the API node, like any change.
+    assert.deepEqual(view(api.log), view(leader.log).slice(-view(api.log).length));
+    // Suspended, so the leader locks it no more: later tests count on the leader publishing only what
+    // they feed (a result would do, but its settlement entry would come at a moment of its own).
+    await feed(leader, [{ type: 'status', event_id: 's1', status: 'suspended' }]);
+    await until('s1 suspended on the API node', () => api.readModel.get('s1')?.event.status === 'suspended');
   });
 
   it("a batch whose replay makes other entries than the leader's: the replica reloads and its streams say so", async () => {
