@@ -22,7 +22,10 @@ export interface LegOutcome {
 
 export interface BetCheck {
   status: 'won' | 'lost' | 'refund' | 'pending';
-  /** Product of the legs' effective odds: a refund counts 1.00, a half outcome exactly, a loss 0. */
+  /**
+   * Product of the legs' odds: a refund counts 1.00, a half outcome or dead heat its effective odds,
+   * a wholly lost leg the odds it was taken at (the parlay's real price; its payout is 0).
+   */
   combinedOdds: number;
   /** What the bet returns for `stake` (0 if lost, the stake if refunded); null while pending. */
   payout: number | null;
@@ -58,14 +61,18 @@ const round = (x: number, digits: number): number => {
  * are finite (`isFiniteCheck`) before answering with them.
  */
 export function checkBet(legs: readonly LegOutcome[], stake = 1): BetCheck {
-  const combined = legs.reduce((p, leg) => p * legFactor(leg), 1);
-  const whollyLost = legs.some((l) => l.result === 'lost' && (l.voidFactor ?? 0) === 0);
+  const combined = legs.reduce((p, leg) => p * (whollyLost(leg) ? leg.odds : legFactor(leg)), 1);
+  const lost = legs.some(whollyLost);
   const pending = legs.some((l) => l.result === 'pending');
-  if (pending && !whollyLost) return { status: 'pending', combinedOdds: round(combined, 4), payout: null };
-  const settled = whollyLost ? 0 : combined;
-  const payout = round(stake * settled, 2);
+  if (pending && !lost) return { status: 'pending', combinedOdds: round(combined, 4), payout: null };
+  const payout = lost ? 0 : round(stake * combined, 2);
   const status = payout > stake ? 'won' : payout === round(stake, 2) ? 'refund' : 'lost';
-  return { status, combinedOdds: round(settled, 4), payout };
+  return { status, combinedOdds: round(combined, 4), payout };
+}
+
+/** A lost leg with nothing refunded: the whole bet is lost, whatever the other legs do. */
+function whollyLost(leg: LegOutcome): boolean {
+  return leg.result === 'lost' && (leg.voidFactor ?? 0) === 0;
 }
 
 /** Whether every figure of a check is a finite number (a product of huge odds can overflow to Infinity). */

@@ -5,6 +5,7 @@ import type { EventResult, Market, SportEvent } from '../domain/types.js';
 import type { JsonEntry, MarketsEntry, OddsEntry, OutrightEntry } from './log-entry.js';
 import type { LiveEvent } from './live-event.js';
 import { iso } from './payloads.js';
+import { clockOf, periodOf } from './event-fields.js';
 
 /** Bytes an entry costs besides its facts (object, position, strings shared with the event). */
 const ENTRY_OVERHEAD = 160;
@@ -46,8 +47,8 @@ export function scoreEntry(e: SportEvent): Omit<JsonEntry, 'position'> {
     event_id: e.id,
     status: e.status,
     score: { home: e.score.home, away: e.score.away },
-    clock: e.status === 'prematch' ? null : e.clock,
-    period: e.status === 'prematch' ? '' : e.period,
+    clock: clockOf(e),
+    period: periodOf(e),
     period_scores: e.periodScores.map((p) => ({ period: p.period, home: p.home, away: p.away })),
     sport_data: e.sportData,
     scoreboard: e.scoreboard,

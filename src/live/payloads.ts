@@ -4,6 +4,7 @@ import { sportByKey } from '../domain/sports.js';
 import type { EventStatus, OddsFormat } from '../domain/types.js';
 import type { LiveEvent } from './live-event.js';
 import type { MarketBook } from './market-book.js';
+import { clockOf, periodOf } from './event-fields.js';
 
 /** Statuses whose markets are not returned at all (interface.md: after `ended`, no markets). */
 const NO_MARKETS: ReadonlySet<EventStatus> = new Set(['ended', 'cancelled', 'abandoned', 'retired', 'walkover']);
@@ -70,8 +71,8 @@ export function listItem(le: LiveEvent, format: OddsFormat, baseUrl: string): Re
     status: e.status,
     start_time: iso(e.startTime),
     score: { home: e.score.home, away: e.score.away },
-    clock: e.status === 'prematch' ? null : e.clock,
-    period: e.status === 'prematch' ? '' : e.period,
+    clock: clockOf(e),
+    period: periodOf(e),
     odds: mainOdds(le, format),
     odds_format: format,
     markets_count: openMarketsCount(le),

@@ -56,6 +56,7 @@ import type {
   ApiKeyRecord,
   OutrightSettlementQuery,
   PortalSessionRecord,
+  SettlementChangesCount,
   SettlementChangesQuery,
   SettlementPageQuery,
   SettlementRecord,
@@ -360,7 +361,7 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
     listSettlementChanges: (q: SettlementChangesQuery) =>
       read('listSettlementChanges', () => listSettlementChanges(db, q)),
 
-    countSettlementChanges: (q: Omit<SettlementChangesQuery, 'limit'>) =>
+    countSettlementChanges: (q: SettlementChangesCount) =>
       read('countSettlementChanges', () => countSettlementChanges(db, q)),
 
     settlementSummaries: (minEndedAt: number) => read('settlementSummaries', () => settlementSummaries(db, minEndedAt)),

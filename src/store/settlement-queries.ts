@@ -1,7 +1,13 @@
 // Settlement entry queries shared by every SQL dialect: save, page newest first, changes since, counters' start.
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { SettlementsTable, StoreDatabase } from './schema.js';
-import type { SettlementChangesQuery, SettlementPageQuery, SettlementRecord } from './store.js';
+import type {
+  SettlementChangesCount,
+  SettlementChangesQuery,
+  SettlementCounts,
+  SettlementPageQuery,
+  SettlementRecord,
+} from './store.js';
 
 export function settlementToRow(r: SettlementRecord): SettlementsTable {
   return {
@@ -106,15 +112,26 @@ export async function settlementSummaries(
 
 export async function countSettlementChanges(
   db: Kysely<StoreDatabase>,
-  q: Omit<SettlementChangesQuery, 'limit'>,
-): Promise<number> {
+  q: SettlementChangesCount,
+): Promise<SettlementCounts> {
   const { at, eventId } = q.after;
   const row = await filtered(db.selectFrom('settlements').selectAll(), q.minEndedAt, q.eventIds)
     .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      // The envelope's counters count the entries the filter matched, as `total` does (decisions.md).
+      sql<number>`coalesce(sum(case when ended_at >= ${q.detailFrom} and pending_count = 0 then 1 else 0 end), 0)`.as(
+        'settled',
+      ),
+      sql<number>`coalesce(sum(case when ended_at < ${q.detailFrom} then 1 else 0 end), 0)`.as('score_only'),
+    ])
     .where((eb) =>
       eb.or([eb('updated_at', '>', at), eb.and([eb('updated_at', '=', at), eb('event_id', '>', eventId)])]),
     )
     .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return {
+    total: Number(row?.n ?? 0),
+    fullySettled: Number(row?.settled ?? 0),
+    scoreOnly: Number(row?.score_only ?? 0),
+  };
 }

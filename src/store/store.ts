@@ -145,6 +145,21 @@ export interface SettlementChangesQuery {
   limit: number;
 }
 
+/** The `updated_since` counters' query: the changes after a position, and where the detail window starts. */
+export interface SettlementChangesCount extends Omit<SettlementChangesQuery, 'limit'> {
+  /** Entries that ended before this are score only (their market detail aged out). */
+  detailFrom: number;
+}
+
+/** An envelope's counters over the entries a filter matched (decisions.md). */
+export interface SettlementCounts {
+  total: number;
+  /** Entries with no pending market, inside the detail window. */
+  fullySettled: number;
+  /** Entries whose market detail aged out. */
+  scoreOnly: number;
+}
+
 /** An outright tournament as stored, with every market (open or settled) by market id. */
 export interface StoredTournament {
   tournament: TournamentInfo;
@@ -192,8 +207,8 @@ export interface Store {
   listSettlements(q: SettlementPageQuery): Promise<SettlementRecord[]>;
   /** Entries changed after a position, oldest change first (updated_at asc, event_id asc). */
   listSettlementChanges(q: SettlementChangesQuery): Promise<SettlementRecord[]>;
-  /** How many entries changed after a position (the `total` of an `updated_since` page). */
-  countSettlementChanges(q: Omit<SettlementChangesQuery, 'limit'>): Promise<number>;
+  /** How many entries changed after a position, settled and score only among them (an `updated_since` page's counters). */
+  countSettlementChanges(q: SettlementChangesCount): Promise<SettlementCounts>;
   /** (ended_at, pending_count) of every entry ended at or after `minEndedAt`: the counters' start. */
   settlementSummaries(minEndedAt: number): Promise<Array<{ eventId: string; endedAt: number; pendingCount: number }>>;
   /** Drops entries that ended before `before` (out of the feed window); results are not touched. */

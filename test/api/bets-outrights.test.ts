@@ -175,7 +175,12 @@ describe('bet check with outright legs', () => {
     assert.equal(won.body.legs[0]?.reason, null);
     assert.ok(!('dead_heat_factor' in (won.body.legs[0] ?? {})));
     const lost = await check({ legs: [leg('masters', 1, 102)], stake: 10 });
-    assert.deepEqual([lost.body.status, lost.body.payout, lost.body.combined_odds], ['lost', 0, 0]);
+    // A lost bet still says the price it was taken at; it pays nothing.
+    assert.deepEqual(
+      [lost.body.status, lost.body.payout, lost.body.combined_odds],
+      ['lost', 0, lost.body.legs[0]?.odds],
+    );
+    assert.ok((lost.body.legs[0]?.odds ?? 0) > 1);
   });
 
   it('a dead heat pays stake × odds × factor for that leg, exactly', async () => {

@@ -125,17 +125,23 @@ export function runSettlementStoreContract(
           (id) => id === 'late' || (TRICKY_IDS.includes(id) && byteOrder(id, 'a-b') > 0),
         );
         assert.deepEqual(ids(await store.listSettlementChanges({ ...base, after: middle, limit: 100 })), tail);
-        assert.equal(await store.countSettlementChanges({ ...base, after: middle }), tail.length);
+        assert.equal(
+          (await store.countSettlementChanges({ ...base, after: middle, detailFrom: 0 })).total,
+          tail.length,
+        );
         assert.deepEqual(
           ids(await store.listSettlementChanges({ ...base, after: middle, limit: 2 })),
           tail.slice(0, 2),
         );
         assert.equal(
-          await store.countSettlementChanges({
-            minEndedAt: T0,
-            eventIds: ['late', 'early'],
-            after: { at: 0, eventId: '' },
-          }),
+          (
+            await store.countSettlementChanges({
+              minEndedAt: T0,
+              eventIds: ['late', 'early'],
+              after: { at: 0, eventId: '' },
+              detailFrom: 0,
+            })
+          ).total,
           1,
           'the window and the filter apply to the count',
         );

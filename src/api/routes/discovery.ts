@@ -5,6 +5,7 @@ import type { ApiContext } from '../context.js';
 import { parseSport } from '../event-filters.js';
 import { errorResponses, LimitParam } from '../schemas/common.js';
 import { LeagueListSchema, ScoreListSchema, SportListSchema } from '../schemas/discovery.js';
+import { clockOf, periodOf } from '../../live/event-fields.js';
 
 export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -57,19 +58,20 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const sport = parseSport(request.query.sport);
-        let events = readModel.scores(sport);
-        if (request.query.limit !== undefined) events = events.slice(0, request.query.limit);
+        const matches = readModel.scores(sport);
+        // `total` counts every match, as in every other envelope; `limit` only cuts the list.
+        const events = request.query.limit !== undefined ? matches.slice(0, request.query.limit) : matches;
         const scores = events.map(({ event: e }) => ({
           id: e.id,
           home_team: e.homeTeam,
           away_team: e.awayTeam,
           score: { home: e.score.home, away: e.score.away },
           status: e.status,
-          clock: e.clock ?? '',
-          period: e.period,
+          clock: clockOf(e) ?? '',
+          period: periodOf(e),
           sport: e.sport,
         }));
-        return { scores, total: scores.length };
+        return { scores, total: matches.length };
       },
     );
   };

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../domain/errors.js';
-import type { SettlementRecord } from '../../store/store.js';
+import type { SettlementCounts, SettlementRecord } from '../../store/store.js';
 import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
 import { iso, logoUrl } from '../../live/payloads.js';
@@ -110,7 +110,7 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
 
         let records: SettlementRecord[];
         // Feed pages count from the in-memory index; `updated_since` counts its own matches.
-        let changesTotal: number | null = null;
+        let changesCounts: SettlementCounts | null = null;
         let nextCursor: string | null = null;
         if (q.updated_since !== undefined) {
           const since = Date.parse(q.updated_since);
@@ -128,10 +128,11 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             limit: limit + 1 + offset,
           });
           records = rows.slice(offset, offset + limit);
-          changesTotal = await ctx.store.countSettlementChanges({
+          changesCounts = await ctx.store.countSettlementChanges({
             minEndedAt: feedFrom,
             eventIds,
             after: { at: since, eventId: '\uffff' },
+            detailFrom,
           });
           const last = records[records.length - 1];
           if (rows.length > offset + limit && last !== undefined)
@@ -151,10 +152,11 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             nextCursor = encodeCursor('ended_at', last.endedAt, last.eventId);
         }
         const counts =
-          eventIds === null
+          changesCounts ??
+          (eventIds === null
             ? ctx.settlementIndex.counts(feedFrom, detailFrom)
-            : ctx.settlementIndex.countsFor(eventIds, feedFrom, detailFrom);
-        const total = changesTotal ?? counts.total;
+            : ctx.settlementIndex.countsFor(eventIds, feedFrom, detailFrom));
+        const total = counts.total;
 
         const entries = records.map((r) => entryJson(r, base, r.endedAt < detailFrom));
         const envelope = JSON.stringify({
