@@ -78,6 +78,11 @@ export interface ApiContext {
   /** Scaled out (ROLE=pipeline or api): who applies POST /admin/v1/feed. Absent (ROLE=all): this node. */
   feedRole?: FeedRole;
   /**
+   * True while the node's built-in feed still sends the world it starts with: /readyz answers 503
+   * `loading` and /v1/status `starting` (a client must not take 1 sport and 0 live events for the world).
+   */
+  loading?: () => boolean;
+  /**
    * Scaled out (ROLE=api): how long a stream resuming from a position this node has not applied yet
    * waits for it (the client came from a node a few milliseconds ahead). Absent: not at all.
    */

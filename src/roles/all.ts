@@ -20,7 +20,11 @@ export async function composeAll(config: Config, opts: ServiceOptions): Promise<
     const start = await startWork(node, { pipeline, settlement, simulated: feed !== null });
     const demoKeyCreated = await ensureDemoKey(node);
     const metrics = nodeMetrics(node, { pipeline, settlement, retryHeld: () => feed?.held ?? 0 });
-    http = await openHttp(node, { pipeline, metrics });
+    http = await openHttp(node, {
+      pipeline,
+      metrics,
+      ...(feed !== null ? { loading: () => !feed.loaded } : {}),
+    });
     feed?.start(start);
 
     const { app, counters } = http;

@@ -43,6 +43,8 @@ export interface HttpParts {
   feedRole?: FeedRole;
   /** ROLE=api: how long a stream resuming from a position another node served waits for this node to reach it. */
   streamCatchUpMs?: number;
+  /** True while the built-in feed still sends the world it starts with (not ready yet). */
+  loading?: () => boolean;
 }
 
 export interface NodeHttp {
@@ -55,7 +57,7 @@ export interface NodeHttp {
 
 export async function openHttp(
   node: NodeParts,
-  { pipeline, metrics, feedRole, streamCatchUpMs }: HttpParts,
+  { pipeline, metrics, feedRole, streamCatchUpMs, loading }: HttpParts,
 ): Promise<NodeHttp> {
   const { config, store, now, logger } = node;
   // Quota counters (in memory, or in Redis with REDIS_URL): this month's counts come back from the store.
@@ -93,6 +95,7 @@ export async function openHttp(
       startedAt: node.startedAt,
       ...(feedRole !== undefined ? { feedRole } : {}),
       ...(streamCatchUpMs !== undefined ? { streamCatchUpMs } : {}),
+      ...(loading !== undefined ? { loading } : {}),
     };
     const app = await buildApp(ctx, {
       ...(logger ? { loggerInstance: logger } : {}),

@@ -85,6 +85,7 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
       pipeline,
       metrics,
       feedRole: { kind: 'candidate', leading: () => leadership.leading, position: () => writer.position },
+      ...(feed !== null ? { loading: () => !feed.loaded } : {}),
     });
     // Stands for election once the whole node exists: being elected starts the work at once.
     election.start();

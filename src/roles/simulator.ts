@@ -37,6 +37,8 @@ export class BuiltInFeed {
   private simulator: SimulatorWorkerHandle | null = null;
   /** Made at the first batch, kept across a pipeline node's terms (its held messages too). */
   private producer: RetryingProducer | null = null;
+  /** Whether the world as it stood at the start has been applied (not ready before: 1 sport, 0 live). */
+  private worldLoaded = false;
 
   constructor(
     private readonly node: NodeParts,
@@ -48,10 +50,17 @@ export class BuiltInFeed {
     return this.producer?.queue.size ?? 0;
   }
 
+  /** False while the simulator still sends the world it starts with (readiness, /v1/status). */
+  get loaded(): boolean {
+    return this.worldLoaded;
+  }
+
   /** Starts the simulator's world where work started. */
   start(at: WorkStart): void {
     const { node, pipeline } = this;
     const { config, opts, logger, log } = node;
+    // A pipeline node elected again starts a new simulator: not ready until its world is in.
+    this.worldLoaded = false;
     this.simulator = startSimulatorWorker({
       seed: config.simSeed,
       speed: config.simSpeed,
@@ -64,6 +73,11 @@ export class BuiltInFeed {
       config: { keepAliveWallMs: simulatorKeepAliveMs(config.staleLockSeconds), ...opts.simulator },
       onBatch: (messages) => (this.producer ??= retryingProducer((m) => pipeline.applyAll(m), log)).submit(messages),
       onError: (err) => logger?.error({ err }, 'simulator error'),
+      onLoaded: () => {
+        this.worldLoaded = true;
+        const { live, prematch } = node.readModel.counts();
+        logger?.info({ live, prematch }, 'simulated world loaded: ready');
+      },
     });
   }
 

@@ -110,7 +110,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const counts = ctx.readModel.counts();
         const last = ctx.freshness.lastChangeAt() ?? ctx.startedAt;
         return {
-          status: 'operational',
+          status: ctx.loading?.() === true ? 'starting' : 'operational',
           version: API_VERSION,
           data_freshness_ms: Math.max(0, Math.round(ctx.now() - last)),
           active_sports: counts.activeSports,
@@ -148,8 +148,10 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         // Ready = the store answers reads: a node whose disk is full still serves reads from memory,
         // and taking it out of the balancer would not make writes work (health says read_only).
         const latency = await within(ctx.store.ping(), 1000);
-        const ready = latency !== null;
-        return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready' });
+        if (latency === null) return reply.code(503).send({ status: 'not_ready' });
+        // The built-in world is still arriving: serving now would show 1 sport and 0 live events.
+        if (ctx.loading?.() === true) return reply.code(503).send({ status: 'loading' });
+        return reply.code(200).send({ status: 'ready' });
       },
     );
 

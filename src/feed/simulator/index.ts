@@ -31,6 +31,8 @@ export interface SimulatorWorkerOptions {
   tickMs?: number;
   /** Errors of the worker or of onBatch (default: ignored; the simulation goes on). */
   onError?: (err: unknown) => void;
+  /** Called once, when the world as it stood at the start has been sent and applied (readiness). */
+  onLoaded?: () => void;
   /** Simulator events the consumer still holds open from an earlier run (id → status). */
   openEvents?: ReadonlyMap<string, string>;
   /** Outright markets the consumer holds unsettled from an earlier run (tournament id → market ids). */
@@ -59,6 +61,7 @@ export function startSimulatorWorker(opts: SimulatorWorkerOptions): SimulatorWor
   const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: input });
   const onError = opts.onError ?? (() => undefined);
   let stopping = false;
+  let loaded = false;
   let inFlight: Promise<void> = Promise.resolve();
   const post = (m: ParentToWorker): void => {
     if (!stopping) worker.postMessage(m);
@@ -70,9 +73,13 @@ export function startSimulatorWorker(opts: SimulatorWorkerOptions): SimulatorWor
     }
     inFlight = (async () => {
       try {
-        await opts.onBatch(m.messages as FeedMessage[]);
+        if (m.messages.length > 0) await opts.onBatch(m.messages as FeedMessage[]);
       } catch (err) {
         onError(err);
+      }
+      if (m.drained && !loaded) {
+        loaded = true;
+        opts.onLoaded?.();
       }
       post({ type: 'pull' });
     })();

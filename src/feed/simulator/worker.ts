@@ -22,7 +22,9 @@ export interface WorkerInput {
 }
 
 export type ParentToWorker = { type: 'pull' } | { type: 'stop' };
-export type WorkerToParent = { type: 'batch'; messages: unknown[] } | { type: 'error'; message: string };
+export type WorkerToParent =
+  /** `drained`: nothing more waits in the outbox (the first such batch ends the world's first load). */
+  { type: 'batch'; messages: unknown[]; drained: boolean } | { type: 'error'; message: string };
 
 function run(port: NonNullable<typeof parentPort>, input: WorkerInput): void {
   const sim = new Simulator({
@@ -36,11 +38,17 @@ function run(port: NonNullable<typeof parentPort>, input: WorkerInput): void {
   const outbox = new Outbox();
   let requested = false;
   let stopped = false;
+  // The first advance (run below before any pull can arrive) makes the whole world as it stands:
+  // once it has all been sent, the parent hears `drained` (an empty batch if it had nothing).
+  let loadAnnounced = false;
 
   const send = (): void => {
-    if (!requested || outbox.size === 0) return;
+    if (!requested || (outbox.size === 0 && loadAnnounced)) return;
     requested = false;
-    const msg: WorkerToParent = { type: 'batch', messages: outbox.take() };
+    const messages = outbox.take();
+    const drained = outbox.size === 0;
+    if (drained) loadAnnounced = true;
+    const msg: WorkerToParent = { type: 'batch', messages, drained };
     port.postMessage(msg);
   };
 
