@@ -59,8 +59,11 @@ export class BuiltInFeed {
   start(at: WorkStart): void {
     const { node, pipeline } = this;
     const { config, opts, logger, log } = node;
-    // A pipeline node elected again starts a new simulator: not ready until its world is in.
-    this.worldLoaded = false;
+    // Only an empty world makes the node wait (a fresh store: 1 sport, 0 live events for seconds).
+    // A restart or a new leader already holds the stored world and serves it at once; its
+    // simulator's first batches only catch it up.
+    const { live, prematch } = node.readModel.counts();
+    this.worldLoaded = live + prematch > 0;
     this.simulator = startSimulatorWorker({
       seed: config.simSeed,
       speed: config.simSpeed,

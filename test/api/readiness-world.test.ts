@@ -1,5 +1,6 @@
 // Not ready until the world is in: with the built-in simulator, /readyz and /v1/status wait for its first world instead of serving 1 sport and 0 live events.
 import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { startService, type TestService } from '../helpers/service.js';
@@ -52,5 +53,18 @@ describe('readiness while the simulated world loads', () => {
   it('stays ready afterwards', async () => {
     const ready = await svc.inject('GET', '/readyz', { key: null });
     assert.equal(ready.status, 200);
+  });
+
+  it('a restart holding the stored world is ready at once (its simulator only catches it up)', async () => {
+    const dataDir = svc.dataDir;
+    await svc.close({ keepDir: true });
+    const again = await startService({ dataDir, env: { FEED: 'simulator', SIM_SEED: '7' }, now: Date.now() });
+    try {
+      const ready = await again.inject('GET', '/readyz', { key: null });
+      assert.equal(ready.status, 200, ready.text);
+    } finally {
+      await again.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
