@@ -45,6 +45,8 @@ export interface Config {
   settlementDetailDays: number;
   /** Settlement entries stay in the feed this long (results stay forever). */
   settlementFeedDays: number;
+  /** Days of odds history kept (GET /v1/events/{id}/odds/history); 0 keeps none. */
+  oddsHistoryDays: number;
   /** Postponed or suspended events not resumed within this many hours are refunded. */
   voidAfterHours: number;
   /** Markets graded and committed per settlement batch (the entry's counts move batch by batch). */
@@ -91,6 +93,7 @@ const DEFAULTS = {
   ENDED_RETENTION_HOURS: '72',
   SETTLEMENT_DETAIL_DAYS: '7',
   SETTLEMENT_FEED_DAYS: '30',
+  ODDS_HISTORY_DAYS: '30',
   VOID_AFTER_HOURS: '48',
   SETTLEMENT_BATCH_SIZE: '250',
   STATS_TIMEOUT_HOURS: '24',
@@ -215,6 +218,7 @@ export function loadConfig(env?: Env): Config {
     endedRetentionHours: num(env, 'ENDED_RETENTION_HOURS', 0, 24 * 365 * 100),
     settlementDetailDays: num(env, 'SETTLEMENT_DETAIL_DAYS', 0, 3650, false),
     settlementFeedDays: num(env, 'SETTLEMENT_FEED_DAYS', 0, 3650, false),
+    oddsHistoryDays: num(env, 'ODDS_HISTORY_DAYS', 0, 3650, false),
     voidAfterHours: num(env, 'VOID_AFTER_HOURS', 0, 24 * 365, false),
     settlementBatchSize: num(env, 'SETTLEMENT_BATCH_SIZE', 1, 100_000),
     statsTimeoutHours: num(env, 'STATS_TIMEOUT_HOURS', 0, 24 * 365, false),

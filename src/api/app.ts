@@ -16,6 +16,7 @@ import { adminFeedRoutes } from './routes/admin-feed.js';
 import { betRoutes } from './routes/bets.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { eventRoutes } from './routes/events.js';
+import { historyRoutes } from './routes/history.js';
 import { liveRoutes } from './routes/live.js';
 import { logoRoutes, type LogoSource } from './routes/logo.js';
 import { operationRoutes } from './routes/operations.js';
@@ -163,6 +164,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   const servesReads = ctx.settings.servesReads;
   if (servesReads) {
     await app.register(eventRoutes(ctx));
+    await app.register(historyRoutes(ctx));
     await app.register(liveRoutes(ctx));
     await app.register(discoveryRoutes(ctx));
     await app.register(settlementRoutes(ctx));

@@ -37,6 +37,32 @@ export interface ResultArchive {
   result(eventId: string): Promise<EventResult | null>;
 }
 
+/** Where a history page ends: the next starts after `skip` changes at exactly `at` (world ms). */
+export interface HistoryCursorValue {
+  at: number;
+  skip: number;
+}
+
+/** The odds history (every price and lock change kept), as routes read it. */
+export interface OddsHistoryPort {
+  page(q: {
+    eventId: string;
+    fromAt: number;
+    toAt: number;
+    marketId: number | null;
+    selectionId: number | null;
+    cursor: HistoryCursorValue | null;
+    limit: number;
+  }): Promise<{
+    changes: Array<{ marketId: number; selectionId: number; odds: number; locked: boolean; at: number }>;
+    next: HistoryCursorValue | null;
+  }>;
+  /** Each selection's last price and lock at or before `at`. */
+  at(eventId: string, at: number): Promise<Map<number, { odds: number; locked: boolean; at: number }>>;
+  /** Whether any history is kept for the event. */
+  known(eventId: string): Promise<boolean>;
+}
+
 /** How current the read model is: when the feed last changed something. */
 export interface Freshness {
   /** Wall-clock epoch ms of the last message that changed something; null before the first. */
@@ -51,6 +77,7 @@ export interface ApiContext {
   outrights: OutrightBook;
   results: ResultArchive;
   freshness: Freshness;
+  history: OddsHistoryPort;
   /** Applies POST /admin/v1/feed on the node that takes the feed (ROLE=all, a leading pipeline node). */
   ingress: FeedIngress;
   store: StoreReads;

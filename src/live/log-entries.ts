@@ -133,6 +133,7 @@ export function marketsEntry(
   added: readonly Market[],
   withdrawn: readonly number[],
   allLocked: boolean,
+  repriced: Uint8Array = new Uint8Array(0),
 ): Omit<MarketsEntry, 'position'> {
   const copies = added.map((m) => ({
     ...m,
@@ -140,7 +141,14 @@ export function marketsEntry(
   }));
   let bytes = ENTRY_OVERHEAD + 8 * withdrawn.length;
   for (const m of copies) bytes += 120 + 2 * (m.key.length + m.name.length) + 96 * m.outcomes.length;
-  return { kind: 'markets', ...base(le.event, le.event.updatedAt), added: copies, withdrawn: [...withdrawn], bytes };
+  return {
+    kind: 'markets',
+    ...base(le.event, le.event.updatedAt),
+    added: copies,
+    withdrawn: [...withdrawn],
+    repriced,
+    bytes: bytes + repriced.length,
+  };
 }
 
 export function outrightEntry(

@@ -54,6 +54,11 @@ export interface MarketsEntry extends EntryBase {
   /** Markets added or changed (with their current prices), in the book's order. */
   added: Market[];
   withdrawn: number[];
+  /**
+   * Per outcome of `added`, in order: 1 when its price or lock is new (a new selection, or one
+   * that moved), 0 when the market was re-sent with it unchanged (the odds history keeps changes only).
+   */
+  repriced: Uint8Array;
 }
 
 export interface OutrightEntry extends EntryBase {

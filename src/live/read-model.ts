@@ -229,9 +229,11 @@ export class ReadModel {
   upsertMarkets(le: LiveEvent, markets: Market[], at: number = le.event.updatedAt): void {
     le.event.updatedAt = at;
     this.freshen(le);
+    const allLocked = forcedLock(le);
+    const repriced = repricedOutcomes(le, markets);
     le.book.upsert(markets);
     this.touch(le);
-    this.log.append(marketsEntry(le, markets, [], forcedLock(le)));
+    this.log.append(marketsEntry(le, markets, [], allLocked, repriced));
   }
 
   /** Puts back markets loaded from the store with their stored positions (restart). */
@@ -679,4 +681,26 @@ function scoreChanged(a: SportEvent, b: SportEvent): boolean {
     !sameJsonValue(a.sportData, b.sportData) ||
     !sameJsonValue(a.scoreboard, b.scoreboard)
   );
+}
+
+/**
+ * Which outcomes of markets about to be upserted bring a new price or lock (1) rather than
+ * repeating what the book holds (0): a market re-sent unchanged is no price change to keep.
+ */
+function repricedOutcomes(le: LiveEvent, markets: readonly Market[]): Uint8Array {
+  let n = 0;
+  for (const m of markets) n += m.outcomes.length;
+  const flags = new Uint8Array(n).fill(1);
+  const book = le.book;
+  if (book.outcomeCount === 0) return flags;
+  let k = 0;
+  for (const m of markets) {
+    for (const o of m.outcomes) {
+      const i = book.indexOfSelection(o.selectionId);
+      // The selection's own lock: a lock of the whole event is the event's state, not a price change.
+      if (i >= 0 && book.odds(i) === o.odds && book.isLocked(i) === o.isLocked) flags[k] = 0;
+      k++;
+    }
+  }
+  return flags;
 }

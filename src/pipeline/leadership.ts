@@ -7,6 +7,7 @@ const WRITES: ReadonlySet<string> = new Set([
   'saveResult',
   'saveSettlement',
   'deleteSettlementsBefore',
+  'deleteOddsHistoryBefore',
   'saveTournament',
   'saveOutrightMarket',
   'settleOutrightMarket',

@@ -31,6 +31,7 @@ import {
 } from './outcome.js';
 import { staleDue, staleSweepIntervalMs, type FeedStaleMessage } from './stale-feed.js';
 import { isEmptyBatch, WriteBehind } from './write-behind.js';
+import { OddsHistoryRecorder } from './odds-history.js';
 
 export interface PipelineLogger {
   /** Optional: per-flush timings for operators chasing latency (LOG_LEVEL=debug). */
@@ -54,6 +55,8 @@ export interface PipelineOptions {
   flushIntervalMs: number;
   /** Final events older than this leave the read model (their results stay in the store). */
   endedRetentionMs: number;
+  /** Odds history older than this (world ms) is deleted; 0 keeps no history at all (ODDS_HISTORY_DAYS). */
+  historyRetentionMs?: number;
   log: PipelineLogger;
   /**
    * A replica (ROLE=api) applies what the leader applied, from the change stream, to its own read
@@ -132,6 +135,8 @@ export class Pipeline implements FeedIngress {
   lastLagMs = 0;
   readonly outrights: OutrightBook;
   private readonly writeBehind: WriteBehind;
+  /** Every price and lock change, written with each flush (GET /v1/events/{id}/odds/history). */
+  readonly history = new OddsHistoryRecorder();
   private queue: Promise<unknown> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -156,8 +161,15 @@ export class Pipeline implements FeedIngress {
     this.writes = opts.replica !== true;
     this.outrights = new OutrightBook(opts.readModel.log);
     this.recorder = opts.sink !== undefined ? new PositionRecorder(opts.readModel.log) : null;
-    // Write-behind follows the change log: whatever the read model changed is marked for the store.
-    if (this.writes) opts.readModel.log.subscribe((entry) => this.markForStore(entry));
+    // Write-behind and the odds history follow the change log: whatever the read model changed
+    // is marked for the store, and every price change is kept.
+    if (this.writes) {
+      const keepHistory = (opts.historyRetentionMs ?? 0) > 0;
+      opts.readModel.log.subscribe((entry) => {
+        if (keepHistory) this.history.record(entry);
+        this.markForStore(entry);
+      });
+    }
   }
 
   private markForStore(entry: LogEntry): void {
@@ -180,6 +192,7 @@ export class Pipeline implements FeedIngress {
       }
       case 'evicted':
         this.writeBehind.forget(entry.eventId);
+        this.history.forget(entry.eventId);
         return;
       default:
         return;
@@ -313,7 +326,10 @@ export class Pipeline implements FeedIngress {
     this.flushTimer = setInterval(() => void this.flush(), this.opts.flushIntervalMs);
     this.flushTimer.unref();
     // Between batches: an eviction's entry never lands among a batch's (whose positions replicas take).
-    this.sweepTimer = setInterval(() => void this.exclusive(() => this.sweep()), 60_000);
+    this.sweepTimer = setInterval(() => {
+      void this.exclusive(() => this.sweep());
+      void this.pruneHistory();
+    }, 60_000);
     this.sweepTimer.unref();
     const limit = this.opts.staleLockMs ?? 0;
     if (this.writes && limit > 0) {
@@ -549,6 +565,7 @@ export class Pipeline implements FeedIngress {
     // everything handed over, so it is no watermark.
     const mark = sink !== undefined && this.committingResults === 0 ? sink.mark() : undefined;
     const batch = this.writeBehind.take();
+    batch.history = this.history.take();
     if (isEmptyBatch(batch)) {
       if (mark !== undefined) sink?.flushed(mark);
       return Promise.resolve();
@@ -579,6 +596,7 @@ export class Pipeline implements FeedIngress {
         (err: unknown) => {
           this.counters.flushFailures++;
           this.writeBehind.restore(batch);
+          this.history.restore(batch.history ?? []);
           // Once per outage, not once a flush (the store's health logs the fault's cause too).
           if (this.failedFlushesInARow++ === 0) {
             this.opts.log.error({ err }, 'write-behind flush failed; keeping the writes and retrying every flush');
@@ -591,6 +609,13 @@ export class Pipeline implements FeedIngress {
         this.writeBehind.returnRows();
       });
     return this.flushing;
+  }
+
+  /** Deletes odds history past its retention (a failure is tried again at the next sweep). */
+  async pruneHistory(): Promise<number> {
+    const keep = this.opts.historyRetentionMs ?? 0;
+    if (!this.writes || keep <= 0) return 0;
+    return this.opts.store.deleteOddsHistoryBefore(this.opts.now() - keep).catch(() => 0);
   }
 
   /**

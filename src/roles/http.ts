@@ -1,4 +1,5 @@
 // The node's HTTP app: quota counters, key checks and administration, the API context's ports, the portal's ports, and the Fastify app.
+import { OddsHistoryReads } from '../pipeline/history-reads.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
 import type { ApiContext, FeedRole } from '../api/context.js';
@@ -81,6 +82,7 @@ export async function openHttp(
       outrights: pipeline.outrights,
       results: { result: (id) => pipeline.result(id) },
       freshness: { lastChangeAt: () => pipeline.lastChangeAt },
+      history: new OddsHistoryReads(store, pipeline.history),
       ingress: pipeline,
       store,
       keys,

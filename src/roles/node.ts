@@ -99,6 +99,7 @@ export function newPipeline(node: NodeParts, parts: PipelineParts): Pipeline {
     staleLockMs: config.staleLockSeconds * 1000,
     flushIntervalMs: config.flushIntervalMs,
     endedRetentionMs: config.endedRetentionHours * 3_600_000,
+    historyRetentionMs: config.oddsHistoryDays * 86_400_000,
     log: node.log,
     ...(parts.replica === true ? { replica: true } : {}),
     ...(parts.sink !== undefined ? { sink: parts.sink } : {}),

@@ -1,5 +1,6 @@
 // The Store over any Kysely database holding StoreDatabase: the queries every SQL dialect shares.
 import { performance } from 'node:perf_hooks';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Migrator, sql } from 'kysely';
 import type { Kysely, MigrationProvider, Transaction } from 'kysely';
 import { ServiceError } from '../domain/errors.js';
@@ -170,6 +171,36 @@ export async function applyBatch(
   for (const p of batch.oddsLogPrune ?? []) {
     await trx.deleteFrom('odds_log').where('event_id', '=', p.eventId).where('seq', '<', p.beforeSeq).execute();
   }
+  const history = batch.history ?? [];
+  for (let from = 0; from < history.length; from += Math.max(1, Math.floor(maxParameters / 6))) {
+    const rows = history.slice(from, from + Math.max(1, Math.floor(maxParameters / 6)));
+    await trx
+      .insertInto('odds_history')
+      .values(
+        rows.map((c, k) => ({
+          event_id: c.eventId,
+          from_at: c.fromAt,
+          to_at: c.toAt,
+          // Unique and increasing across flushes (and restarts: the flush sequence continues).
+          seq: seq * HISTORY_SEQ_SPAN + from + k,
+          count: c.count,
+          data: compressHistory(c.data),
+        })),
+      )
+      .onConflict((oc) => oc.columns(['event_id', 'seq']).doNothing())
+      .execute();
+  }
+}
+
+/** Chunks a flush may hold: history seq = flush seq × this + the chunk's index in the flush. */
+const HISTORY_SEQ_SPAN = 1_000_000;
+
+/**
+ * History compresses about 3:1 with raw deflate at level 1 (ids repeat, times and prices move
+ * little). On the embedded store this runs on the writer's thread, away from the request loop.
+ */
+function compressHistory(data: Uint8Array): Buffer {
+  return deflateRawSync(data, { level: 1 });
 }
 
 /** Builds a Store on an open Kysely instance; the store owns it from now on and destroys it on close. */
@@ -365,6 +396,34 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       read('countSettlementChanges', () => countSettlementChanges(db, q)),
 
     settlementSummaries: (minEndedAt: number) => read('settlementSummaries', () => settlementSummaries(db, minEndedAt)),
+
+    listOddsHistory: (q) =>
+      read('listOddsHistory', async () => {
+        const rows = await db
+          .selectFrom('odds_history')
+          .selectAll()
+          .where('event_id', '=', q.eventId)
+          .where('to_at', '>=', q.fromAt)
+          .where('from_at', '<=', q.toAt)
+          .where('seq', '>', q.afterSeq)
+          .orderBy('seq')
+          .limit(q.limit)
+          .execute();
+        return rows.map((r) => ({
+          eventId: r.event_id,
+          fromAt: Number(r.from_at),
+          toAt: Number(r.to_at),
+          seq: Number(r.seq),
+          count: Number(r.count),
+          data: inflateRawSync(r.data),
+        }));
+      }),
+
+    deleteOddsHistoryBefore: (before: number) =>
+      write('deleteOddsHistoryBefore', async () => {
+        const r = await db.deleteFrom('odds_history').where('to_at', '<', before).executeTakeFirst();
+        return Number(r.numDeletedRows ?? 0);
+      }),
 
     deleteSettlementsBefore: (before: number) =>
       write('deleteSettlementsBefore', async () => {

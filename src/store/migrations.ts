@@ -218,6 +218,25 @@ const writeProbe: Migration = {
   },
 };
 
+// Odds history (decisions.md, "History and closing prices"): chunks of changes per event, read by
+// event and time. No foreign key: the history outlives the event's rows (retention is its own).
+const oddsHistory: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('odds_history')
+      .addColumn('event_id', 'text', (c) => c.notNull())
+      .addColumn('from_at', 'bigint', (c) => c.notNull())
+      .addColumn('to_at', 'bigint', (c) => c.notNull())
+      .addColumn('seq', 'bigint', (c) => c.notNull())
+      .addColumn('count', 'integer', (c) => c.notNull())
+      .addColumn('data', 'blob', (c) => c.notNull())
+      .addPrimaryKeyConstraint('odds_history_pk', ['event_id', 'seq'])
+      .execute();
+    await db.schema.createIndex('odds_history_by_time').on('odds_history').columns(['event_id', 'to_at']).execute();
+    await db.schema.createIndex('odds_history_by_age').on('odds_history').column('to_at').execute();
+  },
+};
+
 /** Every SQLite migration, old and new; names sort in the order they must run. */
 export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
@@ -227,6 +246,7 @@ export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005_accounts_usage': accountsUsage,
   '0006_portal_sessions': portalSessions,
   '0007_write_probe': writeProbe,
+  '0009_odds_history': oddsHistory,
 };
 
 export const sqliteMigrationProvider: MigrationProvider = {

@@ -30,6 +30,17 @@ export interface OddsLogTable {
   data: Uint8Array;
 }
 
+/** Odds history: every price and lock change of an event over [from_at, to_at], one compressed chunk a flush. */
+export interface OddsHistoryTable {
+  event_id: string;
+  from_at: number;
+  to_at: number;
+  /** Order of chunks written at the same from_at (a flush sequence): chunks never overlap in order. */
+  seq: number;
+  count: number;
+  data: Uint8Array;
+}
+
 /** Official results, kept forever: nothing in the store deletes a row here. */
 export interface ResultsTable {
   event_id: string;
@@ -142,6 +153,7 @@ export interface StoreDatabase {
   api_keys: ApiKeysTable;
   settlements: SettlementsTable;
   odds_log: OddsLogTable;
+  odds_history: OddsHistoryTable;
   outright_tournaments: OutrightTournamentsTable;
   outright_markets: OutrightMarketsTable;
   outright_settlements: OutrightSettlementsTable;

@@ -61,6 +61,22 @@ export interface WriteBatch {
   oddsLog?: Array<{ eventId: string; data: Uint8Array }>;
   /** Odds rows made redundant by a full row: those of the event before `beforeSeq` are deleted. */
   oddsLogPrune?: Array<{ eventId: string; beforeSeq: number }>;
+  /** Odds history chunks to append (every change since the last flush, per event). */
+  history?: HistoryChunk[];
+}
+
+/** Every price and lock change of one event over [fromAt, toAt] (history-codec.ts; the store compresses it). */
+export interface HistoryChunk {
+  eventId: string;
+  fromAt: number;
+  toAt: number;
+  count: number;
+  data: Uint8Array;
+}
+
+/** A stored history chunk, decompressed, in the order written. */
+export interface StoredHistoryChunk extends HistoryChunk {
+  seq: number;
 }
 
 /** True when a batch would write nothing. */
@@ -70,7 +86,8 @@ export function isEmptyBatch(b: WriteBatch): boolean {
     b.markets.length === 0 &&
     b.removedMarkets.length === 0 &&
     (b.oddsLog ?? []).length === 0 &&
-    (b.oddsLogPrune ?? []).length === 0
+    (b.oddsLogPrune ?? []).length === 0 &&
+    (b.history ?? []).length === 0
   );
 }
 
@@ -213,6 +230,19 @@ export interface Store {
   settlementSummaries(minEndedAt: number): Promise<Array<{ eventId: string; endedAt: number; pendingCount: number }>>;
   /** Drops entries that ended before `before` (out of the feed window); results are not touched. */
   deleteSettlementsBefore(before: number): Promise<number>;
+  /**
+   * An event's history chunks that reach `fromAt` or later (to_at >= fromAt) and start at or
+   * before `toAt`, in the order written, at most `limit` (a page continues after the last seq).
+   */
+  listOddsHistory(q: {
+    eventId: string;
+    fromAt: number;
+    toAt: number;
+    afterSeq: number;
+    limit: number;
+  }): Promise<StoredHistoryChunk[]>;
+  /** Drops history chunks whose last change is older than `before` (retention). */
+  deleteOddsHistoryBefore(before: number): Promise<number>;
   /** Inserts or updates an outright tournament (name, sport). */
   saveTournament(t: TournamentInfo): Promise<void>;
   /** Inserts or replaces an open outright market of a stored tournament (its result is never touched). */

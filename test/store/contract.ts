@@ -17,6 +17,7 @@ import {
 } from './fixtures.js';
 import { runAccountStoreContract } from './account-contract.js';
 import { runOutrightStoreContract } from './outright-contract.js';
+import { runHistoryStoreContract } from './history-contract.js';
 import { runSettlementStoreContract } from './settlement-contract.js';
 
 export interface StoreHandle {
@@ -67,6 +68,7 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
   runOutrightStoreContract(name, withStore);
   runAccountStoreContract(name, withStore);
   runSettlementStoreContract(name, withStore);
+  runHistoryStoreContract(name, withStore);
 
   describe(`Store contract: ${name}`, () => {
     describe('migrations and health', () => {

@@ -1,7 +1,7 @@
 // Event resources: the list, featured, single-event detail, odds, result and the batch lookup.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { notFound } from '../../domain/errors.js';
+import { badRequest, notFound } from '../../domain/errors.js';
 import { isTerminal, resultStatusOf } from '../../domain/lifecycle.js';
 import type { OddsFormat } from '../../domain/types.js';
 import { baseUrlOf } from '../base-url.js';
@@ -24,6 +24,8 @@ import {
   EventResultSchema,
   OddsPayloadSchema,
 } from '../schemas/events.js';
+import { OddsAtSchema } from '../schemas/history.js';
+import { oddsAt, parseInstant } from './history.js';
 
 export const EventListQuery = Type.Object({
   sport: Type.Optional(Type.String({ description: 'sport key (soccer, basketball, cs2…) or all' })),
@@ -118,15 +120,25 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          summary: 'Odds only: the lightweight alternative to the event detail',
+          summary: 'Odds only: the lightweight alternative to the event detail (or as they stood at `at`)',
           params: EventIdParams,
-          querystring: OddsFormatQuery,
-          response: { 200: OddsPayloadSchema, ...errorResponses },
+          querystring: Type.Object({
+            odds_format: OddsFormatParam,
+            at: Type.Optional(
+              Type.String({ description: 'ISO date-time: the odds as they stood then (from the odds history)' }),
+            ),
+          }),
+          response: { 200: Type.Union([OddsAtSchema, OddsPayloadSchema]), ...errorResponses },
         },
       },
       async (request, reply) => {
         const le = readModel.get(request.params.eventId);
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
+        if (request.query.at !== undefined) {
+          const at = parseInstant('at', request.query.at);
+          if (at > ctx.worldNow()) throw badRequest("query parameter 'at' is in the future");
+          return oddsAt(ctx, le, at, fmt(request.query.odds_format));
+        }
         return sendPayload(request, reply, readModel.oddsPayload(le, fmt(request.query.odds_format)), (b) =>
           readModel.hold(b),
         );

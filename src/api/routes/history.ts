@@ -1,0 +1,146 @@
+// Odds history: GET /v1/events/{id}/odds/history (every price and lock change, oldest first) and the odds payload at an instant.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static } from 'typebox';
+import { badRequest, notFound } from '../../domain/errors.js';
+import { formatOdds } from '../../domain/odds.js';
+import type { OddsFormat } from '../../domain/types.js';
+import type { LiveEvent } from '../../live/live-event.js';
+import { iso } from '../../live/payloads.js';
+import type { ApiContext, HistoryCursorValue } from '../context.js';
+import { EventIdParams, errorResponses, OddsFormatParam } from '../schemas/common.js';
+import { OddsAtSchema, OddsHistorySchema } from '../schemas/history.js';
+
+const tags = ['events'];
+
+/** ISO 8601 date-time (with a time and a zone), or a 400 naming the parameter. */
+export function parseInstant(name: string, value: string): number {
+  const t = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) || Number.isNaN(t)) {
+    throw badRequest(`query parameter '${name}' must be an ISO 8601 date-time such as 2026-11-22T10:00:00Z`);
+  }
+  return t;
+}
+
+function encodeCursor(c: HistoryCursorValue): string {
+  return Buffer.from(JSON.stringify({ at: iso(c.at), skip: c.skip })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): HistoryCursorValue {
+  try {
+    if (!/^[A-Za-z0-9_-]+={0,2}$/.test(cursor)) throw new Error('not base64url');
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { at?: unknown; skip?: unknown };
+    const at = typeof v.at === 'string' ? Date.parse(v.at) : NaN;
+    if (Number.isNaN(at) || typeof v.skip !== 'number' || !Number.isInteger(v.skip) || v.skip < 0) throw new Error();
+    return { at, skip: v.skip };
+  } catch {
+    throw badRequest("query parameter 'cursor' is not a cursor this endpoint issued (use next_cursor as given)");
+  }
+}
+
+/** An id filter: a positive safe integer, or a 400. */
+function idParam(name: string, value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = Number(value);
+  if (!/^\d{1,16}$/.test(value) || !Number.isSafeInteger(n)) {
+    throw badRequest(`query parameter '${name}' must be a non-negative integer id`);
+  }
+  return n;
+}
+
+export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const { readModel } = ctx;
+
+    app.get(
+      '/v1/events/:eventId/odds/history',
+      {
+        schema: {
+          tags,
+          summary: 'Every price and lock change of an event, oldest first (odds history)',
+          params: EventIdParams,
+          querystring: Type.Object({
+            market_id: Type.Optional(Type.String({ description: 'only this market' })),
+            selection_id: Type.Optional(Type.String({ description: 'only this selection' })),
+            from: Type.Optional(Type.String({ description: 'ISO date-time: changes at or after' })),
+            to: Type.Optional(Type.String({ description: 'ISO date-time: changes at or before' })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: '1 to 1000, default 200' })),
+            cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
+            odds_format: OddsFormatParam,
+          }),
+          response: { 200: OddsHistorySchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        const eventId = request.params.eventId;
+        const fromAt = q.from === undefined ? -Infinity : parseInstant('from', q.from);
+        const toAt = q.to === undefined ? Infinity : parseInstant('to', q.to);
+        if (fromAt > toAt) throw badRequest("query parameter 'from' is after 'to'");
+        const marketId = idParam('market_id', q.market_id);
+        const selectionId = idParam('selection_id', q.selection_id);
+        const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor);
+        const limit = q.limit ?? 200;
+        const format: OddsFormat = q.odds_format ?? 'decimal';
+        if (readModel.get(eventId) === undefined && !(await ctx.history.known(eventId))) {
+          throw notFound(`event '${eventId}' not found`);
+        }
+        const page = await ctx.history.page({ eventId, fromAt, toAt, marketId, selectionId, cursor, limit });
+        return {
+          event_id: eventId,
+          odds_format: format,
+          history: page.changes.map((c) => ({
+            market_id: c.marketId,
+            selection_id: c.selectionId,
+            odds: formatOdds(c.odds, format),
+            is_locked: c.locked,
+            at: iso(c.at),
+          })),
+          limit,
+          has_more: page.next !== null,
+          next_cursor: page.next === null ? null : encodeCursor(page.next),
+        };
+      },
+    );
+  };
+}
+
+/** The odds payload as it stood at `at`: the event's markets, each selection at its last price by then. */
+export async function oddsAt(
+  ctx: ApiContext,
+  le: LiveEvent,
+  at: number,
+  format: OddsFormat,
+): Promise<Static<typeof OddsAtSchema>> {
+  const prices = await ctx.history.at(le.event.id, at);
+  const book = le.book;
+  const markets: Static<typeof OddsAtSchema>['markets'] = [];
+  let last = -Infinity;
+  for (let i = 0; i < book.marketCount; i++) {
+    const [a, b] = book.outcomeRange(i);
+    const outcomes: Static<typeof OddsAtSchema>['markets'][number]['outcomes'] = [];
+    for (let o = a; o < b; o++) {
+      const p = prices.get(book.selectionId(o));
+      if (p === undefined) continue;
+      last = Math.max(last, p.at);
+      outcomes.push({
+        selection_id: book.selectionId(o),
+        code: book.code(o),
+        label: book.label(o),
+        odds: formatOdds(p.odds, format),
+        is_locked: p.locked,
+        team_side: book.teamSide(o),
+      });
+    }
+    if (outcomes.length > 0) {
+      markets.push({ market_id: book.marketId(i), key: book.key(i), name: book.name(i), outcomes });
+    }
+  }
+  return {
+    id: le.event.id,
+    status: le.event.status,
+    odds_format: format,
+    markets,
+    updated_at: Number.isFinite(last) ? iso(last) : null,
+    at: iso(at),
+  };
+}
