@@ -63,6 +63,10 @@ export interface Outcome {
   odds: number;
   teamSide: TeamSide | null;
   isLocked: boolean;
+  /** The first price (kept by the read model; absent on a feed message). */
+  openingOdds?: number;
+  /** The last prematch price once the event went live; null when the market was added live. */
+  closingOdds?: number | null;
 }
 
 export interface Market {

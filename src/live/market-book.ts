@@ -65,6 +65,16 @@ export class MarketBook {
    * the id column is not kept (8 bytes a selection: ~180 MB across 22M selections). NaN otherwise.
    */
   private denseBase = NaN;
+  /**
+   * Each outcome's first price (opening odds), kept only once some price of the book moved:
+   * until then every opening price is the current one, and 8 bytes a selection are saved on the
+   * books that never change (most prematch events).
+   */
+  private openingCol: Float64Array | null = null;
+  /** Each outcome's last prematch price (closing odds), from the moment the event went live; NaN: none (added live). */
+  private closingCol: Float64Array | null = null;
+  /** Opening or closing prices changed since the store last took them (write-behind's odds marks). */
+  marksDirty = false;
   /** Raised whenever outcome indexes are reassigned (markets added or replaced). */
   layout = 0;
   private withdrawnCount = 0;
@@ -108,6 +118,19 @@ export class MarketBook {
   }
   odds(o: number): number {
     return this.oddsCol[o] as number;
+  }
+  /** The outcome's first price. */
+  openingOdds(o: number): number {
+    return this.openingCol === null ? (this.oddsCol[o] as number) : (this.openingCol[o] as number);
+  }
+  /** The outcome's last prematch price once the event went live (null before, or for a market added live). */
+  closingOdds(o: number): number | null {
+    const v = this.closingCol?.[o];
+    return v === undefined || Number.isNaN(v) ? null : v;
+  }
+  /** Whether the event went live with this book (closing prices are set). */
+  get hasClosing(): boolean {
+    return this.closingCol !== null;
   }
   isLocked(o: number): boolean {
     return ((this.flags[o] as number) & LOCKED) !== 0;
@@ -170,6 +193,8 @@ export class MarketBook {
         odds: this.odds(o),
         teamSide: this.teamSide(o),
         isLocked: this.isLocked(o),
+        openingOdds: this.openingOdds(o),
+        closingOdds: this.closingOdds(o),
       });
     }
     const m: Market = { marketId: this.marketId(i), key: this.key(i), name: this.name(i), outcomes };
@@ -222,8 +247,52 @@ export class MarketBook {
   /** Sets a price; returns whether it changed. */
   setOdds(o: number, odds: number): boolean {
     if (this.oddsCol[o] === odds) return false;
+    if (this.openingCol === null) {
+      // The first move of any price: from now on opening prices are kept apart from current ones.
+      this.openingCol = this.oddsCol.slice();
+      this.marksDirty = true;
+    }
     this.oddsCol[o] = odds;
     return true;
+  }
+
+  /** The event went live: every price now is its outcome's closing price. Once only; returns whether it was set now. */
+  markClosing(): boolean {
+    if (this.closingCol !== null) return false;
+    this.closingCol = this.oddsCol.slice();
+    this.marksDirty = true;
+    return true;
+  }
+
+  /**
+   * Opening and closing prices as stored (a restart), by selection id: `closing` null when the
+   * event had not gone live. Selections not listed keep what they have.
+   */
+  restoreMarks(marks: { selectionIds: Float64Array; opening: Float64Array; closing: Float64Array | null }): void {
+    const n = this.oddsCol.length;
+    const opening = this.openingCol ?? this.oddsCol.slice();
+    const closing = marks.closing === null ? this.closingCol : (this.closingCol ?? new Float64Array(n).fill(NaN));
+    for (let k = 0; k < marks.selectionIds.length; k++) {
+      const o = this.indexOfSelection(marks.selectionIds[k] as number);
+      if (o < 0) continue;
+      opening[o] = marks.opening[k] as number;
+      if (closing !== null && marks.closing !== null) closing[o] = marks.closing[k] as number;
+    }
+    this.openingCol = opening;
+    this.closingCol = closing;
+  }
+
+  /** Opening and closing prices of every outcome, for the store (null: nothing to keep apart from current prices). */
+  marks(): { selectionIds: Float64Array; opening: Float64Array; closing: Float64Array | null } | null {
+    if (this.openingCol === null && this.closingCol === null) return null;
+    const n = this.oddsCol.length;
+    const selectionIds = new Float64Array(n);
+    for (let o = 0; o < n; o++) selectionIds[o] = this.selectionId(o);
+    return {
+      selectionIds,
+      opening: (this.openingCol ?? this.oddsCol).slice(),
+      closing: this.closingCol === null ? null : this.closingCol.slice(),
+    };
   }
 
   /** Sets a lock; returns whether it changed. */
@@ -312,6 +381,13 @@ export class MarketBook {
     const flags = new Uint8Array(total);
     const codes = new Uint32Array(total);
     const labels = new Uint32Array(total);
+    // Opening and closing prices follow their selections (by id within a replaced market); a new
+    // selection opens at its first price and has no closing price once the event is live.
+    const oldOpening = this.openingCol;
+    const oldClosing = this.closingCol;
+    const opening = new Float64Array(total);
+    let closing = oldClosing === null ? null : new Float64Array(total);
+    let openingMoved = oldOpening !== null;
     let o = 0;
     rows.forEach((r, i) => {
       starts[i] = o;
@@ -322,7 +398,22 @@ export class MarketBook {
         marketIds[i] = m.marketId;
         keys[i] = index(m.key);
         names[i] = index(m.name);
+        const [oa, ob] = r.from >= 0 ? this.outcomeRange(r.from) : [0, 0];
         for (const x of m.outcomes) {
+          let old = -1;
+          for (let s = oa; s < ob && old < 0; s++) if (this.selectionId(s) === x.selectionId) old = s;
+          const open = x.openingOdds ?? (old >= 0 ? (oldOpening?.[old] ?? (this.oddsCol[old] as number)) : x.odds);
+          opening[o] = open;
+          if (open !== x.odds) openingMoved = true;
+          if (x.closingOdds !== undefined && closing === null) closing = new Float64Array(total).fill(NaN);
+          if (closing !== null) {
+            closing[o] =
+              x.closingOdds !== undefined
+                ? (x.closingOdds ?? NaN)
+                : old >= 0 && oldClosing !== null
+                  ? (oldClosing[old] as number)
+                  : NaN;
+          }
           selIds[o] = x.selectionId;
           odds[o] = x.odds;
           flags[o] = (x.isLocked ? LOCKED : 0) | sideBits(x.teamSide);
@@ -338,6 +429,11 @@ export class MarketBook {
         const [a, b] = this.outcomeRange(r.from);
         for (let s = a; s < b; s++) selIds[o + s - a] = this.selectionId(s);
         odds.set(this.oddsCol.subarray(a, b), o);
+        opening.set((oldOpening ?? this.oddsCol).subarray(a, b), o);
+        if (closing !== null) {
+          if (oldClosing !== null) closing.set(oldClosing.subarray(a, b), o);
+          else closing.fill(NaN, o, o + b - a);
+        }
         flags.set(this.flags.subarray(a, b), o);
         for (let s = a; s < b; s++) {
           codes[o] = keep(this.codeIdx[s] as number);
@@ -361,6 +457,10 @@ export class MarketBook {
     this.flags = flags;
     this.codeIdx = codes;
     this.labelIdx = labels;
+    this.openingCol = openingMoved ? opening : null;
+    this.closingCol = closing;
+    // Kept apart from current prices: the store's copy must learn the new selections' too.
+    if (this.openingCol !== null || this.closingCol !== null) this.marksDirty = true;
     releaseOnCollect.register(this, { keys, names, codes, labels }, this);
     this.bySelection = null;
     this.byMarket = null;

@@ -113,7 +113,12 @@ export function writeMarket(book: MarketBook, i: number, format: OddsFormat, loc
     sink.odds(o, oddsText(book, o, format));
     sink.text(LOCK_MEMBER);
     sink.lock(lockText(book, o, locked));
-    sink.text(`,"team_side":${side === null ? 'null' : `"${side}"`}}`);
+    // Opening and closing prices are fixed text: a price change patches `odds` only (the opening
+    // price of a book is its current one until the first move, and that move keeps it as it was).
+    const closing = book.closingOdds(o);
+    sink.text(
+      `,"team_side":${side === null ? 'null' : `"${side}"`},"opening_odds":${JSON.stringify(formatOdds(book.openingOdds(o), format))},"closing_odds":${closing === null ? 'null' : JSON.stringify(formatOdds(closing, format))}}`,
+    );
   }
   sink.text(']}');
 }

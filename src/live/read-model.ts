@@ -195,6 +195,8 @@ export class ReadModel {
       this.orderDirty = true;
     }
     existing.event = event;
+    // Going live: every price now is its selection's closing price (the payloads are rebuilt below).
+    if (event.status === 'live' && before.status !== 'live') existing.book.markClosing();
     // New facts about the event are fresh data: a stale-feed lock lifts with them.
     const unlocked = existing.stale;
     existing.stale = false;

@@ -12,6 +12,7 @@ import type { LogEntry } from '../live/change-log.js';
 import type { LiveEvent } from '../live/live-event.js';
 import { PositionRecorder, type BatchPositions } from '../live/log-replay.js';
 import { decodeOdds } from '../live/odds-codec.js';
+import { decodeOddsMarks } from '../live/odds-marks.js';
 import { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { StoredEvent, StoredTournament, Store } from '../store/store.js';
@@ -174,6 +175,15 @@ export class Pipeline implements FeedIngress {
 
   private markForStore(entry: LogEntry): void {
     if (entry.eventId === this.writtenWithResult) return;
+    if (entry.kind === 'odds' || entry.kind === 'markets' || entry.kind === 'status') {
+      // A first price move, going live, or markets added since: the opening and closing prices
+      // the store keeps for the event are rewritten with the next flush.
+      const book = this.event(entry.eventId)?.book;
+      if (book?.marksDirty === true) {
+        book.marksDirty = false;
+        this.writeBehind.markOddsMarks(entry.eventId);
+      }
+    }
     switch (entry.kind) {
       case 'fixture':
       case 'status':
@@ -266,7 +276,7 @@ export class Pipeline implements FeedIngress {
     const loadedAt = this.wallNow();
     let n = 0;
     let lastSeq = 0;
-    for (const { event: stored, markets, positions, marketSeqs, oddsLog } of snapshot.events) {
+    for (const { event: stored, markets, positions, marketSeqs, oddsLog, oddsMarks } of snapshot.events) {
       for (const s of marketSeqs) lastSeq = Math.max(lastSeq, s);
       for (const r of oddsLog) lastSeq = Math.max(lastSeq, r.seq);
       // A stored stale-feed lock goes back on the read model (LiveEvent.stale), not on the event.
@@ -285,7 +295,11 @@ export class Pipeline implements FeedIngress {
         });
         if (updatedAt > le.event.updatedAt) le.event = { ...le.event, updatedAt };
       }
-      if (oddsLog.length > 0) readModel.touch(le);
+      // Opening and closing prices as stored: after the odds rows, whose replay moved prices.
+      const marks = oddsMarks === null ? null : decodeOddsMarks(oddsMarks);
+      if (marks !== null) le.book.restoreMarks(marks);
+      le.book.marksDirty = false;
+      if (oddsLog.length > 0 || marks !== null) readModel.touch(le);
       const r = snapshot.results.get(event.id);
       if (r !== undefined) readModel.putResult(le, r);
       n++;

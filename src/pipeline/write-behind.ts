@@ -2,6 +2,7 @@
 import type { LiveEvent } from '../live/live-event.js';
 import { BufferPool } from '../live/buffer-pool.js';
 import { encodeAllOdds, encodeOutcomes, oddsRowBytes } from '../live/odds-codec.js';
+import { encodeOddsMarks } from '../live/odds-marks.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { WriteBatch } from '../store/store.js';
 export { isEmptyBatch } from '../store/store.js';
@@ -44,6 +45,8 @@ export class WriteBehind {
   private markets = new Map<string, Set<number>>();
   private odds = new Map<string, PendingOdds>();
   private rowsSinceFull = new Map<string, number>();
+  /** Events whose opening or closing prices changed since the last flush. */
+  private marked = new Set<string>();
   /**
    * Zeroed bookkeeping of flushed events, for the next ones. New arrays per ticking event per
    * flush (a growing list and 2 KB of marks, outliving several scavenges) are promoted memory
@@ -73,6 +76,11 @@ export class WriteBehind {
 
   markEvent(eventId: string): void {
     this.events.add(eventId);
+  }
+
+  /** The event's opening or closing prices changed (a first price move, going live, markets added then). */
+  markOddsMarks(eventId: string): void {
+    this.marked.add(eventId);
   }
 
   markMarkets(eventId: string, marketIds: Iterable<number>): void {
@@ -116,6 +124,11 @@ export class WriteBehind {
       const le = this.readModel.get(id);
       // A stale-feed lock is stored with the event (rare: a copy only then), so a reload keeps it.
       if (le !== undefined) batch.events.push(le.stale ? { ...le.event, feedStale: true } : le.event);
+    }
+    for (const eventId of only(this.marked)) {
+      this.marked.delete(eventId);
+      const marks = this.readModel.get(eventId)?.book.marks();
+      if (marks != null) (batch.oddsMarks ??= []).push({ eventId, data: encodeOddsMarks(marks) });
     }
     for (const eventId of only(this.markets)) {
       const ids = this.markets.get(eventId) ?? new Set<number>();
@@ -196,6 +209,7 @@ export class WriteBehind {
   /** Puts a batch that failed to write back into the pending sets, so the next flush retries it. */
   restore(batch: WriteBatch): void {
     for (const e of batch.events) this.events.add(e.id);
+    for (const m of batch.oddsMarks ?? []) this.marked.add(m.eventId);
     for (const m of batch.markets) this.markMarkets(m.eventId, [m.market.marketId]);
     for (const r of batch.oddsLog ?? []) {
       // The failed row's content is current state again at the next flush: a full row is safest.

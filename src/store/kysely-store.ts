@@ -171,6 +171,19 @@ export async function applyBatch(
   for (const p of batch.oddsLogPrune ?? []) {
     await trx.deleteFrom('odds_log').where('event_id', '=', p.eventId).where('seq', '<', p.beforeSeq).execute();
   }
+  for (const rows of chunk(batch.oddsMarks ?? [], Math.max(1, Math.floor(maxParameters / 2)))) {
+    await trx
+      .insertInto('odds_marks')
+      // A Buffer: better-sqlite3 binds Buffers (a Uint8Array from the writer thread is not one).
+      .values(
+        rows.map((r) => ({
+          event_id: r.eventId,
+          data: Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength),
+        })),
+      )
+      .onConflict((oc) => oc.column('event_id').doUpdateSet((eb) => ({ data: eb.ref('excluded.data') })))
+      .execute();
+  }
   const history = batch.history ?? [];
   for (let from = 0; from < history.length; from += Math.max(1, Math.floor(maxParameters / 6))) {
     const rows = history.slice(from, from + Math.max(1, Math.floor(maxParameters / 6)));
@@ -311,6 +324,8 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
               if (list === undefined) oddsByEvent.set(row.event_id, (list = []));
               list.push({ seq: Number(row.seq), data: row.data });
             }
+            const markRows = await trx.selectFrom('odds_marks').select(['event_id', 'data']).execute();
+            const marksByEvent = new Map(markRows.map((r) => [r.event_id, r.data] as const));
             const marketRows = await trx
               .selectFrom('markets')
               .select(['event_id', 'position', 'seq', 'doc'])
@@ -337,6 +352,7 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
                 positions: m?.positions ?? [],
                 marketSeqs: m?.seqs ?? [],
                 oddsLog: oddsByEvent.get(row.id) ?? [],
+                oddsMarks: marksByEvent.get(row.id) ?? null,
               };
             });
           },

@@ -234,6 +234,12 @@ const oddsHistory: Migration = {
       .execute();
     await db.schema.createIndex('odds_history_by_time').on('odds_history').columns(['event_id', 'to_at']).execute();
     await db.schema.createIndex('odds_history_by_age').on('odds_history').column('to_at').execute();
+    // Opening and closing prices per event: the odds rows carry current prices only.
+    await db.schema
+      .createTable('odds_marks')
+      .addColumn('event_id', 'text', (c) => c.primaryKey().references('events.id').onDelete('cascade'))
+      .addColumn('data', 'blob', (c) => c.notNull())
+      .execute();
   },
 };
 

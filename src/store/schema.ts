@@ -41,6 +41,12 @@ export interface OddsHistoryTable {
   data: Uint8Array;
 }
 
+/** Opening and closing prices of an event's selections (odds-marks.ts), rewritten whole when they change. */
+export interface OddsMarksTable {
+  event_id: string;
+  data: Uint8Array;
+}
+
 /** Official results, kept forever: nothing in the store deletes a row here. */
 export interface ResultsTable {
   event_id: string;
@@ -154,6 +160,7 @@ export interface StoreDatabase {
   settlements: SettlementsTable;
   odds_log: OddsLogTable;
   odds_history: OddsHistoryTable;
+  odds_marks: OddsMarksTable;
   outright_tournaments: OutrightTournamentsTable;
   outright_markets: OutrightMarketsTable;
   outright_settlements: OutrightSettlementsTable;

@@ -63,6 +63,8 @@ export interface WriteBatch {
   oddsLogPrune?: Array<{ eventId: string; beforeSeq: number }>;
   /** Odds history chunks to append (every change since the last flush, per event). */
   history?: HistoryChunk[];
+  /** Opening and closing prices of events (odds-marks.ts), replacing what was stored. */
+  oddsMarks?: Array<{ eventId: string; data: Uint8Array }>;
 }
 
 /** Every price and lock change of one event over [fromAt, toAt] (history-codec.ts; the store compresses it). */
@@ -87,7 +89,8 @@ export function isEmptyBatch(b: WriteBatch): boolean {
     b.removedMarkets.length === 0 &&
     (b.oddsLog ?? []).length === 0 &&
     (b.oddsLogPrune ?? []).length === 0 &&
-    (b.history ?? []).length === 0
+    (b.history ?? []).length === 0 &&
+    (b.oddsMarks ?? []).length === 0
   );
 }
 
@@ -106,6 +109,8 @@ export interface StoredEvent {
   marketSeqs: number[];
   /** Odds rows written after the documents, in `seq` order. */
   oddsLog: Array<{ seq: number; data: Uint8Array }>;
+  /** Opening and closing prices (odds-marks.ts), or null when none were kept apart from current prices. */
+  oddsMarks: Uint8Array | null;
 }
 
 /** The fields of a settlement entry that come from the event (kept with the entry: events age out). */

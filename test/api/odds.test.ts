@@ -51,7 +51,19 @@ describe('GET /v1/events/{id}/odds', () => {
       assert.equal(typeof m.name, 'string');
       assert.ok(Number.isInteger(m.market_id));
       for (const o of m.outcomes) {
-        assert.deepEqual(Object.keys(o).sort(), ['code', 'is_locked', 'label', 'odds', 'selection_id', 'team_side']);
+        assert.deepEqual(Object.keys(o).sort(), [
+          'closing_odds',
+          'code',
+          'is_locked',
+          'label',
+          'odds',
+          'opening_odds',
+          'selection_id',
+          'team_side',
+        ]);
+        // No price moved: the first price and the price at going live are the current one.
+        assert.equal(o.opening_odds, o.odds);
+        assert.equal(o.closing_odds, o.odds);
         assert.equal(typeof o.label, 'string');
         assert.equal(typeof o.odds, 'number');
         assert.equal(typeof o.is_locked, 'boolean');

@@ -15,6 +15,8 @@ export interface Outcome {
   odds: OddsValue;
   is_locked: boolean;
   team_side: 'home' | 'away' | null;
+  opening_odds: OddsValue;
+  closing_odds: OddsValue | null;
 }
 
 export interface Market {

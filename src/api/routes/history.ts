@@ -129,6 +129,8 @@ export async function oddsAt(
         odds: formatOdds(p.odds, format),
         is_locked: p.locked,
         team_side: book.teamSide(o),
+        opening_odds: formatOdds(book.openingOdds(o), format),
+        closing_odds: closingAt(book.closingOdds(o), le, at, format),
       });
     }
     if (outcomes.length > 0) {
@@ -143,4 +145,11 @@ export async function oddsAt(
     updated_at: Number.isFinite(last) ? iso(last) : null,
     at: iso(at),
   };
+}
+
+/** The closing price as known at `at`: only once the event had gone live by then. */
+function closingAt(closing: number | null, le: LiveEvent, at: number, format: OddsFormat): number | string | null {
+  if (closing === null) return null;
+  const wentLive = le.event.startTime;
+  return at >= wentLive ? formatOdds(closing, format) : null;
 }

@@ -9,6 +9,10 @@ const OutcomeSchema = Type.Object({
   odds: OddsValueSchema,
   is_locked: Type.Boolean(),
   team_side: Type.Union([Type.Literal('home'), Type.Literal('away'), Type.Null()]),
+  opening_odds: Type.Union([OddsValueSchema], { description: 'the first price of the selection' }),
+  closing_odds: Type.Union([OddsValueSchema, Type.Null()], {
+    description: 'the last prematch price, once the event has gone live (null before, or for a market added live)',
+  }),
 });
 
 export const MarketSchema = Type.Object({
