@@ -20,11 +20,13 @@ function inputs() {
     if (!existsSync(dir)) return;
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts')) files.push(p);
+      if (e.isDirectory()) {
+        // sdk/ may hold its own install and build output: not inputs of this build.
+        if (e.name !== 'node_modules' && e.name !== 'dist') walk(p);
+      } else if (e.name.endsWith('.ts')) files.push(p);
     }
   };
-  for (const dir of ['src', 'test', 'bench']) walk(dir);
+  for (const dir of ['src', 'test', 'bench', 'sdk', 'examples']) walk(dir);
   const h = createHash('sha1');
   for (const f of files.sort()) {
     const s = existsSync(f) ? statSync(f) : null;
