@@ -45,7 +45,17 @@ const ARROWS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'test-artifacts/', 'sdk/dist/', 'sdk/node_modules/', 'sdk/src/generated/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'data/',
+      'test-artifacts/',
+      'sdk/dist/',
+      'sdk/node_modules/',
+      'sdk/src/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
