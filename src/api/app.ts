@@ -1,17 +1,16 @@
 // Builds the Fastify app: error mapping, access control, metrics, OpenAPI, and every route plugin.
 import cors from '@fastify/cors';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import { ServiceError } from '../domain/errors.js';
 import { logControllerFor } from './access-log.js';
-import { API_VERSION, type ApiContext, type RouteAccess } from './context.js';
+import type { ApiContext, RouteAccess } from './context.js';
 import { installContentCoding } from './content-coding.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { installJsonParser } from './json-body.js';
 import { secretsEqual } from './keys.js';
 import { installMetering } from './quota/metering.js';
+import { installOpenApi } from './openapi.js';
 import { adminFeedRoutes } from './routes/admin-feed.js';
 import { betRoutes } from './routes/bets.js';
 import { discoveryRoutes } from './routes/discovery.js';
@@ -137,27 +136,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     ctx.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Sports Data and Settlement API',
-        version: API_VERSION,
-        description:
-          'Read-only real-time sports data: events, odds (decimal, american, fractional), live scores, results and settlements. Send your key in the X-API-Key header.',
-      },
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
-        },
-      },
-      security: [{ apiKey: [] }],
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await installOpenApi(app, ctx.settings);
 
   await app.register(operationRoutes(ctx));
   // A pipeline node (ROLE=pipeline) holds no read model for clients: probes, metrics and the feed only.

@@ -69,7 +69,8 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         // in one go, so it is kept small (docs/feed.md): bulk feeds are NDJSON.
         bodyLimit: Math.min(ctx.settings.feedBodyLimitBytes, JSON_FEED_BODY_LIMIT_BYTES),
         schema: {
-          tags: ['operator'],
+          operationId: 'postFeed',
+          tags: ['admin'],
           summary: 'Feed ingress: NDJSON messages (spec/feed.md), header X-Admin-Key',
           response: { 200: FeedReportSchema, ...errorResponses },
         },

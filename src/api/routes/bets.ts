@@ -1,85 +1,23 @@
 // POST /v1/bets/check: settles a single bet or a parlay (match and outright legs) from the settlement feeds, exactly.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from 'typebox';
-import { checkBet, isFiniteCheck, MAX_LEGS, MAX_ODDS, MAX_STAKE, type LegOutcome } from '../../domain/bet-check.js';
+import type { Static } from 'typebox';
+import { checkBet, isFiniteCheck, MAX_ODDS, type LegOutcome } from '../../domain/bet-check.js';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { canonicalMarketKey } from '../../domain/market-key.js';
 import { selectionOutcome, type OutrightMarket, type OutrightSelection } from '../../domain/outrights.js';
 import type { LiveEvent } from '../../live/live-event.js';
 import { parseResolved, type ResolvedMarket } from '../../domain/resolved-market.js';
 import type { ApiContext } from '../context.js';
+import {
+  BetCheckRequestSchema,
+  BetCheckResponseSchema,
+  type BetLegResultSchema,
+  type BetLegSchema,
+} from '../schemas/bets.js';
 import { errorResponses } from '../schemas/common.js';
 
-const LegSchema = Type.Object({
-  event_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'a match bet: the event' })),
-  tournament_id: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 128,
-      description: 'an outright bet: the tournament (instead of event_id), with market_id and selection_id',
-    }),
-  ),
-  market_id: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
-  selection_id: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
-  market: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 200,
-      description: 'market key or name (aliases: 1X2, Match Winner, Moneyline)',
-    }),
-  ),
-  outcome: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: 'outcome code or label (1, X, 2 accepted)' }),
-  ),
-  odds: Type.Optional(
-    Type.Number({
-      minimum: 1,
-      maximum: MAX_ODDS,
-      description: `decimal odds the bet was taken at (1 to ${MAX_ODDS}); default: the last known odds`,
-    }),
-  ),
-});
-
-const BodySchema = Type.Object({
-  legs: Type.Array(LegSchema, {
-    minItems: 1,
-    maxItems: MAX_LEGS,
-    description:
-      '1 leg = single, 2-20 = parlay; each leg names event_id (a match market) or tournament_id (an outright market), not both',
-  }),
-  stake: Type.Optional(
-    Type.Number({ exclusiveMinimum: 0, maximum: MAX_STAKE, description: `> 0 and <= ${MAX_STAKE}` }),
-  ),
-});
-
-const LegAnswerSchema = Type.Object({
-  event_id: Type.Optional(Type.String({ description: 'on a match leg' })),
-  tournament_id: Type.Optional(Type.String({ description: 'on an outright leg' })),
-  market_id: Type.Integer(),
-  selection_id: Type.Integer(),
-  market: Type.String({ description: 'key of the market matched; `outright` on an outright leg' }),
-  market_name: Type.String(),
-  outcome: Type.String({ description: 'label of the selection matched' }),
-  result: Type.String({ description: 'won, lost, refund or pending' }),
-  odds: Type.Number(),
-  void_factor: Type.Optional(Type.Number()),
-  dead_heat_factor: Type.Optional(
-    Type.Number({ description: 'a dead-heat winner of an outright: share of the stake paid at the odds' }),
-  ),
-  reason: Type.Union([Type.String(), Type.Null()]),
-});
-
-type LegAnswer = Static<typeof LegAnswerSchema>;
-
-const ResponseSchema = Type.Object({
-  status: Type.String({ description: 'won, lost, refund or pending' }),
-  legs: Type.Array(LegAnswerSchema),
-  combined_odds: Type.Number(),
-  stake: Type.Optional(Type.Number()),
-  payout: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-});
-
-type Leg = Static<typeof LegSchema>;
+type Leg = Static<typeof BetLegSchema>;
+type LegAnswer = Static<typeof BetLegResultSchema>;
 
 /** Common names of the main market: they match 1x2 where the sport has a draw, else moneyline. */
 const MAIN_ALIASES = new Set(['1x2', 'match winner', 'moneyline', 'match result', 'full time result', 'winner', 'h2h']);
@@ -303,12 +241,13 @@ export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/bets/check',
       {
         schema: {
+          operationId: 'checkBet',
           tags: ['settlement'],
           summary: 'Check a single bet or a parlay: result per leg, combined odds and payout',
           description:
             'A leg names a match market (event_id + market_id/market + selection_id/outcome) or an outright market (tournament_id + market_id + selection_id); legs of both kinds mix in a parlay. A dead-heat winner pays stake x odds x dead_heat_factor for that leg.',
-          body: BodySchema,
-          response: { 200: ResponseSchema, ...errorResponses },
+          body: BetCheckRequestSchema,
+          response: { 200: BetCheckResponseSchema, ...errorResponses },
         },
       },
       async (request) => {

@@ -16,6 +16,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       {
         config: { etag: true },
         schema: {
+          operationId: 'listLeagues',
           tags: ['discovery'],
           summary: 'Leagues with live or upcoming events',
           response: { 200: LeagueListSchema, ...errorResponses },
@@ -32,6 +33,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       {
         config: { etag: true },
         schema: {
+          operationId: 'listSports',
           tags: ['discovery'],
           summary: 'Sports with live or upcoming events or outrights',
           response: { 200: SportListSchema, ...errorResponses },
@@ -47,6 +49,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/scores',
       {
         schema: {
+          operationId: 'listScores',
           tags: ['discovery'],
           summary: 'Live scores (no markets); games that ended in the last 5 minutes stay listed',
           querystring: Type.Object({

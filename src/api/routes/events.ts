@@ -22,6 +22,7 @@ import {
   EventDetailSchema,
   EventListSchema,
   EventResultSchema,
+  FeaturedEventListSchema,
   OddsPayloadSchema,
 } from '../schemas/events.js';
 import { OddsAtSchema } from '../schemas/history.js';
@@ -56,6 +57,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/events',
       {
         schema: {
+          operationId: 'listEvents',
           tags,
           summary: 'Paginated event list: live first, then by start time',
           querystring: EventListQuery,
@@ -73,6 +75,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/events/featured',
       {
         schema: {
+          operationId: 'listFeaturedEvents',
           tags,
           summary: 'The most prominent live and upcoming events (league tier, then market depth)',
           querystring: Type.Object({
@@ -81,7 +84,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             odds_format: OddsFormatParam,
           }),
           response: {
-            200: Type.Object({ events: EventListSchema.properties.events, total: Type.Integer() }),
+            200: FeaturedEventListSchema,
             ...errorResponses,
           },
         },
@@ -100,6 +103,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/events/:eventId',
       {
         schema: {
+          operationId: 'getEvent',
           tags,
           summary: 'Single event: list fields plus markets, sport_data, scoreboard, period scores',
           params: EventIdParams,
@@ -119,6 +123,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/events/:eventId/odds',
       {
         schema: {
+          operationId: 'getEventOdds',
           tags,
           summary: 'Odds only: the lightweight alternative to the event detail (or as they stood at `at`)',
           params: EventIdParams,
@@ -150,6 +155,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       {
         config: { etag: true },
         schema: {
+          operationId: 'getEventResult',
           tags,
           summary: 'Score-only result, permanent once the game has finished',
           params: EventIdParams,
@@ -192,6 +198,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/events/batch',
       {
         schema: {
+          operationId: 'getEventsBatch',
           tags,
           summary: 'Up to 20 events with every market in full',
           querystring: OddsFormatQuery,

@@ -55,6 +55,7 @@ export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/events/:eventId/odds/history',
       {
         schema: {
+          operationId: 'getEventOddsHistory',
           tags,
           summary: 'Every price and lock change of an event, oldest first (odds history)',
           params: EventIdParams,

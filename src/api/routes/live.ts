@@ -14,6 +14,7 @@ export function liveRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/live',
       {
         schema: {
+          operationId: 'listLiveEvents',
           tags: ['events'],
           summary: 'Live events only',
           querystring: Type.Object({

@@ -14,6 +14,7 @@ export function logoRoutes(source: LogoSource = () => undefined): FastifyPluginA
       {
         config: { access: 'public' },
         schema: {
+          operationId: 'getLogo',
           tags: ['discovery'],
           summary: 'Team logo PNG (public); unknown ids get the default placeholder',
           params: Type.Object({ logoId: Type.String({ minLength: 1, maxLength: 128 }) }),

@@ -1,9 +1,8 @@
 // Health and status for clients (/v1/health, /v1/status) and probes for operators (/livez, /readyz, /metrics).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { API_VERSION, type ApiContext } from '../context.js';
 import { ErrorSchema, errorResponses } from '../schemas/common.js';
-import { HealthSchema, StatusSchema } from '../schemas/discovery.js';
+import { HealthSchema, ProbeSchema, StatusSchema } from '../schemas/discovery.js';
 import type { DatastoreStatus } from '../../store/store-health.js';
 
 /** A promise's value if it settles in time, else null (a rejection is null too). */
@@ -57,6 +56,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         // 2/s and 120/h per caller, never counted toward the quota.
         config: { metering: 'caller' },
         schema: {
+          operationId: 'getHealth',
           tags: ['service'],
           summary: 'Health of the datastore and the data pipeline; 503 when degraded',
           response: { 200: HealthSchema, 503: HealthSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
@@ -101,6 +101,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       {
         config: { access: 'public', metering: 'caller' },
         schema: {
+          operationId: 'getStatus',
           tags: ['service'],
           summary: 'Public API status (no key needed)',
           response: { 200: StatusSchema, ...errorResponses },
@@ -110,7 +111,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const counts = ctx.readModel.counts();
         const last = ctx.freshness.lastChangeAt() ?? ctx.startedAt;
         return {
-          status: ctx.loading?.() === true ? 'starting' : 'operational',
+          status: ctx.loading?.() === true ? ('starting' as const) : ('operational' as const),
           version: API_VERSION,
           data_freshness_ms: Math.max(0, Math.round(ctx.now() - last)),
           active_sports: counts.activeSports,
@@ -120,14 +121,18 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       },
     );
 
-    const Probe = Type.Object({ status: Type.String() });
     app.get(
       '/livez',
       {
         config: { access: 'public' },
-        schema: { tags: ['operator'], summary: 'Liveness probe', response: { 200: Probe } },
+        schema: {
+          operationId: 'livez',
+          tags: ['operator'],
+          summary: 'Liveness probe',
+          response: { 200: ProbeSchema },
+        },
       },
-      async () => ({ status: 'ok' }),
+      async () => ({ status: 'ok' as const }),
     );
 
     app.get(
@@ -135,9 +140,10 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       {
         config: { access: 'public' },
         schema: {
+          operationId: 'readyz',
           tags: ['operator'],
           summary: 'Readiness probe: store reachable and read model loaded (a standby pipeline node: 503 standby)',
-          response: { 200: Probe, 503: Probe },
+          response: { 200: ProbeSchema, 503: ProbeSchema },
         },
       },
       async (_request, reply) => {
@@ -159,7 +165,12 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/metrics',
       {
         config: { access: 'admin' },
-        schema: { tags: ['operator'], summary: 'Prometheus metrics (X-Admin-Key)', hide: false },
+        schema: {
+          operationId: 'getMetrics',
+          tags: ['operator'],
+          summary: 'Prometheus metrics (X-Admin-Key)',
+          hide: false,
+        },
       },
       async (_request, reply) => {
         const text = await ctx.metrics.registry.metrics();

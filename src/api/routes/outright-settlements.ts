@@ -77,6 +77,7 @@ export function outrightSettlementRoutes(ctx: ApiContext): FastifyPluginAsyncTyp
       {
         config: { etag: true },
         schema: {
+          operationId: 'listOutrightSettlements',
           tags: ['settlement'],
           summary: 'Outright settlement feed: one entry per selection of a settled market, newest first',
           description:

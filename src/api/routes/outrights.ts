@@ -54,6 +54,7 @@ export function outrightRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/outrights',
       {
         schema: {
+          operationId: 'listOutrights',
           tags: ['outrights'],
           summary: 'Open outright (futures) markets by tournament',
           description:
@@ -98,6 +99,7 @@ export function outrightRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/outrights/sports',
       {
         schema: {
+          operationId: 'listOutrightSports',
           tags: ['outrights'],
           summary: 'Sports that have outright markets, with tournament counts (cached 5 minutes)',
           response: { 200: OutrightSportListSchema, ...errorResponses },

@@ -69,6 +69,7 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       {
         config: { etag: true },
         schema: {
+          operationId: 'listSettlements',
           tags: ['settlement'],
           summary: 'Settlement feed: newest first; an entry appears with its first resolved market',
           querystring: Type.Object({

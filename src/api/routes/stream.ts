@@ -117,6 +117,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         exposeHeadRoute: false,
         config: { metering: 'stream' },
         schema: {
+          operationId: 'openStream',
           tags: ['stream'],
           summary: 'Server-Sent Events: every change, with exact resume by Last-Event-ID (docs/streaming.md)',
           description:

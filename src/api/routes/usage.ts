@@ -11,7 +11,8 @@ export function usageRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/v1/usage',
       {
         schema: {
-          tags: ['service'],
+          operationId: 'getUsage',
+          tags: ['account'],
           summary: "The calling key's plan, limits and counted requests this month, by day",
           response: { 200: UsageSchema, ...errorResponses },
         },
@@ -28,7 +29,8 @@ export function usageRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       {
         config: { metering: 'uncounted' },
         schema: {
-          tags: ['service'],
+          operationId: 'getUsageWarnings',
+          tags: ['account'],
           summary: 'Active warnings of the calling key: quota thresholds and elevated error rate (not counted)',
           response: { 200: WarningsSchema, ...errorResponses },
         },

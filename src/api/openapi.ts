@@ -1,0 +1,201 @@
+// The OpenAPI document: every schema with an `$id` becomes a named component referenced by `$ref`; tags, servers, order.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { TSchema } from 'typebox';
+import { baseUrlOf, type SiteAddress } from './base-url.js';
+import { API_VERSION } from './context.js';
+import * as bets from './schemas/bets.js';
+import * as common from './schemas/common.js';
+import * as discovery from './schemas/discovery.js';
+import * as events from './schemas/events.js';
+import * as history from './schemas/history.js';
+import * as outrights from './schemas/outrights.js';
+import * as settlements from './schemas/settlements.js';
+import { STREAM_EVENTS } from './schemas/stream.js';
+import * as stream from './schemas/stream.js';
+import * as usage from './schemas/usage.js';
+
+/**
+ * Names given here rather than in settlements.ts (whose schemas other work edits at the same
+ * time): the settlement entries and their resolved markets and outcomes.
+ */
+function name(schema: TSchema, id: string): void {
+  (schema as { $id?: string }).$id = id;
+}
+name(settlements.ResolvedMarketSchema, 'ResolvedMarket');
+name(settlements.ResolvedMarketSchema.properties.outcomes.items, 'ResolvedOutcome');
+name(settlements.SettlementEntrySchema, 'SettlementEntry');
+name(settlements.SettlementFeedSchema, 'SettlementPage');
+
+/** The tags, in the order /docs shows them: what clients call first, then operators, then admins. */
+export const TAGS = [
+  { name: 'events', description: 'Events, their odds (now, at an instant, history), results and batches' },
+  { name: 'discovery', description: 'Sports, leagues, live scores and team logos' },
+  { name: 'settlement', description: 'Settlement feeds of matches and outrights, and bet checks' },
+  { name: 'outrights', description: 'Outright (futures) markets' },
+  { name: 'stream', description: 'Server-Sent Events: every change, resumable (docs/streaming.md)' },
+  { name: 'account', description: "The calling key's usage and warnings" },
+  { name: 'service', description: 'Status and health of the service' },
+  { name: 'operator', description: 'Probes and metrics for the operator (not for API clients)' },
+  { name: 'admin', description: 'Administration (X-Admin-Key): the feed ingress' },
+] as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** The component name of each named schema object (its `$id` in the schema modules). */
+const NAMES = new WeakMap<object, string>();
+
+/**
+ * Every schema with an `$id` in the exported schemas of the schema modules (nested ones included).
+ * The `$id` moves from the schema to NAMES: Fastify's serializer refuses a route schema that meets
+ * one `$id` twice (the odds value of each outcome), and the document only needs the name.
+ */
+function collectComponents(roots: unknown[]): Map<string, Record<string, unknown>> {
+  const found = new Map<string, Record<string, unknown>>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!isObject(v)) return;
+    if (typeof v.$id === 'string') {
+      const id = v.$id;
+      const known = found.get(id);
+      if (known !== undefined && known !== v) throw new Error(`two different schemas are named ${id}`);
+      found.set(id, v);
+      NAMES.set(v, id);
+      delete v.$id;
+    } else if (NAMES.has(v)) return;
+    for (const value of Object.values(v)) walk(value);
+  };
+  walk(roots);
+  return found;
+}
+
+const ROOTS: unknown[] = [
+  ...[common, events, history, discovery, outrights, settlements, usage, stream, bets].flatMap((m) => Object.values(m)),
+];
+
+/** Every named schema, by name. */
+export const COMPONENTS: ReadonlyMap<string, Record<string, unknown>> = collectComponents(ROOTS);
+
+/** A copy of a schema whose named parts (below the top, unless `keepTop` is false) are `$ref`s to their component. */
+export function withRefs(schema: unknown, keepTop = true): unknown {
+  const copy = (v: unknown, top: boolean): unknown => {
+    if (Array.isArray(v)) return v.map((x) => copy(x, false));
+    if (!isObject(v)) return v;
+    const id = NAMES.get(v);
+    if (id !== undefined && !top) return { $ref: `${id}#` };
+    const out: Record<string, unknown> = {};
+    for (const [k, value] of Object.entries(v)) out[k] = copy(value, false);
+    return out;
+  };
+  return copy(schema, keepTop);
+}
+
+/** How each error status is described in the document. */
+const ERROR_DESCRIPTIONS: Record<string, string> = {
+  400: 'bad_request: a parameter or the body is invalid',
+  401: 'unauthorized: no valid key',
+  404: 'not_found',
+  413: 'bad_request: the body is too large',
+  429: 'rate_limited: over the per-second limit or the monthly quota (see Retry-After)',
+  500: 'server_error',
+  503: 'service_unavailable: a component fails (`component` names it)',
+};
+
+/** The SSE response of GET /v1/stream: one schema per event name, each frame's `data`. */
+function streamResponse(): Record<string, unknown> {
+  const lines = STREAM_EVENTS.map(([event, id]) => `- \`${event}\`: ${id}`);
+  return {
+    description: [
+      'text/event-stream. Each frame is `id: <position>` (not on heartbeat), `event: <name>` and `data: <one JSON object>`. The data schema of each event name:',
+      ...lines,
+    ].join('\n'),
+    content: {
+      'text/event-stream': {
+        schema: {
+          description: 'the `data` of one frame: one of these objects, by event name (x-sse-events)',
+          oneOf: STREAM_EVENTS.map(([, id]) => ({ $ref: `${id}#` })),
+        },
+        'x-sse-events': Object.fromEntries(STREAM_EVENTS.map(([event, id]) => [event, { $ref: `${id}#` }])),
+      },
+    },
+  };
+}
+
+interface RouteSchema {
+  response?: Record<string, unknown>;
+  body?: unknown;
+  [key: string]: unknown;
+}
+
+/** Route schemas as documented: named parts by `$ref`, described error responses, the stream's events. */
+function transformRoute({ schema, url }: { schema: unknown; url: string }): { schema: unknown; url: string } {
+  if (!isObject(schema)) return { schema, url };
+  const s = { ...schema } as RouteSchema;
+  if (s.body !== undefined) s.body = (withRefs({ x: s.body }) as { x: unknown }).x;
+  if (s.response !== undefined) {
+    const response: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries(s.response)) {
+      const ref = (withRefs({ x: r }) as { x: unknown }).x;
+      const description = ERROR_DESCRIPTIONS[status];
+      response[status] = description !== undefined && isObject(ref) ? { ...ref, description } : ref;
+    }
+    if (url === '/v1/stream') response[200] = streamResponse();
+    s.response = response;
+  }
+  return { schema: s, url };
+}
+
+const ORDER = new Map<string, number>(TAGS.map((t, i) => [t.name, i]));
+
+/** Paths in the order of their tags (client ones first), so the document and /docs open on the client API. */
+function orderPaths(doc: Record<string, unknown>): Record<string, unknown> {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, { tags?: string[] }>>;
+  const rank = (item: Record<string, { tags?: string[] }>): number =>
+    Math.min(...Object.values(item).map((op) => ORDER.get(op.tags?.[0] ?? '') ?? TAGS.length));
+  const sorted = Object.entries(paths)
+    .map((entry, i) => ({ entry, i, r: rank(entry[1]) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map(({ entry }) => entry);
+  return { ...doc, paths: Object.fromEntries(sorted) };
+}
+
+/** Registers the named components, @fastify/swagger (document) and @fastify/swagger-ui (/docs), and GET /openapi.json. */
+export async function installOpenApi(app: FastifyInstance, site: SiteAddress): Promise<void> {
+  for (const [id, schema] of COMPONENTS) app.addSchema({ ...(withRefs(schema) as object), $id: id });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sports Data and Settlement API',
+        version: API_VERSION,
+        description:
+          'Read-only real-time sports data: events, odds (decimal, american, fractional), live scores, results and settlements. Send your key in the X-API-Key header.',
+      },
+      servers: [{ url: site.publicUrl ?? '/', description: 'this service' }],
+      tags: TAGS.map((t) => ({ ...t })),
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
+        },
+      },
+      security: [{ apiKey: [] }],
+    },
+    // Components are named by their `$id` (Event, Market…), not def-0, def-1.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+    transform: transformRoute as never,
+    transformObject: (doc) =>
+      ('openapiObject' in doc ? orderPaths(doc.openapiObject as Record<string, unknown>) : doc.swaggerObject) as never,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  // The servers entry names the address the client used (or PUBLIC_URL): a generated client works as is.
+  app.get('/openapi.json', { schema: { hide: true } }, async (request) => ({
+    ...(app.swagger() as object),
+    servers: [{ url: baseUrlOf(request, site), description: 'this service' }],
+  }));
+}
