@@ -14,11 +14,13 @@ import type {
   EventDetail,
   EventList,
   EventOdds,
+  EventOddsAt,
   EventResult,
   FeaturedEventList,
   Health,
   LeagueList,
   OddsFormat,
+  OddsHistoryEntry,
   OddsHistoryPage,
   OutrightList,
   OutrightSettlementEntry,
@@ -121,9 +123,20 @@ export class SportsDataClient {
     return this.get(`/v1/events/${enc(eventId)}`, this.withFormat(query), o);
   }
 
-  /** GET /v1/events/{id}/odds: the odds only; with `at` (ISO), as they stood at that instant. */
-  getEventOdds(eventId: string, query?: QueryOf<'getEventOdds'>, o?: CallOptions): Promise<EventOdds> {
+  /** GET /v1/events/{id}/odds: the odds only, lighter than the detail. */
+  getEventOdds(eventId: string, query?: Omit<QueryOf<'getEventOdds'>, 'at'>, o?: CallOptions): Promise<EventOdds> {
     return this.get(`/v1/events/${enc(eventId)}/odds`, this.withFormat(query), o);
+  }
+
+  /** GET /v1/events/{id}/odds?at=: the odds as they stood at that instant (from the odds history). */
+  getEventOddsAt(
+    eventId: string,
+    at: string | Date,
+    query?: Omit<QueryOf<'getEventOdds'>, 'at'>,
+    o?: CallOptions,
+  ): Promise<EventOddsAt> {
+    const iso = typeof at === 'string' ? at : at.toISOString();
+    return this.get(`/v1/events/${enc(eventId)}/odds`, { ...this.withFormat(query), at: iso }, o);
   }
 
   /** GET /v1/events/{id}/odds/history: one page of price and lock changes, oldest first. */
@@ -140,7 +153,7 @@ export class SportsDataClient {
     eventId: string,
     query: Omit<QueryOf<'getEventOddsHistory'>, 'cursor'> = {},
     o?: CallOptions,
-  ): AsyncGenerator<OddsHistoryPage['history'][number]> {
+  ): AsyncGenerator<OddsHistoryEntry> {
     let cursor: string | undefined;
     do {
       const page = await this.getEventOddsHistory(

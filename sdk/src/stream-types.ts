@@ -1,33 +1,36 @@
-// The stream's events by name, each with the type of its data (the service's stream event schemas).
+// The stream's events by name, each with the type of its data: the service's stream event schemas, generated.
+import type { components } from './generated/openapi.js';
 
-/** Event names the service sends on GET /v1/stream (docs/streaming.md). */
-export const STREAM_EVENT_NAMES = [
+type Schemas = components['schemas'];
+
+/** The data of each event name the service sends on GET /v1/stream (docs/streaming.md). */
+export interface StreamEventDataMap {
+  odds: Schemas['StreamOddsEvent'];
+  markets: Schemas['StreamMarketsEvent'];
+  status: Schemas['StreamStatusEvent'];
+  score: Schemas['StreamScoreEvent'];
+  result: Schemas['StreamResultEvent'];
+  settlement: Schemas['StreamSettlementEvent'];
+  outright: Schemas['StreamOutrightEvent'];
+  heartbeat: Schemas['StreamHeartbeat'];
+  snapshot_required: Schemas['StreamSnapshotRequired'];
+  close: Schemas['StreamClose'];
+}
+export type StreamEventName = keyof StreamEventDataMap;
+
+/** Every event name, for a `types` filter or a switch. */
+export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
   'odds',
   'markets',
-  'score',
   'status',
+  'score',
   'result',
   'settlement',
   'outright',
   'heartbeat',
   'snapshot_required',
   'close',
-] as const;
-export type StreamEventName = (typeof STREAM_EVENT_NAMES)[number];
-
-/** The data of each event. */
-export interface StreamEventDataMap {
-  odds: { event_id: string; [field: string]: unknown };
-  markets: { event_id: string; [field: string]: unknown };
-  score: { event_id: string; [field: string]: unknown };
-  status: { event_id: string; [field: string]: unknown };
-  result: { event_id: string; [field: string]: unknown };
-  settlement: { event_id: string; [field: string]: unknown };
-  outright: { tournament_id: string; [field: string]: unknown };
-  heartbeat: { position: string; time: string };
-  snapshot_required: { reason: string; last_event_id: string | null; position: string };
-  close: { reason: string; message: string };
-}
+];
 
 /** One event of the stream: its name, its id (its position; null on heartbeats) and its parsed data. */
 export type StreamEvent = {
