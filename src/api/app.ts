@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import { ServiceError } from '../domain/errors.js';
 import { logControllerFor } from './access-log.js';
-import type { ApiContext, RouteAccess } from './context.js';
+import { accessOf, type ApiContext } from './context.js';
 import { installContentCoding } from './content-coding.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { installJsonParser } from './json-body.js';
@@ -62,13 +62,6 @@ function corsOptions(origins: '*' | readonly string[]): Parameters<typeof cors>[
     // A bare OPTIONS (no Origin) is answered like a preflight rather than with a non-JSON 400.
     strictPreflight: false,
   };
-}
-
-function accessOf(url: string, configured: RouteAccess | undefined): RouteAccess {
-  if (configured !== undefined) return configured;
-  if (url.startsWith('/v1/')) return 'key';
-  if (url.startsWith('/admin/')) return 'admin';
-  return 'public';
 }
 
 export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {

@@ -132,6 +132,14 @@ export type FeedRole =
 /** Who may call a route: anyone, a client key (X-API-Key) or the operator (X-Admin-Key). */
 export type RouteAccess = 'public' | 'key' | 'admin';
 
+/** A route's access: as configured, else a key under /v1/, the admin key under /admin/, public otherwise. */
+export function accessOf(url: string, configured: RouteAccess | undefined): RouteAccess {
+  if (configured !== undefined) return configured;
+  if (url.startsWith('/v1/')) return 'key';
+  if (url.startsWith('/admin/')) return 'admin';
+  return 'public';
+}
+
 /**
  * How a route is metered (docs/quotas.md). Key routes default to `counted` (monthly quota and
  * per-second rate); `uncounted` takes only the per-second rate; `caller` applies the fixed

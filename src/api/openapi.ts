@@ -1,10 +1,10 @@
 // The OpenAPI document: every schema with an `$id` becomes a named component referenced by `$ref`; tags, servers, order.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
 import { baseUrlOf, type SiteAddress } from './base-url.js';
-import { API_VERSION } from './context.js';
+import { accessOf, API_VERSION, type RouteAccess } from './context.js';
 import * as bets from './schemas/bets.js';
 import * as common from './schemas/common.js';
 import * as discovery from './schemas/discovery.js';
@@ -84,6 +84,11 @@ export function withRefs(schema: unknown, keepTop = true): unknown {
     if (!isObject(v)) return v;
     const id = NAMES.get(v);
     if (id !== undefined && !top) return { $ref: `${id}#` };
+    // A one-member union only carries a description: the member itself, inline, keeps it.
+    if (Array.isArray(v.anyOf) && v.anyOf.length === 1) {
+      const { anyOf, ...rest } = v;
+      return { ...(copy(anyOf[0], true) as object), ...(copy(rest, true) as object) };
+    }
     const out: Record<string, unknown> = {};
     for (const [k, value] of Object.entries(v)) out[k] = copy(value, false);
     return out;
@@ -128,21 +133,57 @@ interface RouteSchema {
   [key: string]: unknown;
 }
 
-/** Route schemas as documented: named parts by `$ref`, described error responses, the stream's events. */
-function transformRoute({ schema, url }: { schema: unknown; url: string }): { schema: unknown; url: string } {
+const errorRef = { $ref: 'Error#' };
+
+/** Responses that are not JSON (written as bytes or text, no response schema at runtime): documented here. */
+const OTHER_RESPONSES: Record<string, Record<string, unknown>> = {
+  '/v1/stream': { 200: streamResponse() },
+  '/api/logo/{logoId}': {
+    200: {
+      description: 'the PNG (a placeholder for an unknown id); ETag, cached a day',
+      content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+    },
+    304: { description: 'not modified (If-None-Match)' },
+    400: errorRef,
+    500: errorRef,
+    503: errorRef,
+  },
+  '/metrics': {
+    200: {
+      description: 'Prometheus text exposition format',
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    },
+    401: errorRef,
+    500: errorRef,
+    503: errorRef,
+  },
+};
+
+/** The security requirement of each access level: public routes need none, admin routes the admin key. */
+const SECURITY: Record<RouteAccess, unknown[] | undefined> = {
+  public: [],
+  key: undefined, // the document's default: X-API-Key
+  admin: [{ adminKey: [] }],
+};
+
+/** Route schemas as documented: named parts by `$ref`, described error responses, non-JSON answers, security. */
+function transformRoute({ schema, url, route }: { schema: unknown; url: string; route: RouteOptions }): {
+  schema: unknown;
+  url: string;
+} {
   if (!isObject(schema)) return { schema, url };
   const s = { ...schema } as RouteSchema;
   if (s.body !== undefined) s.body = (withRefs({ x: s.body }) as { x: unknown }).x;
-  if (s.response !== undefined) {
-    const response: Record<string, unknown> = {};
-    for (const [status, r] of Object.entries(s.response)) {
-      const ref = (withRefs({ x: r }) as { x: unknown }).x;
-      const description = ERROR_DESCRIPTIONS[status];
-      response[status] = description !== undefined && isObject(ref) ? { ...ref, description } : ref;
-    }
-    if (url === '/v1/stream') response[200] = streamResponse();
-    s.response = response;
+  const response: Record<string, unknown> = {};
+  const path = url.replace(/:(\w+)/g, '{$1}');
+  for (const [status, r] of Object.entries({ ...s.response, ...OTHER_RESPONSES[path] })) {
+    const ref = (withRefs({ x: r }) as { x: unknown }).x;
+    const description = ERROR_DESCRIPTIONS[status];
+    response[status] = description !== undefined && isObject(ref) ? { ...ref, description } : ref;
   }
+  s.response = response;
+  const security = SECURITY[accessOf(route.url, route.config?.access)];
+  if (security !== undefined) s.security = security;
   return { schema: s, url };
 }
 
@@ -170,6 +211,7 @@ export async function installOpenApi(app: FastifyInstance, site: SiteAddress): P
       info: {
         title: 'Sports Data and Settlement API',
         version: API_VERSION,
+        license: { name: 'UNLICENSED (proprietary, see package.json)', identifier: 'LicenseRef-Proprietary' },
         description:
           'Read-only real-time sports data: events, odds (decimal, american, fractional), live scores, results and settlements. Send your key in the X-API-Key header.',
       },

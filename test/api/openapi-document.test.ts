@@ -174,3 +174,20 @@ describe('OpenAPI document for code generation', () => {
     );
   });
 });
+
+describe('/docs', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startService();
+  });
+  after(() => svc.close());
+
+  test('the explorer reads the same document, which opens on the client endpoints', async () => {
+    const html = await svc.get('/docs/', { key: null });
+    assert.equal(html.status, 200);
+    const doc = (await svc.get<Document>('/docs/json', { key: null })).body;
+    const first = Object.values(doc.paths)[0];
+    assert.equal(Object.values(first ?? {})[0]?.tags?.[0], 'events');
+    assert.equal(doc.tags?.[0]?.name, 'events');
+  });
+});

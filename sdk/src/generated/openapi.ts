@@ -552,7 +552,7 @@ export interface components {
             is_locked: boolean;
             team_side: "home" | "away" | null;
             /** @description the first price of the selection */
-            opening_odds: components["schemas"]["OddsValue"];
+            opening_odds: number | string | null;
             /** @description the last prematch price, once the event has gone live (null before, or for a market added live) */
             closing_odds: components["schemas"]["OddsValue"] | null;
         };
@@ -659,8 +659,11 @@ export interface components {
         };
         EventOddsAt: {
             id: string;
-            /** @description the event status now */
-            status: components["schemas"]["EventStatus"];
+            /**
+             * @description the event status now
+             * @enum {string}
+             */
+            status: "prematch" | "live" | "ended" | "cancelled" | "postponed" | "suspended" | "delayed" | "interrupted" | "abandoned" | "retired" | "walkover";
             odds_format: components["schemas"]["OddsFormat"];
             /** @description markets with a price by `at`, each selection at its last price then */
             markets: components["schemas"]["Market"][];
@@ -927,6 +930,8 @@ export interface components {
             applied_filters: {
                 event_ids_count: number;
                 using_cursor: boolean;
+                /** @description the updated_since parameter, as given */
+                updated_since?: string;
             };
         };
         Usage: {
@@ -1267,15 +1272,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
@@ -1287,6 +1283,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1339,15 +1344,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
@@ -1359,6 +1355,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1430,6 +1435,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1510,6 +1524,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getEventResult: {
@@ -1578,6 +1601,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getEventsBatch: {
@@ -1623,15 +1655,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
@@ -1643,6 +1666,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1733,6 +1765,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listLiveEvents: {
@@ -1782,15 +1823,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
@@ -1802,6 +1834,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1829,26 +1870,8 @@ export interface operations {
                     "application/json": components["schemas"]["LeagueList"];
                 };
             };
-            /** @description bad_request: a parameter or the body is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description unauthorized: no valid key */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description not_found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1867,6 +1890,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1894,26 +1926,8 @@ export interface operations {
                     "application/json": components["schemas"]["SportList"];
                 };
             };
-            /** @description bad_request: a parameter or the body is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description unauthorized: no valid key */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description not_found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1932,6 +1946,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1982,15 +2005,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
@@ -2002,6 +2016,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2022,12 +2045,50 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description the PNG (a placeholder for an unknown id); ETag, cached a day */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description bad_request: a parameter or the body is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2079,15 +2140,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
@@ -2099,6 +2151,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2154,15 +2215,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
@@ -2174,6 +2226,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2250,6 +2311,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listOutrights: {
@@ -2293,15 +2363,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
@@ -2313,6 +2374,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2340,26 +2410,8 @@ export interface operations {
                     "application/json": components["schemas"]["OutrightSportList"];
                 };
             };
-            /** @description bad_request: a parameter or the body is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description unauthorized: no valid key */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description not_found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2378,6 +2430,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2454,15 +2515,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
@@ -2474,6 +2526,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2501,26 +2562,8 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
-            /** @description bad_request: a parameter or the body is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description unauthorized: no valid key */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description not_found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2539,6 +2582,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2566,26 +2618,8 @@ export interface operations {
                     "application/json": components["schemas"]["UsageWarnings"];
                 };
             };
-            /** @description bad_request: a parameter or the body is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description unauthorized: no valid key */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description not_found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2604,6 +2638,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2664,7 +2707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Health"];
+                    "application/json": components["schemas"]["Health"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -2687,33 +2730,6 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description bad_request: a parameter or the body is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description unauthorized: no valid key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
@@ -2725,6 +2741,15 @@ export interface operations {
             };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2752,6 +2777,24 @@ export interface operations {
                     "application/json": components["schemas"]["Probe"];
                 };
             };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readyz: {
@@ -2772,13 +2815,22 @@ export interface operations {
                     "application/json": components["schemas"]["Probe"];
                 };
             };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Probe"];
+                    "application/json": components["schemas"]["Probe"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -2792,12 +2844,41 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Prometheus text exposition format */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2837,26 +2918,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description server_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

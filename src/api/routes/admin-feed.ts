@@ -8,7 +8,7 @@ import { charsetProblem } from '../json-body.js';
 import type { FeedReport, FeedTiming } from '../../pipeline/ingress.js';
 import type { ApiContext } from '../context.js';
 import { FeedRelay, STREAM_POSITION_HEADER } from '../feed-relay.js';
-import { errorResponses } from '../schemas/common.js';
+import { errorsOf } from '../schemas/common.js';
 import { FeedReportSchema } from '../schemas/discovery.js';
 
 /** The largest JSON (not NDJSON) feed body: 4 MiB. */
@@ -72,7 +72,7 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'postFeed',
           tags: ['admin'],
           summary: 'Feed ingress: NDJSON messages (spec/feed.md), header X-Admin-Key',
-          response: { 200: FeedReportSchema, ...errorResponses },
+          response: { 200: FeedReportSchema, ...errorsOf(400, 401, 503) },
         },
       },
       async (request, reply) => {

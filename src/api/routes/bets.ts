@@ -14,7 +14,7 @@ import {
   type BetLegResultSchema,
   type BetLegSchema,
 } from '../schemas/bets.js';
-import { errorResponses } from '../schemas/common.js';
+import { errorsOf } from '../schemas/common.js';
 
 type Leg = Static<typeof BetLegSchema>;
 type LegAnswer = Static<typeof BetLegResultSchema>;
@@ -247,7 +247,7 @@ export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           description:
             'A leg names a match market (event_id + market_id/market + selection_id/outcome) or an outright market (tournament_id + market_id + selection_id); legs of both kinds mix in a parlay. A dead-heat winner pays stake x odds x dead_heat_factor for that leg.',
           body: BetCheckRequestSchema,
-          response: { 200: BetCheckResponseSchema, ...errorResponses },
+          response: { 200: BetCheckResponseSchema, ...errorsOf(400, 401, 404, 429, 503) },
         },
       },
       async (request) => {

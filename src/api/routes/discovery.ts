@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ApiContext } from '../context.js';
 import { parseSport } from '../event-filters.js';
-import { errorResponses, LimitParam } from '../schemas/common.js';
+import { errorsOf, keyRouteErrors, LimitParam } from '../schemas/common.js';
 import { LeagueListSchema, ScoreListSchema, SportListSchema } from '../schemas/discovery.js';
 import { clockOf, periodOf } from '../../live/event-fields.js';
 
@@ -19,7 +19,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'listLeagues',
           tags: ['discovery'],
           summary: 'Leagues with live or upcoming events',
-          response: { 200: LeagueListSchema, ...errorResponses },
+          response: { 200: LeagueListSchema, ...errorsOf(401, 429, 503) },
         },
       },
       async () => {
@@ -36,7 +36,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'listSports',
           tags: ['discovery'],
           summary: 'Sports with live or upcoming events or outrights',
-          response: { 200: SportListSchema, ...errorResponses },
+          response: { 200: SportListSchema, ...errorsOf(401, 429, 503) },
         },
       },
       async () => {
@@ -56,7 +56,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             sport: Type.Optional(Type.String({ description: 'sport key or all' })),
             limit: LimitParam(undefined, '1 to 200; absent = every live event'),
           }),
-          response: { 200: ScoreListSchema, ...errorResponses },
+          response: { 200: ScoreListSchema, ...keyRouteErrors },
         },
       },
       async (request) => {

@@ -9,8 +9,9 @@ import type { ApiContext } from '../context.js';
 import { sendPayload, sendRawJson } from '../raw-json.js';
 import { parseSport, toEventQuery } from '../event-filters.js';
 import {
+  errorsOf,
   EventIdParams,
-  errorResponses,
+  keyRouteErrors,
   LimitParam,
   OddsFormatParam,
   OddsFormatQuery,
@@ -61,7 +62,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Paginated event list: live first, then by start time',
           querystring: EventListQuery,
-          response: { 200: EventListSchema, ...errorResponses },
+          response: { 200: EventListSchema, ...keyRouteErrors },
         },
       },
       async (request, reply) => {
@@ -85,7 +86,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           }),
           response: {
             200: FeaturedEventListSchema,
-            ...errorResponses,
+            ...keyRouteErrors,
           },
         },
       },
@@ -108,7 +109,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           summary: 'Single event: list fields plus markets, sport_data, scoreboard, period scores',
           params: EventIdParams,
           querystring: OddsFormatQuery,
-          response: { 200: EventDetailSchema, ...errorResponses },
+          response: { 200: EventDetailSchema, ...errorsOf(400, 401, 404, 429, 503) },
         },
       },
       async (request, reply) => {
@@ -133,7 +134,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
               Type.String({ description: 'ISO date-time: the odds as they stood then (from the odds history)' }),
             ),
           }),
-          response: { 200: Type.Union([OddsAtSchema, OddsPayloadSchema]), ...errorResponses },
+          response: { 200: Type.Union([OddsAtSchema, OddsPayloadSchema]), ...errorsOf(400, 401, 404, 429, 503) },
         },
       },
       async (request, reply) => {
@@ -159,7 +160,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Score-only result, permanent once the game has finished',
           params: EventIdParams,
-          response: { 200: EventResultSchema, ...errorResponses },
+          response: { 200: EventResultSchema, ...errorsOf(400, 401, 404, 429, 503) },
         },
       },
       async (request) => {
@@ -203,7 +204,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           summary: 'Up to 20 events with every market in full',
           querystring: OddsFormatQuery,
           body: BatchBodySchema,
-          response: { 200: BatchResponseSchema, ...errorResponses },
+          response: { 200: BatchResponseSchema, ...keyRouteErrors },
         },
       },
       async (request, reply) => {

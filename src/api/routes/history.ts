@@ -7,7 +7,7 @@ import type { OddsFormat } from '../../domain/types.js';
 import type { LiveEvent } from '../../live/live-event.js';
 import { iso } from '../../live/payloads.js';
 import type { ApiContext, HistoryCursorValue } from '../context.js';
-import { EventIdParams, errorResponses, OddsFormatParam } from '../schemas/common.js';
+import { errorsOf, EventIdParams, OddsFormatParam } from '../schemas/common.js';
 import { OddsAtSchema, OddsHistorySchema } from '../schemas/history.js';
 
 const tags = ['events'];
@@ -68,7 +68,7 @@ export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
             odds_format: OddsFormatParam,
           }),
-          response: { 200: OddsHistorySchema, ...errorResponses },
+          response: { 200: OddsHistorySchema, ...errorsOf(400, 401, 404, 429, 503) },
         },
       },
       async (request) => {

@@ -5,7 +5,7 @@ import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
 import { sendPayload } from '../raw-json.js';
 import { toEventQuery } from '../event-filters.js';
-import { errorResponses, LimitParam, OddsFormatParam, OffsetParam } from '../schemas/common.js';
+import { keyRouteErrors, LimitParam, OddsFormatParam, OffsetParam } from '../schemas/common.js';
 import { EventListSchema } from '../schemas/events.js';
 
 export function liveRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
@@ -25,7 +25,7 @@ export function liveRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             offset: OffsetParam,
             odds_format: OddsFormatParam,
           }),
-          response: { 200: EventListSchema, ...errorResponses },
+          response: { 200: EventListSchema, ...keyRouteErrors },
         },
       },
       async (request, reply) => {

@@ -1,7 +1,8 @@
 // Health and status for clients (/v1/health, /v1/status) and probes for operators (/livez, /readyz, /metrics).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { API_VERSION, type ApiContext } from '../context.js';
-import { ErrorSchema, errorResponses } from '../schemas/common.js';
+import { ErrorSchema, errorsOf } from '../schemas/common.js';
 import { HealthSchema, ProbeSchema, StatusSchema } from '../schemas/discovery.js';
 import type { DatastoreStatus } from '../../store/store-health.js';
 
@@ -59,7 +60,13 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'getHealth',
           tags: ['service'],
           summary: 'Health of the datastore and the data pipeline; 503 when degraded',
-          response: { 200: HealthSchema, 503: HealthSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+          response: {
+            200: HealthSchema,
+            ...errorsOf(401, 429),
+            503: Type.Union([HealthSchema, ErrorSchema], {
+              description: 'degraded (Health), or shutting down (Error)',
+            }),
+          },
         },
       },
       async (_request, reply) => {
@@ -104,7 +111,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'getStatus',
           tags: ['service'],
           summary: 'Public API status (no key needed)',
-          response: { 200: StatusSchema, ...errorResponses },
+          response: { 200: StatusSchema, ...errorsOf(429, 503) },
         },
       },
       async () => {
@@ -129,7 +136,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'livez',
           tags: ['operator'],
           summary: 'Liveness probe',
-          response: { 200: ProbeSchema },
+          response: { 200: ProbeSchema, ...errorsOf(503) },
         },
       },
       async () => ({ status: 'ok' as const }),
@@ -143,7 +150,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'readyz',
           tags: ['operator'],
           summary: 'Readiness probe: store reachable and read model loaded (a standby pipeline node: 503 standby)',
-          response: { 200: ProbeSchema, 503: ProbeSchema },
+          response: { 200: ProbeSchema, 503: Type.Union([ProbeSchema, ErrorSchema]), 500: ErrorSchema },
         },
       },
       async (_request, reply) => {

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { badRequest } from '../../domain/errors.js';
 import type { OutrightEntry } from '../../domain/outrights.js';
 import type { ApiContext } from '../context.js';
-import { errorResponses } from '../schemas/common.js';
+import { keyRouteErrors } from '../schemas/common.js';
 import { OutrightSettlementFeedSchema } from '../schemas/outrights.js';
 
 const MAX_IDS = 50;
@@ -100,7 +100,7 @@ export function outrightSettlementRoutes(ctx: ApiContext): FastifyPluginAsyncTyp
               Type.String({ minLength: 1, maxLength: 10_000, description: 'comma-separated, at most 50' }),
             ),
           }),
-          response: { 200: OutrightSettlementFeedSchema, ...errorResponses },
+          response: { 200: OutrightSettlementFeedSchema, ...keyRouteErrors },
         },
       },
       async (request) => {

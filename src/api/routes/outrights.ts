@@ -8,7 +8,7 @@ import type { OddsFormat } from '../../domain/types.js';
 import type { OutrightBook } from '../../live/outright-book.js';
 import type { ApiContext } from '../context.js';
 import { sendRawJson } from '../raw-json.js';
-import { errorResponses, OddsFormatParam } from '../schemas/common.js';
+import { errorsOf, keyRouteErrors, OddsFormatParam } from '../schemas/common.js';
 import { OutrightListSchema, OutrightSportListSchema } from '../schemas/outrights.js';
 
 /** interface.md's limits table: the outright sports answer is cached for 5 minutes. */
@@ -69,7 +69,7 @@ export function outrightRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             ),
             odds_format: OddsFormatParam,
           }),
-          response: { 200: OutrightListSchema, ...errorResponses },
+          response: { 200: OutrightListSchema, ...keyRouteErrors },
         },
       },
       async (request, reply) => {
@@ -102,7 +102,7 @@ export function outrightRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'listOutrightSports',
           tags: ['outrights'],
           summary: 'Sports that have outright markets, with tournament counts (cached 5 minutes)',
-          response: { 200: OutrightSportListSchema, ...errorResponses },
+          response: { 200: OutrightSportListSchema, ...errorsOf(401, 429, 503) },
         },
       },
       async (_request, reply) => {

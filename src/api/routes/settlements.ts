@@ -7,7 +7,7 @@ import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
 import { iso, logoUrl } from '../../live/payloads.js';
 import { sendRawJson } from '../raw-json.js';
-import { errorResponses } from '../schemas/common.js';
+import { keyRouteErrors } from '../schemas/common.js';
 import { SettlementFeedSchema } from '../schemas/settlements.js';
 
 const DAY_MS = 86_400_000;
@@ -93,7 +93,7 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
               Type.String({ description: 'ISO date-time: entries changed after it, oldest change first' }),
             ),
           }),
-          response: { 200: SettlementFeedSchema, ...errorResponses },
+          response: { 200: SettlementFeedSchema, ...keyRouteErrors },
         },
       },
       async (request, reply) => {

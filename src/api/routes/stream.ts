@@ -7,7 +7,7 @@ import { compareLogPositions, formatLogPosition, parseLogPosition } from '../../
 import type { ApiContext } from '../context.js';
 import { parseSport } from '../event-filters.js';
 import { chargeKey } from '../quota/metering.js';
-import { errorResponses, OddsFormatParam } from '../schemas/common.js';
+import { keyRouteErrors, OddsFormatParam } from '../schemas/common.js';
 import { snapshotSource } from '../stream/snapshot.js';
 import { SSE_HEADERS, SSE_PREAMBLE } from '../stream/sse.js';
 import { StreamConnection, type HoldLimits } from '../stream/stream-connection.js';
@@ -123,7 +123,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           description:
             'Answers `text/event-stream`. Events: odds, markets, score, status, result, settlement, outright, heartbeat, snapshot_required (and close). Opening counts one request, each started 5 minutes one more; the plan limits concurrent streams.',
           querystring: StreamQuery,
-          response: errorResponses,
+          response: keyRouteErrors,
         },
       },
       async (request, reply) => {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context.js';
 import { usageBody, warningsBody } from '../quota/report.js';
-import { errorResponses } from '../schemas/common.js';
+import { errorsOf } from '../schemas/common.js';
 import { UsageSchema, WarningsSchema } from '../schemas/usage.js';
 
 export function usageRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
@@ -14,7 +14,7 @@ export function usageRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'getUsage',
           tags: ['account'],
           summary: "The calling key's plan, limits and counted requests this month, by day",
-          response: { 200: UsageSchema, ...errorResponses },
+          response: { 200: UsageSchema, ...errorsOf(401, 429, 503) },
         },
       },
       async (request) => {
@@ -32,7 +32,7 @@ export function usageRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'getUsageWarnings',
           tags: ['account'],
           summary: 'Active warnings of the calling key: quota thresholds and elevated error rate (not counted)',
-          response: { 200: WarningsSchema, ...errorResponses },
+          response: { 200: WarningsSchema, ...errorsOf(401, 429, 503) },
         },
       },
       async (request) => {

@@ -30,13 +30,25 @@ export const ErrorSchema = Type.Object(
   { $id: 'Error' },
 );
 
-export const errorResponses = {
-  400: ErrorSchema,
-  401: ErrorSchema,
-  404: ErrorSchema,
-  429: ErrorSchema,
-  500: ErrorSchema,
-} as const;
+/** An error status a route may answer besides 500. */
+export type ErrorStatus = 400 | 401 | 404 | 429 | 503;
+
+/**
+ * The error answers a route really gives, each with the Error body (500 always: an unexpected
+ * fault). Every route may answer 503 while the service shuts down (`component: api`); routes
+ * behind a key 401, 429 (rate and quota) and 503 (`datastore`, `usage_counters`) from the key
+ * check and metering; 400 where a parameter or body is validated; 404 where an id is looked up.
+ */
+export function errorsOf<const S extends readonly ErrorStatus[]>(
+  ...statuses: S
+): { [K in S[number] | 500]: typeof ErrorSchema } {
+  const out: Record<number, typeof ErrorSchema> = {};
+  for (const s of [...statuses, 500]) out[s] = ErrorSchema;
+  return out as { [K in S[number] | 500]: typeof ErrorSchema };
+}
+
+/** The errors of a key route with parameters: 400, 401, 429, 503 (and 500). */
+export const keyRouteErrors = errorsOf(400, 401, 429, 503);
 
 export const ScoreSchema = Type.Object({ home: Type.Integer(), away: Type.Integer() }, { $id: 'Score' });
 

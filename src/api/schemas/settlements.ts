@@ -51,5 +51,9 @@ export const SettlementFeedSchema = Type.Object({
   offset: Type.Integer(),
   has_more: Type.Boolean(),
   next_cursor: Nullable(Type.String()),
-  applied_filters: Type.Object({ event_ids_count: Type.Integer(), using_cursor: Type.Boolean() }),
+  applied_filters: Type.Object({
+    event_ids_count: Type.Integer(),
+    using_cursor: Type.Boolean(),
+    updated_since: Type.Optional(Type.String({ description: 'the updated_since parameter, as given' })),
+  }),
 });
