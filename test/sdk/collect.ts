@@ -44,8 +44,7 @@ export function pricesOf(events: StreamEvent[], selectionId: number): unknown[] 
   const out: unknown[] = [];
   for (const e of events) {
     if (e.event !== 'odds') continue;
-    const changes = (e.data as { changes?: Array<{ selection_id: number; odds: unknown }> }).changes ?? [];
-    for (const c of changes) if (c.selection_id === selectionId) out.push(c.odds);
+    for (const c of e.data.changes) if (c.selection_id === selectionId) out.push(c.odds);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
+  backoffDelay,
   seededRandom,
   SportsDataClient,
   SportsDataError,
@@ -57,6 +58,11 @@ describe('stream client', () => {
       const ids = c.events.map((e) => e.id);
       assert.equal(new Set(ids).size, 15, 'no id twice');
       assert.equal(reconnects[0]?.lastEventId, idBeforeCut, 'resumed after the last id received');
+      assert.equal(
+        reconnects[0]?.delayMs,
+        backoffDelay(0, { initialMs: 10, random: seededRandom(7) }),
+        'seeded jitter',
+      );
       assert.equal(proxy.connections, 2);
       assert.equal(stream.lastEventId, ids[14]);
     } finally {
@@ -82,10 +88,9 @@ describe('stream client', () => {
       assert.equal(first?.event, 'snapshot_required');
       assert.equal(first?.event === 'snapshot_required' ? first.data.reason : null, 'unknown');
       const snapshot = c.events.slice(1);
-      assert.ok(snapshot.every((e) => (e.data as { snapshot?: boolean }).snapshot === true));
+      assert.ok(snapshot.every((e) => 'snapshot' in e.data && e.data.snapshot === true));
       const markets = snapshot.find((e) => e.event === 'markets');
-      const added = (markets?.data as { added?: Array<{ outcomes: Array<{ selection_id: number; odds: unknown }> }> })
-        .added;
+      const added = markets?.event === 'markets' ? markets.data.added : undefined;
       assert.equal(added?.length, 2);
       const now = await client.getEventOdds('p1');
       const homeNow = now.markets[0]?.outcomes.find((o) => o.selection_id === SEL.home)?.odds;
