@@ -187,7 +187,8 @@ function transformRoute({ schema, url, route }: { schema: unknown; url: string; 
   const path = url.replace(/:(\w+)/g, '{$1}');
   for (const [status, r] of Object.entries({ ...s.response, ...OTHER_RESPONSES[path] })) {
     const ref = (withRefs({ x: r }) as { x: unknown }).x;
-    const description = ERROR_DESCRIPTIONS[status];
+    const described = isObject(ref) && typeof ref.description === 'string';
+    const description = ERROR_DESCRIPTIONS[status] ?? (status === '200' && !described ? 'OK' : undefined);
     response[status] = description !== undefined && isObject(ref) ? { ...ref, description } : ref;
   }
   if (isObject(response[429])) response[429] = { ...response[429], headers: RATE_LIMITED_HEADERS };
