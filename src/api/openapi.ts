@@ -17,8 +17,8 @@ import * as stream from './schemas/stream.js';
 import * as usage from './schemas/usage.js';
 
 /**
- * Names given here rather than in settlements.ts (whose schemas other work edits at the same
- * time): the settlement entries and their resolved markets and outcomes.
+ * Names (and the result enum) given here rather than in settlements.ts, whose resolved outcome
+ * other work edits at the same time; they can move into that file's `$id`s once both are merged.
  */
 function name(schema: TSchema, id: string): void {
   (schema as { $id?: string }).$id = id;
@@ -27,6 +27,10 @@ name(settlements.ResolvedMarketSchema, 'ResolvedMarket');
 name(settlements.ResolvedMarketSchema.properties.outcomes.items, 'ResolvedOutcome');
 name(settlements.SettlementEntrySchema, 'SettlementEntry');
 name(settlements.SettlementFeedSchema, 'SettlementPage');
+// won, lost or refund (a half result is won or lost with a void_factor), as an enum.
+Object.assign(settlements.ResolvedMarketSchema.properties.outcomes.items.properties.result, {
+  enum: ['won', 'lost', 'refund'],
+});
 
 /** The tags, in the order /docs shows them: what clients call first, then operators, then admins. */
 export const TAGS = [
@@ -107,6 +111,11 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   503: 'service_unavailable: a component fails (`component` names it)',
 };
 
+/** What a 429 answer carries besides its body: when to try again (docs/quotas.md). */
+const RATE_LIMITED_HEADERS = {
+  'Retry-After': { type: 'integer', minimum: 1, description: 'whole seconds to wait before retrying' },
+};
+
 /** The SSE response of GET /v1/stream: one schema per event name, each frame's `data`. */
 function streamResponse(): Record<string, unknown> {
   const lines = STREAM_EVENTS.map(([event, id]) => `- \`${event}\`: ${id}`);
@@ -178,9 +187,11 @@ function transformRoute({ schema, url, route }: { schema: unknown; url: string; 
   const path = url.replace(/:(\w+)/g, '{$1}');
   for (const [status, r] of Object.entries({ ...s.response, ...OTHER_RESPONSES[path] })) {
     const ref = (withRefs({ x: r }) as { x: unknown }).x;
-    const description = ERROR_DESCRIPTIONS[status];
+    const described = isObject(ref) && typeof ref.description === 'string';
+    const description = ERROR_DESCRIPTIONS[status] ?? (status === '200' && !described ? 'OK' : undefined);
     response[status] = description !== undefined && isObject(ref) ? { ...ref, description } : ref;
   }
+  if (isObject(response[429])) response[429] = { ...response[429], headers: RATE_LIMITED_HEADERS };
   s.response = response;
   const security = SECURITY[accessOf(route.url, route.config?.access)];
   if (security !== undefined) s.security = security;

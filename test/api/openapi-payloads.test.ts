@@ -312,3 +312,35 @@ describe('every payload matches the OpenAPI document (no undeclared field)', () 
     assert.deepEqual(missing, []);
   });
 });
+
+describe('refusals and a failing store match the document too (429, 503)', () => {
+  let svc: TestService;
+  let contract: ContractValidator;
+  before(async () => {
+    // The free plan allows 5 requests a second; the injected clock does not move, so the 6th is refused.
+    svc = await startService({ env: { DEMO_PLAN: 'free' } });
+    contract = new ContractValidator((await svc.get('/openapi.json', { key: null })).body as never);
+  });
+  after(() => svc.close());
+
+  test('429 rate_limited, then 503 from the health, the probes and a key lookup once the store is gone', async () => {
+    let res = await svc.get('/v1/sports');
+    for (let i = 0; i < 10 && res.status === 200; i++) res = await svc.get('/v1/sports');
+    assert.equal(res.status, 429, res.text);
+    assert.ok(res.headers['retry-after'] !== undefined);
+    contract.response('GET', '/v1/sports', 429, res.body);
+
+    await svc.service.store.close();
+    svc.clock.advance(60_000);
+    const health = await svc.get('/v1/health');
+    assert.equal(health.status, 503, health.text);
+    contract.response('GET', '/v1/health', 503, health.body);
+    const ready = await svc.get('/readyz', { key: null });
+    assert.equal(ready.status, 503, ready.text);
+    contract.response('GET', '/readyz', 503, ready.body);
+    const unknownKey = await svc.get('/v1/events', { key: 'never-seen-key' });
+    assert.equal(unknownKey.status, 503, unknownKey.text);
+    assert.equal((unknownKey.body as { component?: string }).component, 'datastore');
+    contract.response('GET', '/v1/events', 503, unknownKey.body);
+  });
+});

@@ -16,6 +16,7 @@ import {
   OddsFormatParam,
   OddsFormatQuery,
   OffsetParam,
+  StringEnum,
 } from '../schemas/common.js';
 import {
   BatchBodySchema,
@@ -32,7 +33,9 @@ import { oddsAt, parseInstant } from './history.js';
 export const EventListQuery = Type.Object({
   sport: Type.Optional(Type.String({ description: 'sport key (soccer, basketball, cs2…) or all' })),
   status: Type.Optional(
-    Type.String({ description: 'live, prematch (or upcoming), ended, all; default: everything not finished' }),
+    StringEnum(['live', 'prematch', 'upcoming', 'ended', 'all'] as const, {
+      description: 'upcoming is prematch; default: everything not finished',
+    }),
   ),
   league: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'exact slug or part of the name' })),
   country: Type.Optional(

@@ -32,8 +32,10 @@ export const SettlementEntrySchema = Type.Object({
   country: Nullable(Type.String()),
   start_time: Nullable(Type.String({ format: 'date-time' })),
   ended_at: Type.String({ format: 'date-time' }),
-  status: Type.String({ description: 'always settled' }),
-  settlement_status: Type.String({ description: 'always settled' }),
+  status: Type.Literal('settled', { description: 'always settled: an entry exists once a market is resolved' }),
+  settlement_status: Type.Literal('settled', {
+    description: 'always settled: an entry exists once a market is resolved',
+  }),
   resolved_markets: Type.Array(ResolvedMarketSchema),
   resolved_markets_count: Type.Integer(),
   total_markets_count: Nullable(Type.Integer()),
