@@ -145,10 +145,10 @@ describe('SportsDataClient: every client endpoint', () => {
     const notFound = await client.getEvent('nope').catch((e: unknown) => e);
     assert.ok(notFound instanceof SportsDataError);
     assert.deepEqual([notFound.status, notFound.code, notFound.retryAfter], [404, 'not_found', null]);
-    const bad = await client.listEvents({ status: 'sideways' }).catch((e: unknown) => e);
+    const bad = await client.listEvents({ date: 'yesterday' }).catch((e: unknown) => e);
     assert.ok(bad instanceof SportsDataError);
     assert.deepEqual([bad.status, bad.code], [400, 'bad_request']);
-    assert.match(bad.message, /status/);
+    assert.match(bad.message, /date/);
     const anonymous = new SportsDataClient({ baseUrl: w.baseUrl, apiKey: 'wrong' });
     const unauthorized = await anonymous.listSports().catch((e: unknown) => e);
     assert.ok(unauthorized instanceof SportsDataError);

@@ -885,8 +885,11 @@ export interface components {
         };
         ResolvedOutcome: {
             label: string;
-            /** @description won, lost or refund */
-            result: string;
+            /**
+             * @description won, lost or refund
+             * @enum {string}
+             */
+            result: "won" | "lost" | "refund";
             selection_id: number | null;
             /** @description refunded share of a half-won or half-lost outcome (0.5) */
             void_factor?: number;
@@ -906,10 +909,16 @@ export interface components {
             start_time: string | null;
             /** Format: date-time */
             ended_at: string;
-            /** @description always settled */
-            status: string;
-            /** @description always settled */
-            settlement_status: string;
+            /**
+             * @description always settled: an entry exists once a market is resolved
+             * @enum {string}
+             */
+            status: "settled";
+            /**
+             * @description always settled: an entry exists once a market is resolved
+             * @enum {string}
+             */
+            settlement_status: "settled";
             resolved_markets: components["schemas"]["ResolvedMarket"][];
             resolved_markets_count: number;
             total_markets_count: number | null;
@@ -1218,8 +1227,8 @@ export interface operations {
             query?: {
                 /** @description sport key (soccer, basketball, cs2…) or all */
                 sport?: string;
-                /** @description live, prematch (or upcoming), ended, all; default: everything not finished */
-                status?: string;
+                /** @description upcoming is prematch; default: everything not finished */
+                status?: "live" | "prematch" | "upcoming" | "ended" | "all";
                 /** @description exact slug or part of the name */
                 league?: string;
                 /** @description exact or partial, case-insensitive */
@@ -1245,7 +1254,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1275,6 +1284,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1317,7 +1328,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1347,6 +1358,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1388,7 +1401,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1427,6 +1440,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1470,7 +1485,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1509,6 +1524,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1547,7 +1564,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1586,6 +1603,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1628,7 +1647,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1658,6 +1677,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1711,7 +1732,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1750,6 +1771,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1796,7 +1819,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1826,6 +1849,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1861,7 +1886,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1882,6 +1907,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1917,7 +1944,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1938,6 +1965,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1978,7 +2007,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2008,6 +2037,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2113,7 +2144,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2143,6 +2174,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2188,7 +2221,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2218,6 +2251,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2257,7 +2292,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2296,6 +2331,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2336,7 +2373,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2366,6 +2403,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2401,7 +2440,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2422,6 +2461,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2518,6 +2559,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2553,7 +2596,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2574,6 +2617,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2609,7 +2654,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2630,6 +2675,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2665,7 +2712,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2686,6 +2733,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2721,7 +2770,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2733,6 +2782,8 @@ export interface operations {
             /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
             429: {
                 headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2768,7 +2819,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2806,7 +2857,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2891,7 +2942,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
