@@ -182,3 +182,34 @@ describe('stream client: the service closes the stream', () => {
     assert.equal(reconnects.length, 1);
   });
 });
+
+describe('stream client: a silent connection', () => {
+  test('no byte for idleTimeoutMs (not even a heartbeat) reconnects and resumes', async () => {
+    const w = await startWorld(prematchEvent('p1'), { env: { STREAM_HEARTBEAT_SECONDS: '3600' } });
+    const reconnects: ReconnectInfo[] = [];
+    const client = new SportsDataClient({ baseUrl: w.baseUrl, apiKey: DEMO_KEY });
+    const stream = client.stream({
+      query: { event_ids: 'p1', types: 'odds,markets' },
+      snapshot: true,
+      idleTimeoutMs: 300,
+      backoff: { initialMs: 10, random: seededRandom(3) },
+      onReconnect: (i) => reconnects.push(i),
+    });
+    const c = collect(stream);
+    try {
+      await c.until((e) => e.some((x) => x.event === 'markets'));
+      await feedOk(w.svc, [priceChange(1)]);
+      await c.until((e) => pricesOf(e, SEL.home).length === 1);
+      await c.until(() => reconnects.length >= 1, 3000);
+      assert.equal(reconnects[0]?.lastEventId, c.events[c.events.length - 1]?.id);
+      await feedOk(w.svc, [priceChange(2)]);
+      await c.until((e) => pricesOf(e, SEL.home).length === 2);
+      assert.equal(c.events.filter((x) => x.event === 'markets').length, 1, 'resumed exactly: no second snapshot');
+      assert.deepEqual(pricesOf(c.events, SEL.home), [price(1), price(2)]);
+    } finally {
+      stream.close();
+      await c.done;
+      await w.svc.close();
+    }
+  });
+});
