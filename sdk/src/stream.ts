@@ -81,6 +81,8 @@ export class EventStream implements AsyncIterable<StreamEvent> {
       this.stop.signal.addEventListener('abort', onStop, { once: true });
       let reopen = false;
       let error: unknown = null;
+      /** The service closed the stream for good (its key's quota is spent): no reconnection helps. */
+      let fatal: SportsDataError | null = null;
       try {
         const res = await this.open(snapshot, conn.signal);
         for await (const msg of this.read(res, conn)) {
@@ -97,7 +99,7 @@ export class EventStream implements AsyncIterable<StreamEvent> {
           }
           if (ev.event === 'close') {
             if (ev.data.reason === 'quota_exhausted') {
-              throw new SportsDataError({ status: 429, code: 'rate_limited', message: ev.data.message });
+              fatal = new SportsDataError({ status: 429, code: 'rate_limited', message: ev.data.message });
             }
             break;
           }
@@ -110,6 +112,7 @@ export class EventStream implements AsyncIterable<StreamEvent> {
         this.stop.signal.removeEventListener('abort', onStop);
         conn.abort();
       }
+      if (fatal !== null) throw fatal;
       if (reopen) {
         this.lastId = null;
         snapshot = true;

@@ -157,6 +157,27 @@ describe('stream client', () => {
     assert.ok((err.retryAfter ?? 0) > 60, 'until the month turns');
     assert.deepEqual(waits, []);
   });
+  test('close (quota_exhausted) mid-stream is yielded, then thrown as rate_limited: no reconnection', async () => {
+    const key = await keyOn(w.svc, 'tiny');
+    const client = new SportsDataClient({ baseUrl: w.baseUrl, apiKey: key });
+    const reconnects: ReconnectInfo[] = [];
+    const stream = client.stream({
+      query: { event_ids: 'p1' },
+      snapshot: true,
+      onReconnect: (i) => reconnects.push(i),
+    });
+    const c = collect(stream);
+    await c.until((e) => e.some((x) => x.event === 'markets'));
+    // The open counted one request; nine more spend the 10 of the plan; the next period of the stream finds none.
+    for (let i = 0; i < 9; i++) await client.listSports();
+    w.svc.clock.advance(5 * 60_000);
+    const err = await c.done;
+    assert.ok(err instanceof SportsDataError);
+    assert.deepEqual([err.status, err.code], [429, 'rate_limited']);
+    const last = c.events[c.events.length - 1];
+    assert.deepEqual(last?.event === 'close' ? last.data.reason : last?.event, 'quota_exhausted');
+    assert.deepEqual(reconnects, []);
+  });
 });
 
 describe('stream client: the service closes the stream', () => {
