@@ -193,8 +193,6 @@ export class MarketBook {
         odds: this.odds(o),
         teamSide: this.teamSide(o),
         isLocked: this.isLocked(o),
-        openingOdds: this.openingOdds(o),
-        closingOdds: this.closingOdds(o),
       });
     }
     const m: Market = { marketId: this.marketId(i), key: this.key(i), name: this.name(i), outcomes };
@@ -405,14 +403,12 @@ export class MarketBook {
           const open = x.openingOdds ?? (old >= 0 ? (oldOpening?.[old] ?? (this.oddsCol[old] as number)) : x.odds);
           opening[o] = open;
           if (open !== x.odds) openingMoved = true;
-          if (x.closingOdds !== undefined && closing === null) closing = new Float64Array(total).fill(NaN);
+          // A closing price comes with a stored market (a reload) or is kept from the replaced one; a
+          // null one says nothing (a market stored before kick-off must not mark the book as gone live).
+          const given = typeof x.closingOdds === 'number' ? x.closingOdds : null;
+          if (given !== null && closing === null) closing = new Float64Array(total).fill(NaN);
           if (closing !== null) {
-            closing[o] =
-              x.closingOdds !== undefined
-                ? (x.closingOdds ?? NaN)
-                : old >= 0 && oldClosing !== null
-                  ? (oldClosing[old] as number)
-                  : NaN;
+            closing[o] = given ?? (old >= 0 && oldClosing !== null ? (oldClosing[old] as number) : NaN);
           }
           selIds[o] = x.selectionId;
           odds[o] = x.odds;
