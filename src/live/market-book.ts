@@ -181,19 +181,28 @@ export class MarketBook {
     return lo;
   }
 
-  /** Market i as a plain object (for the store and settlement; not on the hot path). */
-  toMarket(i: number): Market {
+  /**
+   * Market i as a plain object (for the store and settlement; not on the hot path). With `prices`,
+   * each outcome carries its opening and closing price too (what clients see; the store keeps those
+   * apart, in the odds marks).
+   */
+  toMarket(i: number, prices = false): Market {
     const [a, b] = this.outcomeRange(i);
     const outcomes: Outcome[] = [];
     for (let o = a; o < b; o++) {
-      outcomes.push({
+      const outcome: Outcome = {
         selectionId: this.selectionId(o),
         code: this.code(o),
         label: this.label(o),
         odds: this.odds(o),
         teamSide: this.teamSide(o),
         isLocked: this.isLocked(o),
-      });
+      };
+      if (prices) {
+        outcome.openingOdds = this.openingOdds(o);
+        outcome.closingOdds = this.closingOdds(o);
+      }
+      outcomes.push(outcome);
     }
     const m: Market = { marketId: this.marketId(i), key: this.key(i), name: this.name(i), outcomes };
     if (this.isWithdrawn(i)) m.withdrawn = true;

@@ -199,6 +199,23 @@ describe('opening and closing prices on the stream', () => {
       } finally {
         client.close();
       }
+      // A snapshot shows the event's markets with the same prices as the odds payload.
+      await playPrices(svc, 'os2');
+      await feedOk(svc, [status('os2', 'live'), odds('os2', [{ selection_id: SEL.home, odds: 1.5 }])]);
+      const snap = await SseClient.connect(
+        `http://127.0.0.1:${port}`,
+        '/v1/stream?event_ids=os2&types=markets&snapshot=true',
+        { 'x-api-key': DEMO_KEY },
+      );
+      try {
+        await snap.untilCount(1);
+        const m = (snap.changes[0]?.data.added as Payload['markets']).find((x) => x.market_id === 1);
+        const o = m?.outcomes.find((x) => x.selection_id === SEL.home);
+        assert.equal(snap.changes[0]?.data.snapshot, true);
+        assert.deepEqual([o?.odds, o?.opening_odds, o?.closing_odds], [1.5, 2.5, 2.0]);
+      } finally {
+        snap.close();
+      }
     } finally {
       await svc.close();
     }
