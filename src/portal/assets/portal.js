@@ -445,7 +445,16 @@
       item.append(meta, data);
       list.prepend(item);
       while (list.children.length > config.max) list.lastElementChild.remove();
-      setState('open', 'Open · ' + received + ' event' + (received === 1 ? '' : 's') + ' received, last id ' + lastId);
+      showOpen();
+    }
+
+    function showOpen() {
+      setState(
+        'open',
+        received === 0
+          ? 'Open · waiting for events'
+          : 'Open · ' + received + ' event' + (received === 1 ? '' : 's') + ' received, last id ' + lastId,
+      );
     }
 
     /** EventSource hides why a stream was refused: ask once with fetch, read the JSON error, and let go. */
@@ -496,7 +505,7 @@
       setState('connecting', 'Connecting…');
       opened.addEventListener('open', () => {
         everOpen = true;
-        if (received === 0) setState('open', 'Open · waiting for events');
+        showOpen();
       });
       for (const name of config.events) opened.addEventListener(name, (e) => add(name, e));
       opened.addEventListener('error', () => {

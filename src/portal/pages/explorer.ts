@@ -231,7 +231,7 @@ export function explorerPages(app: FastifyInstance, pctx: PortalContext): void {
           <textarea
             id="ex-request-body"
             class="json-editor"
-            rows="10"
+            rows="14"
             spellcheck="false"
             autocomplete="off"
             aria-describedby="ex-request-body-hint"
