@@ -84,12 +84,17 @@ describe('portal in a browser', { skip }, () => {
   }
 
   /** Sends the explorer's form and returns the status it shows and the JSON body. */
-  async function send<T>(): Promise<{ status: string; body: T }> {
+  async function send<T>(): Promise<{ status: string; text: string; body: T | null }> {
     await page.evaluate("document.querySelector('#ex-status').removeAttribute('data-status')");
     await page.click('#ex-send');
     await page.waitForSelector('#ex-status[data-status]');
     const status = (await page.getAttribute('#ex-status', 'data-status')) ?? '';
-    return { status, body: JSON.parse((await page.textContent('#ex-body')) ?? 'null') as T };
+    const text = (await page.textContent('#ex-body')) ?? '';
+    try {
+      return { status, text, body: JSON.parse(text) as T };
+    } catch {
+      return { status, text, body: null };
+    }
   }
 
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -143,11 +148,20 @@ describe('portal in a browser', { skip }, () => {
         ['browser-1'],
       );
       assert.match((await page.textContent('#ex-headers')) ?? '', /x-ratelimit-remaining9999/);
+      const etag = /etag("[^"]+")/.exec((await page.textContent('#ex-headers')) ?? '')?.[1];
+      assert.ok(etag !== undefined, 'the ETag is shown');
+      assert.match((await page.textContent('#ex-headers')) ?? '', /x-ratelimit-reset\d+ \(\d{4}-\d\d-01T00:00:00Z\)/);
+      await page.check('#ex-conditional');
+      assert.equal((await page.textContent('#ex-url'))?.trim(), `GET /v1/events?limit=5 · If-None-Match: ${etag}`);
+      const unchanged = await send<unknown>();
+      assert.equal(unchanged.status, '304', 'unchanged: 304');
+      assert.match(unchanged.text, /304 Not Modified: no body/);
+      await page.uncheck('#ex-conditional');
       await shot('03-explorer');
 
       await page.goto(`${base}/portal/usage?key=${keyId}`);
-      assert.equal(await chartTotal(), 1, 'the explorer’s request is on the chart');
-      assert.equal(await page.getAttribute('figure.chart', 'data-month-total'), '1');
+      assert.equal(await chartTotal(), 2, 'the explorer’s requests (the 304 too) are on the chart');
+      assert.equal(await page.getAttribute('figure.chart', 'data-month-total'), '2');
       await shot('04-usage');
 
       // The POSTs, prefilled with this service's own event: the secret is still in the tab.
@@ -159,7 +173,7 @@ describe('portal in a browser', { skip }, () => {
       assert.equal((await page.textContent('#ex-url'))?.trim(), 'POST /v1/events/batch');
       const batch = await send<{ found: number; events: Record<string, { id: string }> }>();
       assert.equal(batch.status, '200');
-      assert.equal(batch.body.found, 1);
+      assert.equal(batch.body?.found, 1);
       assert.match((await page.textContent('#ex-headers')) ?? '', /etag"/);
       await shot('04a-explorer-batch');
 
@@ -168,9 +182,9 @@ describe('portal in a browser', { skip }, () => {
       assert.equal(example.legs[0]?.event_id, 'browser-1');
       const check = await send<{ status: string; legs: Array<{ outcome: string }>; combined_odds: number }>();
       assert.equal(check.status, '200');
-      assert.equal(check.body.status, 'pending');
-      assert.equal(check.body.legs[0]?.outcome, 'Home');
-      assert.equal(check.body.combined_odds, 2.5);
+      assert.equal(check.body?.status, 'pending');
+      assert.equal(check.body?.legs[0]?.outcome, 'Home');
+      assert.equal(check.body?.combined_odds, 2.5);
       await page.fill('#ex-request-body', '{"legs": [');
       assert.equal((await send<unknown>()).status, 'invalid-body', 'a body that is not JSON is caught before sending');
       assert.equal(await page.getAttribute('#ex-request-body', 'aria-invalid'), 'true');
@@ -250,6 +264,12 @@ describe('portal in a browser', { skip }, () => {
         problems.splice(0).every((p) => p.includes('status of 400')),
         'only the refusals are reported by the browser',
       );
+
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot('04d-explorer-phone');
+      const explorerOverflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+      assert.ok(explorerOverflow <= 0, `the explorer fits a phone's width (overflows by ${explorerOverflow}px)`);
+      await page.setViewportSize({ width: 1200, height: 900 });
 
       await page.goto(`${base}/portal/keys`);
       await page.click(`tr[data-key-id="${keyId}"] >> text=Revoke…`);

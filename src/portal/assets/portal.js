@@ -226,7 +226,8 @@
   }
 
   function withQuery(path, query) {
-    const q = query.toString();
+    // Commas are legal in a query and lists (event_ids, types) read better with them.
+    const q = query.toString().replace(/%2C/gi, ',');
     return path + (q ? '?' + q : '');
   }
 
@@ -239,6 +240,10 @@
       const dd = document.createElement('dd');
       dt.textContent = name;
       dd.textContent = value;
+      // Epoch seconds are for programs: add the instant for the reader.
+      if (name === 'x-ratelimit-reset' && /^\d+$/.test(value)) {
+        dd.textContent += ' (' + new Date(Number(value) * 1000).toISOString().replace('.000Z', 'Z') + ')';
+      }
       list.append(dt, dd);
     }
   }
@@ -264,8 +269,11 @@
     const statusOut = byId('ex-status');
     const headersOut = byId('ex-headers');
     const bodyOut = document.querySelector('#ex-body code');
+    const conditional = byId('ex-conditional');
     /** Bodies the user edited, by endpoint: switching endpoints and back keeps them. */
     const edited = new Map();
+    /** The last ETag answered for each URL, for a conditional request (If-None-Match → 304). */
+    const etags = new Map();
 
     function current() {
       return endpoints[Number(endpointSelect.value)] || endpoints[0];
@@ -277,7 +285,9 @@
     }
 
     function showUrl() {
-      urlOut.textContent = current().method + ' ' + requestUrl();
+      const url = requestUrl();
+      const tag = conditional.checked ? etags.get(url) : undefined;
+      urlOut.textContent = current().method + ' ' + url + (tag ? ' · If-None-Match: ' + tag : '');
     }
 
     function renderRequest() {
@@ -285,6 +295,8 @@
       renderParams(paramsBox, 'ex-param-', endpoint.params);
       const post = endpoint.method === 'POST';
       bodyField.hidden = !post;
+      conditional.closest('div').hidden = post;
+      if (post) conditional.checked = false;
       bodyInput.value = post ? (edited.get(endpointSelect.value) ?? endpoint.body ?? '{}') : '';
       bodyInput.removeAttribute('aria-invalid');
       showUrl();
@@ -310,6 +322,7 @@
     });
     secretInput.addEventListener('change', () => remember(keySelect.value, secret()));
     endpointSelect.addEventListener('change', renderRequest);
+    conditional.addEventListener('change', showUrl);
     paramsBox.addEventListener('input', showUrl);
     paramsBox.addEventListener('change', showUrl);
     bodyInput.addEventListener('input', () => edited.set(endpointSelect.value, bodyInput.value));
@@ -345,15 +358,20 @@
         init.headers['Content-Type'] = 'application/json';
         init.body = bodyInput.value;
       }
-      urlOut.textContent = endpoint.method + ' ' + url;
+      const tag = conditional.checked ? etags.get(url) : undefined;
+      if (tag) init.headers['If-None-Match'] = tag;
+      urlOut.textContent = endpoint.method + ' ' + url + (tag ? ' · If-None-Match: ' + tag : '');
       statusOut.textContent = 'Sending…';
       const started = performance.now();
       try {
         const res = await fetch(url, init);
         const text = await res.text();
         const ms = Math.round(performance.now() - started);
-        bodyOut.textContent = pretty(text);
+        bodyOut.textContent =
+          res.status === 304 ? '(304 Not Modified: no body; what you have is current)' : pretty(text);
         showHeaders(headersOut, res.headers);
+        const etag = res.headers.get('etag');
+        if (etag && endpoint.method === 'GET') etags.set(url, etag);
         const size = new window.Blob([text]).size;
         const wire = transferred(url);
         statusOut.textContent =

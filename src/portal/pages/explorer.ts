@@ -241,6 +241,14 @@ export function explorerPages(app: FastifyInstance, pctx: PortalContext): void {
             <button type="button" id="ex-body-reset" class="button-link">Restore the example</button>
           </p>
         </div>
+        <div class="check-row">
+          <input id="ex-conditional" type="checkbox" aria-describedby="ex-conditional-hint" />
+          <label for="ex-conditional">Conditional request</label>
+          <p class="hint" id="ex-conditional-hint">
+            Sends <code>If-None-Match</code> with the ETag of this URL's last answer: unchanged data answers 304 with no
+            body (it still counts as a request).
+          </p>
+        </div>
         <p class="request-line">Request: <code id="ex-url"></code></p>
         <button type="submit" id="ex-send">Send request</button>
       </form>
