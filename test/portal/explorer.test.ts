@@ -183,6 +183,55 @@ describe('portal explorer', () => {
     }
   });
 
+  test('parameters behind $ref and unions of constants are read as the inline ones', () => {
+    const doc = {
+      components: {
+        parameters: {
+          Format: { $ref: '#/components/parameters/FormatInline' },
+          FormatInline: { name: 'odds_format', in: 'query', schema: { $ref: '#/components/schemas/OddsFormat' } },
+        },
+        schemas: {
+          OddsFormat: {
+            anyOf: [{ const: 'decimal' }, { enum: ['american'] }, { $ref: '#/components/schemas/Frac' }],
+            description: 'the format',
+          },
+          Frac: { type: 'string', enum: ['fractional'] },
+        },
+      },
+      paths: {
+        '/v1/things/{id}': {
+          get: {
+            summary: 'a thing',
+            parameters: [
+              { $ref: '#/components/parameters/Format' },
+              { name: 'id', in: 'path', schema: { type: 'string' } },
+              { $ref: '#/nowhere' },
+            ],
+          },
+        },
+        '/admin/v1/feed': { post: {} },
+      },
+    };
+    assert.deepEqual(explorerEndpoints(doc), [
+      {
+        method: 'GET',
+        path: '/v1/things/{id}',
+        summary: 'a thing',
+        stream: false,
+        params: [
+          {
+            name: 'odds_format',
+            in: 'query',
+            required: false,
+            description: 'the format',
+            enum: ['decimal', 'american', 'fractional'],
+          },
+          { name: 'id', in: 'path', required: true, description: '' },
+        ],
+      },
+    ]);
+  });
+
   test('the page never holds a key secret and keeps its scripts out of line', async () => {
     const page = await client.get('/portal/explorer');
     assert.ok(!page.text.includes(secret));

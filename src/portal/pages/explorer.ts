@@ -27,12 +27,23 @@ export interface ExplorerEndpoint {
   body?: string;
 }
 
+interface OpenApiSchema {
+  $ref?: unknown;
+  description?: unknown;
+  enum?: unknown;
+  const?: unknown;
+  anyOf?: unknown;
+  oneOf?: unknown;
+  type?: unknown;
+}
+
 interface OpenApiParam {
+  $ref?: unknown;
   name?: unknown;
   in?: unknown;
   required?: unknown;
   description?: unknown;
-  schema?: { description?: unknown; enum?: unknown; default?: unknown; type?: unknown };
+  schema?: OpenApiSchema;
 }
 
 interface OpenApiOperation {
@@ -92,11 +103,42 @@ function sampleParam(name: string, samples: ExplorerSamples): string | undefined
   return undefined;
 }
 
-function explorerParam(p: OpenApiParam, samples: ExplorerSamples): ExplorerParam | null {
-  if (typeof p.name !== 'string' || (p.in !== 'path' && p.in !== 'query')) return null;
-  const description = typeof p.description === 'string' ? p.description : p.schema?.description;
-  const listed = Array.isArray(p.schema?.enum) ? p.schema.enum.filter((v) => typeof v === 'string') : [];
-  const values = listed.length > 0 ? listed : p.schema?.type === 'boolean' ? ['true', 'false'] : [];
+/** Follows a local `$ref` (`#/components/…`), as named components do; anything else as it is. */
+function resolved<T extends { $ref?: unknown }>(doc: unknown, node: T | undefined): T | undefined {
+  let out: unknown = node;
+  for (let hops = 0; hops < 8 && typeof (out as T | undefined)?.$ref === 'string'; hops++) {
+    const ref = (out as T).$ref as string;
+    if (!ref.startsWith('#/')) return undefined;
+    out = ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>(
+        (at, part) =>
+          typeof at === 'object' && at !== null
+            ? (at as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')]
+            : undefined,
+        doc,
+      );
+  }
+  return out as T | undefined;
+}
+
+/** The values a parameter allows: `enum`, a union of constants (`anyOf`/`oneOf`), or a boolean's two. */
+function allowedValues(doc: unknown, schema: OpenApiSchema | undefined): string[] {
+  const s = resolved(doc, schema);
+  if (s === undefined) return [];
+  if (Array.isArray(s.enum)) return s.enum.filter((v): v is string => typeof v === 'string');
+  if (typeof s.const === 'string') return [s.const];
+  const union = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : null;
+  if (union !== null) return union.flatMap((u: OpenApiSchema) => allowedValues(doc, u));
+  return s.type === 'boolean' ? ['true', 'false'] : [];
+}
+
+function explorerParam(doc: unknown, raw: OpenApiParam, samples: ExplorerSamples): ExplorerParam | null {
+  const p = resolved(doc, raw);
+  if (p === undefined || typeof p.name !== 'string' || (p.in !== 'path' && p.in !== 'query')) return null;
+  const description = typeof p.description === 'string' ? p.description : resolved(doc, p.schema)?.description;
+  const values = allowedValues(doc, p.schema);
   const example = sampleParam(p.name, samples);
   return {
     name: p.name,
@@ -120,7 +162,7 @@ export function explorerEndpoints(doc: unknown, samples: ExplorerSamples = NO_SA
       const stream = method === 'GET' && path === '/v1/stream';
       const params: ExplorerParam[] = [];
       for (const p of op.parameters ?? []) {
-        const param = explorerParam(p, samples);
+        const param = explorerParam(doc, p, samples);
         if (param !== null && !(stream && STREAM_OWN_PARAMS.has(param.name))) params.push(param);
       }
       const body = method === 'POST' ? (sampleBody(path, samples) ?? '{}') : undefined;
