@@ -167,6 +167,12 @@ describe('portal in a browser', { skip }, () => {
       // The POSTs, prefilled with this service's own event: the secret is still in the tab.
       await page.goto(`${base}/portal/explorer?key=${keyId}`);
       assert.equal(await page.inputValue('#ex-secret'), secret, 'the secret stays in the tab (sessionStorage)');
+      const cookies = await page.context().cookies();
+      assert.ok(
+        cookies.every((c) => !c.value.includes(secret)),
+        'never in a cookie',
+      );
+      assert.equal(await page.evaluate<number>('localStorage.length'), 0, 'never in localStorage');
       await chooseEndpoint('POST /v1/events/batch');
       assert.equal(await page.isVisible('#ex-request-body'), true);
       assert.deepEqual(JSON.parse(await page.inputValue('#ex-request-body')), { ids: ['browser-1'] });
