@@ -74,6 +74,7 @@ function collectComponents(roots: unknown[]): Map<string, Record<string, unknown
   return found;
 }
 
+/** Every schema module: a new one belongs here, or its named schemas stay inline (and keep their `$id`). */
 const ROOTS: unknown[] = [
   ...[common, events, history, discovery, outrights, settlements, usage, stream, bets].flatMap((m) => Object.values(m)),
 ];
