@@ -196,6 +196,8 @@ function transformRoute({ schema, url, route }: { schema: unknown; url: string; 
   s.response = response;
   const security = SECURITY[accessOf(route.url, route.config?.access)];
   if (security !== undefined) s.security = security;
+  // Browsers' EventSource cannot send headers: the stream also takes the key as `api_key=`.
+  if (url === '/v1/stream') s.security = [{ apiKey: [] }, { apiKeyQuery: [] }];
   return { schema: s, url };
 }
 
@@ -233,6 +235,7 @@ export async function installOpenApi(app: FastifyInstance, site: SiteAddress): P
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
+          apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'GET /v1/stream only' },
         },
       },
       security: [{ apiKey: [] }],
