@@ -46,6 +46,9 @@ function resolvedMarkets(rand: () => number, sport: string, home: number, away: 
     label,
     result,
     selection_id: sel++,
+    // Realistic prices: the feed serves these as stored (decimal).
+    opening_odds: Math.round((1.5 + rand() * 2) * 100) / 100,
+    closing_odds: Math.round((1.5 + rand() * 2) * 100) / 100,
     ...(voidFactor !== undefined ? { void_factor: voidFactor } : {}),
   });
   const winner: ResolvedMarket = HAS_DRAW.has(sport)

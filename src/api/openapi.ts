@@ -74,6 +74,7 @@ function collectComponents(roots: unknown[]): Map<string, Record<string, unknown
   return found;
 }
 
+/** Every schema module: a new one belongs here, or its named schemas stay inline (and keep their `$id`). */
 const ROOTS: unknown[] = [
   ...[common, events, history, discovery, outrights, settlements, usage, stream, bets].flatMap((m) => Object.values(m)),
 ];
@@ -195,6 +196,8 @@ function transformRoute({ schema, url, route }: { schema: unknown; url: string; 
   s.response = response;
   const security = SECURITY[accessOf(route.url, route.config?.access)];
   if (security !== undefined) s.security = security;
+  // Browsers' EventSource cannot send headers: the stream also takes the key as `api_key=`.
+  if (url === '/v1/stream') s.security = [{ apiKey: [] }, { apiKeyQuery: [] }];
   return { schema: s, url };
 }
 
@@ -232,6 +235,7 @@ export async function installOpenApi(app: FastifyInstance, site: SiteAddress): P
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
+          apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'GET /v1/stream only' },
         },
       },
       security: [{ apiKey: [] }],

@@ -135,9 +135,19 @@ export function marketsEntry(
   allLocked: boolean,
   repriced: Uint8Array = new Uint8Array(0),
 ): Omit<MarketsEntry, 'position'> {
+  // The book (already holding these markets) knows each selection's opening and closing price.
+  const book = le.book;
   const copies = added.map((m) => ({
     ...m,
-    outcomes: m.outcomes.map((o) => ({ ...o, isLocked: allLocked || o.isLocked })),
+    outcomes: m.outcomes.map((o) => {
+      const i = book.indexOfSelection(o.selectionId);
+      return {
+        ...o,
+        isLocked: allLocked || o.isLocked,
+        openingOdds: i >= 0 ? book.openingOdds(i) : (o.openingOdds ?? o.odds),
+        closingOdds: i >= 0 ? book.closingOdds(i) : (o.closingOdds ?? null),
+      };
+    }),
   }));
   let bytes = ENTRY_OVERHEAD + 8 * withdrawn.length;
   for (const m of copies) bytes += 120 + 2 * (m.key.length + m.name.length) + 96 * m.outcomes.length;

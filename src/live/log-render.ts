@@ -1,7 +1,8 @@
 // Renders a change-log entry's stream `data` (one JSON object) in an odds format, optionally for some market families only.
 import { formatOdds } from '../domain/odds.js';
 import type { OddsFormat, Market } from '../domain/types.js';
-import type { LogEntry, MarketsEntry, OddsEntry, OutrightEntry } from './log-entry.js';
+import { resolvedInFormat, type ResolvedMarket } from '../domain/resolved-market.js';
+import type { JsonEntry, LogEntry, MarketsEntry, OddsEntry, OutrightEntry } from './log-entry.js';
 import { iso } from './payloads.js';
 
 /** A market key's family (`totals` of `totals@1h:2.5`): what the stream's `markets` filter names. */
@@ -43,9 +44,28 @@ export function renderEntryData(entry: LogEntry, opts: RenderOptions): string | 
       return renderMarkets(entry, opts);
     case 'outright':
       return renderOutright(entry, opts);
+    case 'settlement':
+      return withExtra(settlementJson(entry, opts.format), opts.extra);
     default:
       return withExtra(entry.json, opts.extra);
   }
+}
+
+/** A settlement entry's data in another odds format, built once per format (every stream in it shares it). */
+const settlementInFormat = new WeakMap<JsonEntry, Map<OddsFormat, string>>();
+
+function settlementJson(entry: JsonEntry, format: OddsFormat): string {
+  if (format === 'decimal') return entry.json;
+  let forms = settlementInFormat.get(entry);
+  if (forms === undefined) settlementInFormat.set(entry, (forms = new Map()));
+  let json = forms.get(format);
+  if (json === undefined) {
+    const data = JSON.parse(entry.json) as { resolved_markets?: ResolvedMarket[] };
+    if (Array.isArray(data.resolved_markets)) data.resolved_markets = resolvedInFormat(data.resolved_markets, format);
+    json = JSON.stringify(data);
+    forms.set(format, json);
+  }
+  return json;
 }
 
 /** The JSON of decimal odds in a format. */
@@ -79,7 +99,7 @@ function renderOdds(entry: OddsEntry, opts: RenderOptions): string | null {
 export function marketJson(m: Market, format: OddsFormat): string {
   const outcomes = m.outcomes.map(
     (o) =>
-      `{"selection_id":${o.selectionId},"code":${JSON.stringify(o.code)},"label":${JSON.stringify(o.label)},"odds":${oddsJson(o.odds, format)},"is_locked":${o.isLocked},"team_side":${o.teamSide === null ? 'null' : JSON.stringify(o.teamSide)}}`,
+      `{"selection_id":${o.selectionId},"code":${JSON.stringify(o.code)},"label":${JSON.stringify(o.label)},"odds":${oddsJson(o.odds, format)},"is_locked":${o.isLocked},"team_side":${o.teamSide === null ? 'null' : JSON.stringify(o.teamSide)},"opening_odds":${oddsJson(o.openingOdds ?? o.odds, format)},"closing_odds":${o.closingOdds == null ? 'null' : oddsJson(o.closingOdds, format)}}`,
   );
   return `{"market_id":${m.marketId},"key":${JSON.stringify(m.key)},"name":${JSON.stringify(m.name)},"outcomes":[${outcomes.join(',')}]}`;
 }

@@ -181,21 +181,28 @@ export class MarketBook {
     return lo;
   }
 
-  /** Market i as a plain object (for the store and settlement; not on the hot path). */
-  toMarket(i: number): Market {
+  /**
+   * Market i as a plain object (for the store and settlement; not on the hot path). With `prices`,
+   * each outcome carries its opening and closing price too (what clients see; the store keeps those
+   * apart, in the odds marks).
+   */
+  toMarket(i: number, prices = false): Market {
     const [a, b] = this.outcomeRange(i);
     const outcomes: Outcome[] = [];
     for (let o = a; o < b; o++) {
-      outcomes.push({
+      const outcome: Outcome = {
         selectionId: this.selectionId(o),
         code: this.code(o),
         label: this.label(o),
         odds: this.odds(o),
         teamSide: this.teamSide(o),
         isLocked: this.isLocked(o),
-        openingOdds: this.openingOdds(o),
-        closingOdds: this.closingOdds(o),
-      });
+      };
+      if (prices) {
+        outcome.openingOdds = this.openingOdds(o);
+        outcome.closingOdds = this.closingOdds(o);
+      }
+      outcomes.push(outcome);
     }
     const m: Market = { marketId: this.marketId(i), key: this.key(i), name: this.name(i), outcomes };
     if (this.isWithdrawn(i)) m.withdrawn = true;
@@ -405,14 +412,12 @@ export class MarketBook {
           const open = x.openingOdds ?? (old >= 0 ? (oldOpening?.[old] ?? (this.oddsCol[old] as number)) : x.odds);
           opening[o] = open;
           if (open !== x.odds) openingMoved = true;
-          if (x.closingOdds !== undefined && closing === null) closing = new Float64Array(total).fill(NaN);
+          // A closing price comes with a stored market (a reload) or is kept from the replaced one; a
+          // null one says nothing (a market stored before kick-off must not mark the book as gone live).
+          const given = typeof x.closingOdds === 'number' ? x.closingOdds : null;
+          if (given !== null && closing === null) closing = new Float64Array(total).fill(NaN);
           if (closing !== null) {
-            closing[o] =
-              x.closingOdds !== undefined
-                ? (x.closingOdds ?? NaN)
-                : old >= 0 && oldClosing !== null
-                  ? (oldClosing[old] as number)
-                  : NaN;
+            closing[o] = given ?? (old >= 0 && oldClosing !== null ? (oldClosing[old] as number) : NaN);
           }
           selIds[o] = x.selectionId;
           odds[o] = x.odds;

@@ -359,6 +359,9 @@ export class Pipeline implements FeedIngress {
     this.stopped = true;
     this.clearTimers();
     await this.queue.catch(() => undefined);
+    // A timer's flush may be writing an earlier batch: flush() would hand back that one and leave
+    // what came after it unwritten. Wait for it, then write the rest.
+    while (this.flushing !== null) await this.flushing.catch(() => undefined);
     await this.flush();
   }
 

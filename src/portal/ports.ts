@@ -1,4 +1,4 @@
-// What the composition root gives the portal: accounts and sessions in the store, the api's key administration and usage counters, plans, the wall clock, where it is reached.
+// What the composition root gives the portal: accounts and sessions in the store, the api's key administration and usage counters, plans, the wall clock, where it is reached, and the explorer's sample data.
 import type { SiteAddress } from '../api/base-url.js';
 import type { KeyAdmin } from '../api/key-admin.js';
 import type { UsageCounter } from '../api/quota/counter.js';
@@ -18,6 +18,22 @@ export type PortalStore = Pick<
   | 'findApiKeyById'
 >;
 
+/** A priced selection the explorer's bet check example names (its odds in decimal). */
+export interface SampleSelection {
+  event_id: string;
+  market_id: number;
+  selection_id: number;
+  odds: number;
+}
+
+/** Real ids from this service's data, so the explorer's first request of each endpoint works as it is. */
+export interface ExplorerSamples {
+  /** A few events, live first (empty when the service holds none yet). */
+  eventIds: string[];
+  /** An open, unlocked selection of one of them, or null. */
+  selection: SampleSelection | null;
+}
+
 export interface PortalPorts {
   store: PortalStore;
   /** Creates, renames and revokes keys, effective at once on this node. */
@@ -27,4 +43,6 @@ export interface PortalPorts {
   /** Wall clock (sessions, attempt windows, this month). */
   now: () => number;
   site: SiteAddress;
+  /** Read when the explorer page is built. */
+  samples: () => ExplorerSamples;
 }

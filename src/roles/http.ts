@@ -1,4 +1,4 @@
-// The node's HTTP app: quota counters, key checks and administration, the API context's ports, the portal's ports, and the Fastify app.
+// The node's HTTP app: quota counters, key checks and administration, the API context's ports, the portal's ports (with the explorer's samples), and the Fastify app.
 import { OddsHistoryReads } from '../pipeline/history-reads.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
@@ -14,6 +14,7 @@ import type { Config } from '../config.js';
 import { PlanBook } from '../domain/quota.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { portalPlugin } from '../portal/plugin.js';
+import { explorerSamples } from './explorer-samples.js';
 import type { NodeParts } from './node.js';
 
 /** The plain values the HTTP app reads, from the configuration. */
@@ -102,7 +103,15 @@ export async function openHttp(
     const app = await buildApp(ctx, {
       ...(logger ? { loggerInstance: logger } : {}),
       logos: teamLogoSource(node.readModel),
-      portal: portalPlugin({ store, keyAdmin, plans, usage, now, site: settings }),
+      portal: portalPlugin({
+        store,
+        keyAdmin,
+        plans,
+        usage,
+        now,
+        site: settings,
+        samples: explorerSamples(node.readModel),
+      }),
     });
     return { app, keyAdmin, usage, counters };
   } catch (err) {

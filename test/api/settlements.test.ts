@@ -7,6 +7,8 @@ interface Outcome {
   label: string;
   result: string;
   selection_id: number | null;
+  opening_odds: number | null;
+  closing_odds: number | null;
   void_factor?: number;
 }
 interface Entry {
@@ -186,6 +188,9 @@ describe('settlement feed', () => {
         label: 'home',
         result: 'lost',
         selection_id: resultOf(e, 'asian_handicap:-0.25', 'home')?.selection_id,
+        // Offered at 1.95 a day before kick-off, unmoved: opening and closing alike.
+        opening_odds: 1.95,
+        closing_odds: 1.95,
         void_factor: 0.5,
       });
       assert.equal(resultOf(e, 'asian_handicap:-0.25', 'away')?.result, 'won');

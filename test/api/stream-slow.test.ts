@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { ContractValidator } from '../helpers/contract.js';
 import { SseClient } from '../helpers/sse.js';
 import { ADMIN_KEY, DEMO_KEY, feedOk, fixture, startService, status, type TestService } from '../helpers/service.js';
 
@@ -47,10 +48,13 @@ async function metric(svc: TestService, name: string): Promise<number> {
 describe('GET /v1/stream with a client that stops reading', () => {
   let svc: TestService;
   let base: string;
+  // Conflated odds and a too_slow close are written here only: their data is checked against /openapi.json too.
+  let contract: ContractValidator;
   before(async () => {
     svc = await startService({ env: { STREAM_BUFFER_KB: '16', STREAM_HEARTBEAT_SECONDS: '3600' } });
     await svc.service.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(svc.service.app.server.address() as AddressInfo).port}`;
+    contract = new ContractValidator((await svc.get('/openapi.json', { key: null })).body as never);
   });
   after(async () => svc.close());
 
@@ -82,6 +86,7 @@ describe('GET /v1/stream with a client that stops reading', () => {
       'conflated events are flagged',
     );
     assert.ok(slow.events.filter((e) => e.event === 'odds').length < 60, 'fewer events than ticks');
+    for (const e of slow.events) contract.sseEvent(e.event, e.data);
   });
 
   test('one too slow even for that is closed with a reason, and what it held is freed', async () => {
@@ -106,5 +111,6 @@ describe('GET /v1/stream with a client that stops reading', () => {
     const close = hopeless.events.find((e) => e.event === 'close');
     assert.equal(close?.data.reason, 'too_slow');
     assert.match(String(close?.data.message), /Last-Event-ID/);
+    for (const e of hopeless.events) contract.sseEvent(e.event, e.data);
   });
 });

@@ -245,6 +245,32 @@ describe('GET /v1/stream', () => {
     assert.match(String(mk?.id), /^\d+-\d+$/);
   });
 
+  test('a resumable Last-Event-ID wins over snapshot=true: an EventSource URL with snapshot=true resumes without a new snapshot', async () => {
+    await feedOk(svc, [fixture('s2'), markets('s2'), status('s2', 'live')]);
+    const first = await SseClient.connect(base, '/v1/stream?event_ids=s2&snapshot=true', key);
+    await first.untilCount(2);
+    first.close();
+    assert.ok(first.changes.every((e) => e.data.snapshot === true));
+    const lastId = first.lastId;
+    assert.match(String(lastId), /^\d+-\d+$/);
+    // Missed while away.
+    await feedOk(svc, [odds('s2', [{ selection_id: SEL.home, odds: 3.3 }])]);
+    const again = await SseClient.connect(base, '/v1/stream?event_ids=s2&snapshot=true', {
+      ...key,
+      'last-event-id': String(lastId),
+    });
+    await feedOk(svc, [odds('s2', [{ selection_id: SEL.away, odds: 4.4 }])]);
+    await again.untilCount(2);
+    again.close();
+    assert.deepEqual(
+      again.changes.map((e) => [e.event, e.data.snapshot, (e.data.changes as Array<{ odds: number }>)[0]?.odds]),
+      [
+        ['odds', undefined, 3.3],
+        ['odds', undefined, 4.4],
+      ],
+    );
+  });
+
   test('an unknown id, one from an unfinished snapshot or from before the log began is answered with snapshot_required', async () => {
     await feedOk(svc, [fixture('u1')]);
     const cases: Array<[string, string]> = [

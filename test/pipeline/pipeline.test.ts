@@ -473,6 +473,37 @@ describe('pipeline: durability', () => {
     assert.equal(h.pipeline.backlog, 0);
   });
 
+  it('stopping while a timer flush is writing also writes what came after it (graceful shutdown loses nothing)', async () => {
+    const real = await openSqliteStore({ dataDir: dir });
+    const gates: Array<() => void> = [];
+    const slow: Store = {
+      ...real,
+      writeBatch: async (b: WriteBatch) => {
+        await new Promise<void>((resolve) => gates.push(resolve));
+        return real.writeBatch(b);
+      },
+    };
+    const h = await harness(slow);
+    await h.pipeline.applyAll([fixture('a'), markets('a')]);
+    const first = h.pipeline.flush();
+    while (gates.length === 0) await new Promise((r) => setImmediate(r));
+    // While the first batch is being written, a price moves.
+    await h.pipeline.applyAll([msg({ type: 'odds', event_id: 'a', changes: [{ selection_id: 11, odds: 4.2 }] })]);
+    const stopping = h.pipeline.stop();
+    gates.shift()?.();
+    await first;
+    // The stop writes the rest in a batch of its own (waited for a bounded while: without it, none comes).
+    for (let i = 0; i < 2000 && gates.length === 0; i++) await new Promise((r) => setTimeout(r, 1));
+    assert.equal(gates.length, 1, 'stop() wrote the changes that came during the timer flush');
+    gates.shift()?.();
+    await stopping;
+    assert.equal(h.pipeline.backlog, 0);
+    const [loaded] = await real.loadEvents();
+    const prices = new Map<number, number>();
+    for (const r of loaded?.oddsLog ?? []) decodeOdds(r.data, (id, o) => prices.set(id, o));
+    assert.equal(prices.get(11), 4.2);
+  });
+
   it('a failed flush keeps its changes pending and the next flush writes them', async () => {
     const real = await openSqliteStore({ dataDir: dir });
     let failNext = true;

@@ -2,12 +2,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../domain/errors.js';
+import type { OddsFormat } from '../../domain/types.js';
+import { resolvedJson } from '../../domain/resolved-market.js';
 import type { SettlementCounts, SettlementRecord } from '../../store/store.js';
 import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
 import { iso, logoUrl } from '../../live/payloads.js';
 import { sendRawJson } from '../raw-json.js';
-import { keyRouteErrors } from '../schemas/common.js';
+import { keyRouteErrors, OddsFormatParam } from '../schemas/common.js';
 import { SettlementFeedSchema } from '../schemas/settlements.js';
 
 const DAY_MS = 86_400_000;
@@ -92,6 +94,7 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             updated_since: Type.Optional(
               Type.String({ description: 'ISO date-time: entries changed after it, oldest change first' }),
             ),
+            odds_format: OddsFormatParam,
           }),
           response: { 200: SettlementFeedSchema, ...keyRouteErrors },
         },
@@ -159,7 +162,8 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             : ctx.settlementIndex.countsFor(eventIds, feedFrom, detailFrom));
         const total = counts.total;
 
-        const entries = records.map((r) => entryJson(r, base, r.endedAt < detailFrom));
+        const format = q.odds_format ?? 'decimal';
+        const entries = records.map((r) => entryJson(r, base, r.endedAt < detailFrom, format));
         const envelope = JSON.stringify({
           total,
           fully_settled: counts.fullySettled,
@@ -181,7 +185,7 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
 }
 
 /** One settlement entry; past the detail window it is `score_only` (no markets, null counts and names). */
-function entryJson(r: SettlementRecord, base: string, scoreOnly: boolean): string {
+function entryJson(r: SettlementRecord, base: string, scoreOnly: boolean, format: OddsFormat): string {
   const h = r.header;
   const head = JSON.stringify({
     event_id: r.eventId,
@@ -203,5 +207,5 @@ function entryJson(r: SettlementRecord, base: string, scoreOnly: boolean): strin
     updated_at: iso(r.updatedAt),
     revision: r.revision,
   });
-  return `${head.slice(0, -1)},"resolved_markets":${scoreOnly ? '[]' : r.marketsJson}}`;
+  return `${head.slice(0, -1)},"resolved_markets":${scoreOnly ? '[]' : resolvedJson(r.marketsJson, format)}}`;
 }

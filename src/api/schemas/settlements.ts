@@ -1,6 +1,6 @@
 // TypeBox schema of the settlement feed: entries with resolved markets and the paging envelope.
 import { Type } from 'typebox';
-import { ScoreSchema } from './common.js';
+import { OddsValueSchema, ScoreSchema } from './common.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -13,6 +13,12 @@ export const ResolvedMarketSchema = Type.Object({
       label: Type.String(),
       result: Type.String({ description: 'won, lost or refund' }),
       selection_id: Nullable(Type.Integer()),
+      opening_odds: Type.Union([OddsValueSchema], {
+        description: 'the first price of the selection (null on entries settled before prices were kept)',
+      }),
+      closing_odds: Type.Union([OddsValueSchema], {
+        description: 'its last prematch price (null for a market added live)',
+      }),
       void_factor: Type.Optional(
         Type.Number({ description: 'refunded share of a half-won or half-lost outcome (0.5)' }),
       ),

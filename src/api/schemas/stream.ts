@@ -1,7 +1,7 @@
 // TypeBox schemas of the stream's events (GET /v1/stream): one `data` schema per SSE event name.
 import { Type, type TSchema } from 'typebox';
 import { OddsValueSchema, PeriodScoreSchema, ScoreSchema, StringEnum } from './common.js';
-import { EventLeagueSchema, EventStatusSchema, RESULT_STATUSES, ScoreboardSchema, TeamSideSchema } from './events.js';
+import { EventLeagueSchema, EventStatusSchema, MarketSchema, RESULT_STATUSES, ScoreboardSchema } from './events.js';
 import { OutrightSelectionSchema } from './outrights.js';
 import { ResolvedMarketSchema } from './settlements.js';
 
@@ -31,32 +31,10 @@ export const StreamOddsEventSchema = Type.Object(
   { $id: 'StreamOddsEvent', description: '`event: odds`: prices or locks moved' },
 );
 
-export const StreamOutcomeSchema = Type.Object(
-  {
-    selection_id: Type.Integer(),
-    code: Type.String(),
-    label: Type.String(),
-    odds: OddsValueSchema,
-    is_locked: Type.Boolean(),
-    team_side: TeamSideSchema,
-  },
-  { $id: 'StreamOutcome' },
-);
-
-export const StreamMarketSchema = Type.Object(
-  {
-    market_id: Type.Integer(),
-    key: Type.String(),
-    name: Type.String(),
-    outcomes: Type.Array(StreamOutcomeSchema),
-  },
-  { $id: 'StreamMarket', description: 'a market as in the odds payload, its prices as they are now' },
-);
-
 export const StreamMarketsEventSchema = Type.Object(
   {
     event_id: Type.String(),
-    added: Type.Array(StreamMarketSchema, { description: 'markets added or changed' }),
+    added: Type.Array(MarketSchema, { description: 'markets added or changed, as in the odds payload' }),
     withdrawn: Type.Array(Type.Integer(), { description: 'market ids withdrawn' }),
     snapshot: snapshotFlag,
   },

@@ -50,7 +50,7 @@ export function snapshotSource(readModel: ReadModel, outrights: OutrightBook, su
         for (let i = 0; i < le.book.marketCount; i++) {
           if (le.book.isWithdrawn(i)) continue;
           if (sub.families !== null && !sub.families.has(familyOf(le.book.key(i)))) continue;
-          const m = le.book.toMarket(i);
+          const m = le.book.toMarket(i, true);
           if (locked) for (const o of m.outcomes) o.isLocked = true;
           markets.push(m);
         }

@@ -5,11 +5,12 @@ import type { EventResult, Market, SportEvent } from '../../domain/types.js';
 import type { LogEntryInput } from '../../live/change-log.js';
 import { settlementEntry } from '../../live/log-entries.js';
 import type { ReadModel } from '../../live/read-model.js';
+import type { MarketBook } from '../../live/market-book.js';
 import type { SettlementIndex } from '../../live/settlement-index.js';
 import type { SettlementHeader, SettlementRecord, Store } from '../../store/store.js';
 import type { GradeContext, Grader, MarketGrading } from './grade.js';
 import { phaseOf } from './phases.js';
-import { parseResolved, type ResolvedMarket } from '../../domain/resolved-market.js';
+import { parseResolved, resolvedInFormat, type ResolvedMarket } from '../../domain/resolved-market.js';
 
 export interface SettlementLogger {
   warn(obj: object, msg: string): void;
@@ -188,7 +189,10 @@ export class SettlementEngine {
     const correction = existing !== null && existing.header.resultRevision !== result.revision;
     const resolved = new Map<number | string, ResolvedMarket>();
     if (existing !== null && !correction) {
-      for (const m of parseResolved(existing.marketsJson)) resolved.set(m.market_id ?? m.key, m);
+      // resolvedInFormat gives markets resolved before prices were kept their (null) price fields,
+      // so an entry's list is either all old or all new (the feed serves a new list as stored).
+      for (const m of resolvedInFormat(parseResolved(existing.marketsJson), 'decimal'))
+        resolved.set(m.market_id ?? m.key, m);
     }
     const header = headerOf(event, result);
     const ctx: GradeContext = { sport: event.sport, result, playerStats: event.playerStats };
@@ -246,7 +250,7 @@ export class SettlementEngine {
         stillPending++;
         continue;
       }
-      const r = toResolved(m, grading);
+      const r = toResolved(m, grading, le.book);
       resolved.set(m.marketId, r);
       justResolved.push(r);
       changed = true;
@@ -280,7 +284,12 @@ function refundAll(m: Market): Extract<MarketGrading, { status: 'graded' }> {
   return { status: 'graded', outcomes: m.outcomes.map(() => ({ result: 'refund' as const })) };
 }
 
-function toResolved(m: Market, grading: Extract<MarketGrading, { status: 'graded' }>): ResolvedMarket {
+/** The book knows each selection's opening and closing price (market copies carry current prices only). */
+function toResolved(
+  m: Market,
+  grading: Extract<MarketGrading, { status: 'graded' }>,
+  book: MarketBook,
+): ResolvedMarket {
   return {
     key: m.key,
     name: m.name,
@@ -291,10 +300,19 @@ function toResolved(m: Market, grading: Extract<MarketGrading, { status: 'graded
         label: o.label,
         result: g.result,
         selection_id: o.selectionId,
+        // The prices a bettor measures closing-line value by (the book keeps them; decimal here).
+        opening_odds: price(book, o.selectionId, 'opening') ?? o.odds,
+        closing_odds: price(book, o.selectionId, 'closing'),
         ...(g.voidFactor !== undefined ? { void_factor: g.voidFactor } : {}),
       };
     }),
   };
+}
+
+function price(book: MarketBook, selectionId: number, which: 'opening' | 'closing'): number | null {
+  const i = book.indexOfSelection(selectionId);
+  if (i < 0) return null;
+  return which === 'opening' ? book.openingOdds(i) : book.closingOdds(i);
 }
 
 /** Resolved markets in the event's market order. */

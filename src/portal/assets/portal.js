@@ -1,4 +1,4 @@
-// The developer portal's browser script: copy buttons, the usage chart (Chart.js), and the explorer. No build step.
+// The developer portal's browser script: copy buttons, the usage chart (Chart.js), the explorer and its stream panel. No build step.
 /* global document, window, navigator, sessionStorage, fetch, performance, getComputedStyle, Chart */
 (function portal() {
   'use strict';
@@ -135,139 +135,256 @@
   }
 
   // ---- the explorer ----
+  /** Response headers worth reading: caching, compression, quota and rate limits. */
+  const SHOWN_HEADERS = [
+    'content-type',
+    'content-encoding',
+    'content-length',
+    'etag',
+    'cache-control',
+    'x-ratelimit-limit',
+    'x-ratelimit-remaining',
+    'x-ratelimit-reset',
+    'retry-after',
+    'x-world-time',
+  ];
+
+  function readData(id, fallback) {
+    const el = byId(id);
+    try {
+      return el ? JSON.parse(el.textContent || '') : fallback;
+    } catch {
+      return fallback;
+    }
+  }
+
+  /** JSON indented for reading; anything else as it came. */
+  function pretty(text) {
+    try {
+      return JSON.stringify(JSON.parse(text), null, 2);
+    } catch {
+      return text;
+    }
+  }
+
+  /** One labelled input per parameter (a select for enumerations and booleans), ids `prefix + name`. */
+  function renderParams(box, prefix, params) {
+    box.replaceChildren();
+    for (const p of params) {
+      const wrap = document.createElement('div');
+      const label = document.createElement('label');
+      const id = prefix + p.name;
+      label.htmlFor = id;
+      label.textContent = p.name + (p.required ? ' (required)' : '') + (p.in === 'path' ? ' · path' : '');
+      let input;
+      if (p.enum) {
+        input = document.createElement('select');
+        const none = document.createElement('option');
+        none.value = '';
+        none.textContent = p.required ? 'choose…' : '(default)';
+        input.append(none);
+        for (const v of p.enum) {
+          const o = document.createElement('option');
+          o.value = v;
+          o.textContent = v;
+          input.append(o);
+        }
+      } else {
+        input = document.createElement('input');
+        input.type = 'text';
+        input.autocomplete = 'off';
+        input.spellcheck = false;
+        if (p.example) input.value = p.example;
+      }
+      input.id = id;
+      input.name = p.name;
+      if (p.required) input.required = true;
+      wrap.append(label, input);
+      if (p.description) {
+        const hint = document.createElement('p');
+        hint.className = 'hint';
+        hint.id = id + '-hint';
+        hint.textContent = p.description;
+        input.setAttribute('aria-describedby', hint.id);
+        wrap.append(hint);
+      }
+      box.append(wrap);
+    }
+  }
+
+  /** The endpoint's path with its path parameters filled, and its query from the filled inputs. */
+  function requestPath(prefix, endpoint) {
+    let path = endpoint.path;
+    const query = new window.URLSearchParams();
+    for (const p of endpoint.params) {
+      const input = byId(prefix + p.name);
+      const value = input ? input.value.trim() : '';
+      if (p.in === 'path') path = path.replace('{' + p.name + '}', encodeURIComponent(value || p.name));
+      else if (value !== '') query.set(p.name, value);
+    }
+    return { path, query };
+  }
+
+  function withQuery(path, query) {
+    // Commas are legal in a query and lists (event_ids, types) read better with them.
+    const q = query.toString().replace(/%2C/gi, ',');
+    return path + (q ? '?' + q : '');
+  }
+
+  function showHeaders(list, headers) {
+    list.replaceChildren();
+    for (const name of SHOWN_HEADERS) {
+      const value = headers.get(name);
+      if (value === null) continue;
+      const dt = document.createElement('dt');
+      const dd = document.createElement('dd');
+      dt.textContent = name;
+      dd.textContent = value;
+      // Epoch seconds are for programs: add the instant for the reader.
+      if (name === 'x-ratelimit-reset' && /^\d+$/.test(value)) {
+        dd.textContent += ' (' + new Date(Number(value) * 1000).toISOString().replace('.000Z', 'Z') + ')';
+      }
+      list.append(dt, dd);
+    }
+  }
+
+  /** Bytes on the wire (compressed) from Resource Timing, when the browser reports them. */
+  function transferred(url) {
+    const entries = performance.getEntriesByName(new window.URL(url, window.location.href).href);
+    const last = entries[entries.length - 1];
+    return last && last.transferSize > 0 ? last.transferSize : null;
+  }
+
   function setupExplorer() {
     const form = document.querySelector('form[data-explorer]');
-    const data = byId('explorer-endpoints');
-    if (!form || !data) return;
-    const endpoints = JSON.parse(data.textContent || '[]');
+    const endpoints = readData('explorer-endpoints', null);
+    if (!form || !endpoints) return;
     const keySelect = byId('ex-key');
     const secretInput = byId('ex-secret');
     const endpointSelect = byId('ex-endpoint');
     const paramsBox = byId('ex-params');
+    const bodyField = byId('ex-body-field');
+    const bodyInput = byId('ex-request-body');
     const urlOut = byId('ex-url');
     const statusOut = byId('ex-status');
     const headersOut = byId('ex-headers');
     const bodyOut = document.querySelector('#ex-body code');
+    const conditional = byId('ex-conditional');
+    /** Bodies the user edited, by endpoint: switching endpoints and back keeps them. */
+    const edited = new Map();
+    /** The last ETag answered for each URL, for a conditional request (If-None-Match → 304). */
+    const etags = new Map();
 
     function current() {
       return endpoints[Number(endpointSelect.value)] || endpoints[0];
     }
 
     function requestUrl() {
-      const endpoint = current();
-      let path = endpoint.path;
-      const query = new window.URLSearchParams();
-      for (const p of endpoint.params) {
-        const input = byId('ex-param-' + p.name);
-        const value = input ? input.value.trim() : '';
-        if (p.in === 'path') path = path.replace('{' + p.name + '}', encodeURIComponent(value || p.name));
-        else if (value !== '') query.set(p.name, value);
-      }
-      const q = query.toString();
-      return path + (q ? '?' + q : '');
+      const r = requestPath('ex-param-', current());
+      return withQuery(r.path, r.query);
     }
 
-    function renderParams() {
-      const endpoint = current();
-      paramsBox.replaceChildren();
-      for (const p of endpoint.params) {
-        const wrap = document.createElement('div');
-        const label = document.createElement('label');
-        const id = 'ex-param-' + p.name;
-        label.htmlFor = id;
-        label.textContent = p.name + (p.required ? ' (required)' : '') + (p.in === 'path' ? ' · path' : '');
-        let input;
-        if (p.enum) {
-          input = document.createElement('select');
-          const none = document.createElement('option');
-          none.value = '';
-          none.textContent = p.required ? 'choose…' : '(default)';
-          input.append(none);
-          for (const v of p.enum) {
-            const o = document.createElement('option');
-            o.value = v;
-            o.textContent = v;
-            input.append(o);
-          }
-        } else {
-          input = document.createElement('input');
-          input.type = 'text';
-          input.autocomplete = 'off';
-          if (p.example) input.value = p.example;
-        }
-        input.id = id;
-        if (p.required) input.required = true;
-        wrap.append(label, input);
-        if (p.description) {
-          const hint = document.createElement('p');
-          hint.className = 'hint';
-          hint.id = id + '-hint';
-          hint.textContent = p.description;
-          input.setAttribute('aria-describedby', hint.id);
-          wrap.append(hint);
-        }
-        paramsBox.append(wrap);
-      }
-      urlOut.textContent = 'GET ' + requestUrl();
+    function showUrl() {
+      const url = requestUrl();
+      const tag = conditional.checked ? etags.get(url) : undefined;
+      urlOut.textContent = current().method + ' ' + url + (tag ? ' · If-None-Match: ' + tag : '');
     }
 
-    function loadSecret() {
+    function renderRequest() {
+      const endpoint = current();
+      renderParams(paramsBox, 'ex-param-', endpoint.params);
+      const post = endpoint.method === 'POST';
+      bodyField.hidden = !post;
+      conditional.closest('div').hidden = post;
+      if (post) conditional.checked = false;
+      bodyInput.value = post ? (edited.get(endpointSelect.value) ?? endpoint.body ?? '{}') : '';
+      bodyInput.removeAttribute('aria-invalid');
+      showUrl();
+    }
+
+    function secret() {
+      return secretInput.value.trim();
+    }
+
+    function needSecret(out) {
+      if (secret()) {
+        remember(keySelect.value, secret());
+        return false;
+      }
+      out.textContent = 'Paste the secret of the chosen key first.';
+      out.setAttribute('data-status', 'no-key');
+      secretInput.focus();
+      return true;
+    }
+
+    keySelect.addEventListener('change', () => {
       secretInput.value = recall(keySelect.value);
-    }
-
-    keySelect.addEventListener('change', loadSecret);
-    secretInput.addEventListener('change', () => remember(keySelect.value, secretInput.value.trim()));
-    endpointSelect.addEventListener('change', renderParams);
-    paramsBox.addEventListener('input', () => {
-      urlOut.textContent = 'GET ' + requestUrl();
     });
-    paramsBox.addEventListener('change', () => {
-      urlOut.textContent = 'GET ' + requestUrl();
+    secretInput.addEventListener('change', () => remember(keySelect.value, secret()));
+    endpointSelect.addEventListener('change', renderRequest);
+    conditional.addEventListener('change', showUrl);
+    paramsBox.addEventListener('input', showUrl);
+    paramsBox.addEventListener('change', showUrl);
+    bodyInput.addEventListener('input', () => edited.set(endpointSelect.value, bodyInput.value));
+    byId('ex-body-reset').addEventListener('click', () => {
+      edited.delete(endpointSelect.value);
+      bodyInput.value = current().body || '{}';
+      bodyInput.removeAttribute('aria-invalid');
     });
 
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      const secret = secretInput.value.trim();
-      if (!secret) {
-        statusOut.textContent = 'Paste the secret of the chosen key first.';
-        secretInput.focus();
-        return;
-      }
-      remember(keySelect.value, secret);
+      statusOut.removeAttribute('data-status');
+      if (needSecret(statusOut)) return;
+      const endpoint = current();
       const url = requestUrl();
-      urlOut.textContent = 'GET ' + url;
+      const init = {
+        method: endpoint.method,
+        headers: { 'X-API-Key': secret() },
+        cache: 'no-store',
+        credentials: 'omit',
+      };
+      if (endpoint.method === 'POST') {
+        try {
+          JSON.parse(bodyInput.value);
+        } catch (err) {
+          bodyInput.setAttribute('aria-invalid', 'true');
+          statusOut.textContent = 'The request body is not valid JSON: ' + (err instanceof Error ? err.message : err);
+          statusOut.setAttribute('data-status', 'invalid-body');
+          bodyInput.focus();
+          return;
+        }
+        bodyInput.removeAttribute('aria-invalid');
+        init.headers['Content-Type'] = 'application/json';
+        init.body = bodyInput.value;
+      }
+      const tag = conditional.checked ? etags.get(url) : undefined;
+      if (tag) init.headers['If-None-Match'] = tag;
+      urlOut.textContent = endpoint.method + ' ' + url + (tag ? ' · If-None-Match: ' + tag : '');
       statusOut.textContent = 'Sending…';
       const started = performance.now();
       try {
-        const res = await fetch(url, { headers: { 'X-API-Key': secret }, cache: 'no-store', credentials: 'omit' });
+        const res = await fetch(url, init);
         const text = await res.text();
         const ms = Math.round(performance.now() - started);
-        let shown = text;
-        try {
-          shown = JSON.stringify(JSON.parse(text), null, 2);
-        } catch {
-          // Not JSON: shown as it came.
-        }
-        bodyOut.textContent = shown;
-        headersOut.replaceChildren();
-        for (const name of [
-          'content-type',
-          'x-ratelimit-limit',
-          'x-ratelimit-remaining',
-          'x-ratelimit-reset',
-          'retry-after',
-        ]) {
-          const value = res.headers.get(name);
-          if (value === null) continue;
-          const dt = document.createElement('dt');
-          const dd = document.createElement('dd');
-          dt.textContent = name;
-          dd.textContent = value;
-          headersOut.append(dt, dd);
-        }
+        bodyOut.textContent =
+          res.status === 304 ? '(304 Not Modified: no body; what you have is current)' : pretty(text);
+        showHeaders(headersOut, res.headers);
+        const etag = res.headers.get('etag');
+        if (etag && endpoint.method === 'GET') etags.set(url, etag);
         const size = new window.Blob([text]).size;
+        const wire = transferred(url);
         statusOut.textContent =
-          res.status + ' ' + res.statusText + ' · ' + (size / 1024).toFixed(1) + ' kB · ' + ms + ' ms';
+          res.status +
+          ' ' +
+          res.statusText +
+          ' · ' +
+          (size / 1024).toFixed(1) +
+          ' kB' +
+          (wire !== null && wire < size ? ' (' + (wire / 1024).toFixed(1) + ' kB transferred)' : '') +
+          ' · ' +
+          ms +
+          ' ms';
         statusOut.setAttribute('data-status', String(res.status));
       } catch (err) {
         statusOut.textContent = 'The request failed: ' + (err instanceof Error ? err.message : String(err));
@@ -275,8 +392,170 @@
       }
     });
 
-    renderParams();
-    loadSecret();
+    renderRequest();
+    secretInput.value = recall(keySelect.value);
+    setupStream(
+      endpoints.find((e) => e.stream),
+      secret,
+      needSecret,
+    );
+  }
+
+  // ---- the explorer's stream panel: EventSource, which resumes by Last-Event-ID when it reconnects ----
+  function setupStream(endpoint, secret, needSecret) {
+    const form = byId('ex-stream-form');
+    if (!form || !endpoint) return;
+    const config = readData('explorer-stream-config', { events: [], max: 100 });
+    const paramsBox = byId('ex-stream-params');
+    const urlOut = byId('ex-stream-url');
+    const openButton = byId('ex-stream-open');
+    const closeButton = byId('ex-stream-close');
+    const statusOut = byId('ex-stream-status');
+    const beatOut = byId('ex-stream-beat');
+    const list = byId('ex-stream-events');
+    let source = null;
+    let received = 0;
+    let lastId = '';
+
+    function streamUrl(key) {
+      const r = requestPath('ex-stream-param-', endpoint);
+      if (key) r.query.set('api_key', key);
+      return withQuery(r.path, r.query);
+    }
+
+    function showUrl() {
+      // The key is never shown on the page: it stays in the password field.
+      urlOut.textContent = 'GET ' + streamUrl('') + (streamUrl('').includes('?') ? '&' : '?') + 'api_key=…';
+    }
+
+    function setState(state, text) {
+      statusOut.setAttribute('data-state', state);
+      statusOut.textContent = text;
+      openButton.disabled = state === 'open' || state === 'connecting';
+      closeButton.disabled = state === 'closed';
+    }
+
+    function add(name, event) {
+      if (name === 'heartbeat') {
+        beatOut.textContent = 'Last heartbeat ' + new Date().toLocaleTimeString() + ': ' + event.data;
+        return;
+      }
+      received += 1;
+      if (event.lastEventId) lastId = event.lastEventId;
+      const item = document.createElement('li');
+      item.setAttribute('data-event', name);
+      item.setAttribute('data-id', event.lastEventId || '');
+      const meta = document.createElement('div');
+      meta.className = 'meta';
+      const title = document.createElement('span');
+      title.className = 'name';
+      title.textContent = name;
+      const id = document.createElement('code');
+      id.textContent = event.lastEventId ? 'id ' + event.lastEventId : 'no id';
+      const at = document.createElement('span');
+      at.textContent = new Date().toLocaleTimeString();
+      meta.append(title, id, at);
+      const data = document.createElement('pre');
+      data.className = 'json';
+      const code = document.createElement('code');
+      code.textContent = pretty(event.data);
+      data.append(code);
+      item.append(meta, data);
+      list.prepend(item);
+      while (list.children.length > config.max) list.lastElementChild.remove();
+      showOpen();
+    }
+
+    function showOpen() {
+      setState(
+        'open',
+        received === 0
+          ? 'Open · waiting for events'
+          : 'Open · ' + received + ' event' + (received === 1 ? '' : 's') + ' received, last id ' + lastId,
+      );
+    }
+
+    /** EventSource hides why a stream was refused: ask once with fetch, read the JSON error, and let go. */
+    async function explainRefusal(url) {
+      const abort = new window.AbortController();
+      try {
+        const res = await fetch(url, {
+          headers: { 'X-API-Key': secret() },
+          cache: 'no-store',
+          credentials: 'omit',
+          signal: abort.signal,
+        });
+        if (res.ok) {
+          abort.abort();
+          return 'the connection failed; try again';
+        }
+        const body = pretty(await res.text());
+        let message = body;
+        try {
+          const parsed = JSON.parse(body);
+          if (parsed && typeof parsed.message === 'string') message = parsed.error + ': ' + parsed.message;
+        } catch {
+          // Not JSON: shown as it came.
+        }
+        return res.status + ' ' + message;
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err);
+      }
+    }
+
+    function close(text) {
+      if (source) source.close();
+      source = null;
+      setState('closed', text);
+    }
+
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (needSecret(statusOut)) return;
+      if (source) source.close();
+      received = 0;
+      lastId = '';
+      list.replaceChildren();
+      beatOut.textContent = '';
+      const opened = new window.EventSource(streamUrl(secret()));
+      source = opened;
+      let everOpen = false;
+      setState('connecting', 'Connecting…');
+      opened.addEventListener('open', () => {
+        everOpen = true;
+        showOpen();
+      });
+      for (const name of config.events) opened.addEventListener(name, (e) => add(name, e));
+      opened.addEventListener('error', () => {
+        if (source !== opened) return;
+        if (opened.readyState === window.EventSource.CLOSED) {
+          source = null;
+          setState('closed', 'Refused…');
+          void explainRefusal(streamUrl('')).then((why) => {
+            if (source === null) setState('closed', 'The stream was refused: ' + why);
+          });
+          return;
+        }
+        // The browser reconnects by itself and sends Last-Event-ID: nothing is lost or repeated.
+        setState(
+          'connecting',
+          (everOpen ? 'Connection lost: reconnecting' : 'Connecting') +
+            (lastId ? ', resuming after id ' + lastId : '') +
+            '…',
+        );
+      });
+    });
+    closeButton.addEventListener('click', () =>
+      close('Closed after ' + received + ' event' + (received === 1 ? '' : 's') + '.'),
+    );
+    window.addEventListener('pagehide', () => {
+      if (source) source.close();
+    });
+    paramsBox.addEventListener('input', showUrl);
+    paramsBox.addEventListener('change', showUrl);
+    renderParams(paramsBox, 'ex-stream-param-', endpoint.params);
+    showUrl();
+    setState('closed', 'Closed.');
   }
 
   drawUsageChart();
