@@ -891,6 +891,10 @@ export interface components {
              */
             result: "won" | "lost" | "refund";
             selection_id: number | null;
+            /** @description the first price of the selection (null on entries settled before prices were kept) */
+            opening_odds: number | string | null;
+            /** @description its last prematch price (null for a market added live) */
+            closing_odds: number | string | null;
             /** @description refunded share of a half-won or half-lost outcome (0.5) */
             void_factor?: number;
         };
@@ -1005,8 +1009,8 @@ export interface components {
         /** @description `event: markets`: markets added, changed or withdrawn */
         StreamMarketsEvent: {
             event_id: string;
-            /** @description markets added or changed */
-            added: components["schemas"]["StreamMarket"][];
+            /** @description markets added or changed, as in the odds payload */
+            added: components["schemas"]["Market"][];
             /** @description market ids withdrawn */
             withdrawn: number[];
             /**
@@ -1014,21 +1018,6 @@ export interface components {
              * @enum {boolean}
              */
             snapshot?: true;
-        };
-        /** @description a market as in the odds payload, its prices as they are now */
-        StreamMarket: {
-            market_id: number;
-            key: string;
-            name: string;
-            outcomes: components["schemas"]["StreamOutcome"][];
-        };
-        StreamOutcome: {
-            selection_id: number;
-            code: string;
-            label: string;
-            odds: components["schemas"]["OddsValue"];
-            is_locked: boolean;
-            team_side: "home" | "away" | null;
         };
         /** @description `event: status`: a new event, new fixture facts, a new status, or a lock of the whole event */
         StreamStatusEvent: {
@@ -2137,6 +2126,8 @@ export interface operations {
                 event_ids?: string;
                 /** @description ISO date-time: entries changed after it, oldest change first */
                 updated_since?: string;
+                /** @description odds format of every odds value */
+                odds_format?: "decimal" | "american" | "fractional";
             };
             header?: never;
             path?: never;
@@ -2508,8 +2499,6 @@ export interface operations {
                 snapshot?: boolean;
                 /** @description resume after this id (as the Last-Event-ID header) */
                 last_event_id?: string;
-                /** @description the key, for browsers' EventSource (which cannot send headers) */
-                api_key?: string;
             };
             header?: never;
             path?: never;
