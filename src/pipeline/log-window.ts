@@ -2,6 +2,7 @@
 import type { ChangeLog, LogEntry } from '../live/change-log.js';
 import { decodeLogSegment, LogSegmentWriter, type EncodedSegment } from '../live/log-codec.js';
 import type { LogEntryKind } from '../live/log-entry.js';
+import type { LogPosition } from '../live/log-position.js';
 import type { LogWindowWrite, Store } from '../store/store.js';
 import type { PipelineLogger } from './pipeline.js';
 
@@ -52,6 +53,10 @@ export class LogWindowKeeper {
   private active = false;
   /** Segments dropped while the store failed: the next write deletes everything older. */
   private dropped = false;
+  /** Segments and bytes committed since start, and where the last one ended (metrics). */
+  segmentsStored = 0;
+  bytesStored = 0;
+  storedThrough: LogPosition | null = null;
 
   constructor(private readonly opts: LogWindowOptions) {
     opts.log.subscribe((entry) => this.onEntry(entry));
@@ -114,6 +119,11 @@ export class LogWindowKeeper {
 
   /** The flush that took the last share committed. */
   stored(share: LogWindowWrite): void {
+    for (const s of share.segments) {
+      this.segmentsStored++;
+      this.bytesStored += s.data.byteLength;
+      this.storedThrough = s.to;
+    }
     this.unstored.splice(0, this.taken);
     this.taken = 0;
     this.coveredStored = share.covered;

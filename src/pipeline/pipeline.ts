@@ -217,6 +217,11 @@ export class Pipeline implements FeedIngress {
     return this.opts.readModel;
   }
 
+  /** What stores the replay window with each flush (ROLE=all), if anything. */
+  get logWindow(): LogWindowKeeper | undefined {
+    return this.opts.logWindow;
+  }
+
   /** Pending write-behind items (events + markets) not yet in the store. */
   get backlog(): number {
     return this.writeBehind.pending;
