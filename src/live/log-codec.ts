@@ -142,25 +142,31 @@ export class LogSegmentWriter {
     const c = entry.changes;
     const n = c.odds.length;
     this.uvarint(n);
+    // Room for the worst case once, then the loop writes with no call and no check per byte: a
+    // capacity tick is 100,000 selections every 300 ms, encoded on the event loop as they append.
+    this.ensure(n * 38);
+    const b = this.buf;
+    let p = this.p;
     let market = 0;
     let selection = 0;
     for (let k = 0; k < n; k++) {
-      this.ensure(40);
       const m = c.marketIds[k] as number;
       const s = c.selectionIds[k] as number;
-      this.svarint(m - market);
-      this.svarint(s - selection);
+      p = putVarint(b, p, m >= market ? 2 * (m - market) : 2 * (market - m) - 1);
+      p = putVarint(b, p, s >= selection ? 2 * (s - selection) : 2 * (selection - s) - 1);
       market = m;
       selection = s;
       const o = c.odds[k] as number;
       const locked = c.locked[k] === 1 ? 1 : 0;
       const milli = Math.round(o * 1000);
-      if (milli >= 1 && milli <= 2 ** 50 && milli / 1000 === o) this.uvarint(milli * 2 + locked);
+      if (milli >= 1 && milli <= 2 ** 50 && milli / 1000 === o) p = putVarint(b, p, milli * 2 + locked);
       else {
-        this.uvarint(locked);
-        this.float(o);
+        b[p++] = locked;
+        b.writeDoubleLE(o, p);
+        p += 8;
       }
     }
+    this.p = p;
   }
 
   private oddsRaw(entry: OddsEntry): void {
@@ -207,12 +213,7 @@ export class LogSegmentWriter {
 
   private uvarint(v: number): void {
     this.ensure(10);
-    const b = this.buf;
-    while (v >= 128) {
-      b[this.p++] = (v % 128) | 128;
-      v = Math.floor(v / 128);
-    }
-    b[this.p++] = v;
+    this.p = putVarint(this.buf, this.p, v);
   }
 
   private ensure(n: number): void {
@@ -221,6 +222,25 @@ export class LogSegmentWriter {
     this.buf.copy(bigger, 0, 0, this.p);
     this.buf = bigger;
   }
+}
+
+/** Writes a varint (LEB128) of a non-negative integer up to 2^53 at p; returns the position after it. */
+function putVarint(b: Uint8Array, p: number, v: number): number {
+  if (v < 128) {
+    b[p] = v;
+    return p + 1;
+  }
+  if (v < 16384) {
+    b[p] = (v & 127) | 128;
+    b[p + 1] = v >>> 7;
+    return p + 2;
+  }
+  while (v >= 128) {
+    b[p++] = (v % 128) | 128;
+    v = Math.floor(v / 128);
+  }
+  b[p] = v;
+  return p + 1;
 }
 
 function safeIds(entry: OddsEntry): boolean {
@@ -374,6 +394,20 @@ class Reader {
   }
 
   uvarint(): number {
+    const p = this.p;
+    const d = this.data;
+    if (p + 1 < d.length) {
+      const b0 = d[p] as number;
+      if (b0 < 128) {
+        this.p = p + 1;
+        return b0;
+      }
+      const b1 = d[p + 1] as number;
+      if (b1 < 128) {
+        this.p = p + 2;
+        return (b0 & 127) | (b1 << 7);
+      }
+    }
     let v = 0;
     let scale = 1;
     for (;;) {
