@@ -74,7 +74,8 @@ export class LogWindowKeeper {
    */
   async restore(store: Store): Promise<LogWindowRestore> {
     const { log, now, windowMs, maxBytes, logger } = this.opts;
-    const stored = await store.loadLogWindow(now() - windowMs);
+    // Encoded entries are smaller than their memory estimate: this many bytes hold at least the window.
+    const stored = await store.loadLogWindow(now() - windowMs, maxBytes);
     this.facts = stored.facts;
     this.coveredStored = stored.covered;
     this.active = true;

@@ -407,7 +407,8 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
         }),
       ),
 
-    loadLogWindow: (fromMs: number) => read('loadLogWindow', () => loadLogWindow(db, fromMs)),
+    loadLogWindow: (fromMs: number, maxBytes = Number.POSITIVE_INFINITY) =>
+      read('loadLogWindow', () => loadLogWindow(db, fromMs, maxBytes)),
 
     getSettlement: (eventId: string) =>
       read('getSettlement', async () => {

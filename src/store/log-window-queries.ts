@@ -58,18 +58,43 @@ export async function writeLogWindow(trx: Transaction<StoreDatabase>, w: LogWind
     .execute();
 }
 
-/** The stored window: its counters and the segments ending at or after `fromMs`, oldest first. */
-export async function loadLogWindow(db: Kysely<StoreDatabase>, fromMs: number): Promise<StoredLogWindow> {
+/**
+ * The stored window: its counters and the segments ending at or after `fromMs`, oldest first,
+ * read newest first a page at a time and no further than `maxBytes` of segment data past what is
+ * needed (a restart holds no more than its window's memory, whatever an earlier run stored).
+ */
+export async function loadLogWindow(
+  db: Kysely<StoreDatabase>,
+  fromMs: number,
+  maxBytes: number,
+): Promise<StoredLogWindow> {
   const state = new Map(
     (await db.selectFrom('log_state').select(['name', 'value']).execute()).map((r) => [r.name, Number(r.value)]),
   );
-  const rows = await db
-    .selectFrom('log_segments')
-    .selectAll()
-    .where('to_ms', '>=', fromMs)
-    .orderBy('to_ms')
-    .orderBy('to_seq')
-    .execute();
+  const segments: StoredLogWindow['segments'] = [];
+  let bytes = 0;
+  let before: { ms: number; seq: number } | null = null;
+  while (bytes < maxBytes) {
+    let q = db.selectFrom('log_segments').selectAll().where('to_ms', '>=', fromMs);
+    if (before !== null) {
+      const { ms, seq } = before;
+      q = q.where((eb) => eb.or([eb('to_ms', '<', ms), eb.and([eb('to_ms', '=', ms), eb('to_seq', '<', seq)])]));
+    }
+    const rows = await q.orderBy('to_ms', 'desc').orderBy('to_seq', 'desc').limit(LOAD_PAGE).execute();
+    for (const r of rows) {
+      if (bytes >= maxBytes) break;
+      const segment = {
+        from: { ms: Number(r.from_ms), seq: Number(r.from_seq) },
+        to: { ms: Number(r.to_ms), seq: Number(r.to_seq) },
+        count: Number(r.count),
+        data: r.data,
+      };
+      segments.push(segment);
+      bytes += r.data.byteLength;
+      before = segment.to;
+    }
+    if (rows.length < LOAD_PAGE) break;
+  }
   const originMs = state.get('origin_ms');
   const throughMs = state.get('through_ms');
   return {
@@ -77,11 +102,9 @@ export async function loadLogWindow(db: Kysely<StoreDatabase>, fromMs: number): 
     origin: originMs === undefined ? null : { ms: originMs, seq: state.get('origin_seq') ?? 0 },
     facts: state.get('facts') ?? 0,
     covered: state.get('covered') ?? 0,
-    segments: rows.map((r) => ({
-      from: { ms: Number(r.from_ms), seq: Number(r.from_seq) },
-      to: { ms: Number(r.to_ms), seq: Number(r.to_seq) },
-      count: Number(r.count),
-      data: r.data,
-    })),
+    segments: segments.reverse(),
   };
 }
+
+/** Segments read at a time by a restart (one a flush: 64 are about half a minute at the default interval). */
+const LOAD_PAGE = 64;

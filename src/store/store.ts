@@ -107,7 +107,7 @@ export interface StoredLogWindow {
   covered: number;
   /** Where the last segment written ends (null before the first). */
   through: StoredLogPosition | null;
-  /** Segments ending at or after the asked time, oldest first. */
+  /** Segments ending at or after the asked time (the newest within the asked bytes), oldest first. */
   segments: LogSegment[];
 }
 
@@ -261,8 +261,11 @@ export interface Store {
   loadEvents(): Promise<StoredEvent[]>;
   /** Write-behind flush of live data; atomic. */
   writeBatch(batch: WriteBatch): Promise<void>;
-  /** The change log's stored replay window: state, and the segments ending at or after `fromMs`. */
-  loadLogWindow(fromMs: number): Promise<StoredLogWindow>;
+  /**
+   * The change log's stored replay window: state, and the segments ending at or after `fromMs`,
+   * the newest ones only once `maxBytes` of segment data is read (default: no limit).
+   */
+  loadLogWindow(fromMs: number, maxBytes?: number): Promise<StoredLogWindow>;
   /**
    * Commits an official result together with the event's state (and any pending writes in `batch`)
    * in one transaction, before the result is acknowledged. Results are kept forever. This and the

@@ -76,6 +76,15 @@ export function runLogWindowStoreContract(
           [a, b, c].map((s) => [s.from, s.to, s.count]),
         );
         assert.deepEqual(w.segments.map(bytesOf), [a, b, c].map(bytesOf));
+        // The newest segments only, once the bytes asked for are read (whole segments, never a part).
+        assert.deepEqual(
+          (await reopened.loadLogWindow(0, 3001)).segments.map((s) => s.to),
+          [b.to, c.to],
+        );
+        assert.deepEqual(
+          (await reopened.loadLogWindow(0, 1)).segments.map((s) => s.to),
+          [c.to],
+        );
         // Only segments ending at or after the time asked for.
         assert.deepEqual(
           (await reopened.loadLogWindow(T0 + 11)).segments.map((s) => s.to),
