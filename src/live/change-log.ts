@@ -1,5 +1,5 @@
 // The ordered change log: every change to the read state gets a position; the stream, settlement and scale-out follow it.
-import { compareLogPositions, formatLogPosition, type LogPosition } from './log-position.js';
+import { compareLogPositions, formatLogPosition, positionBefore, type LogPosition } from './log-position.js';
 import type { LogEntry, LogEntryInput } from './log-entry.js';
 
 export type { LogEntry, LogEntryInput } from './log-entry.js';
@@ -43,6 +43,11 @@ export class ChangeLog {
   /** The first position this store's log ever had: an id older than it is from before a reset. */
   private origin: LogPosition | null = null;
   private lost: LostSpan[] = [];
+  /**
+   * A restart restored the window up to here: positions after it were handed out by the process
+   * before (an unclean stop) and are gone. The next entry ends that lost span.
+   */
+  private lostAfter: LogPosition | null = null;
   private readonly listeners = new Set<(entry: LogEntry) => void>();
   private readonly lostListeners = new Set<(span: LostSpan) => void>();
   /** Where appends go instead of the log while a replica replays its leader's batch (see log-replay.ts). */
@@ -66,6 +71,11 @@ export class ChangeLog {
 
   get headId(): string {
     return formatLogPosition(this.last);
+  }
+
+  /** The position of the oldest entry in the replay window (null when it is empty). */
+  get firstPosition(): LogPosition | null {
+    return this.entries[this.start]?.position ?? null;
   }
 
   /** Entries in the replay window. */
@@ -182,6 +192,10 @@ export class ChangeLog {
    */
   after(position: LogPosition): ResumeLookup {
     this.trim();
+    if (this.lostAfter !== null && compareLogPositions(position, this.lostAfter) > 0) {
+      // Handed out before the restart (not from the future): gone with the unclean stop.
+      return { ok: false, reason: position.ms <= this.opts.now() ? 'lost' : 'unknown' };
+    }
     if (compareLogPositions(position, this.last) > 0) return { ok: false, reason: 'unknown' };
     if (this.discontinued) return { ok: false, reason: 'lost' };
     // Lost spans first: a replica's span reaches back past its first entry (its origin).
@@ -218,6 +232,38 @@ export class ChangeLog {
     }
   }
 
+  /**
+   * Restores the replay window a restart read from the store, before anything is appended (no
+   * listener is told: these are not new changes). `entries` are the stored window in position
+   * order and `through` the last position stored. Positions after `through` were handed out by the
+   * process before an unclean stop, if any were: they answer 'lost' (the span ends at the next
+   * entry). When the window cannot prove what the store holds (`proven` false: facts committed
+   * whose entries never reached a stored segment), no position before the restart is resumable.
+   */
+  restoreWindow(w: {
+    origin: LogPosition | null;
+    through: LogPosition | null;
+    entries: readonly LogEntry[];
+    proven: boolean;
+  }): void {
+    if (w.origin !== null) this.origin = w.origin;
+    const through = w.through ?? w.entries[w.entries.length - 1]?.position ?? null;
+    if (through === null) return;
+    if (compareLogPositions(through, this.last) > 0) this.last = through;
+    if (!w.proven) {
+      this.lostAfter = { ms: 0, seq: 0 };
+      return;
+    }
+    this.lostAfter = through;
+    const first = w.entries[0];
+    this.trimmedThrough = first === undefined ? through : positionBefore(first.position);
+    this.entries = [...w.entries];
+    this.start = 0;
+    this.bytes = 0;
+    for (const e of this.entries) this.bytes += e.bytes;
+    this.trim();
+  }
+
   /** Spans lost to unclean stops (kept while they are inside the window). */
   get lostSpans(): readonly LostSpan[] {
     return this.lost;
@@ -235,6 +281,10 @@ export class ChangeLog {
 
   private put(entry: LogEntry): LogEntry {
     if (this.discontinued) this.endDiscontinuity(entry.position);
+    if (this.lostAfter !== null) {
+      this.lost.push({ after: this.lostAfter, before: entry.position });
+      this.lostAfter = null;
+    }
     this.last = entry.position;
     this.origin ??= entry.position;
     this.entries.push(entry);

@@ -19,7 +19,26 @@ function base(e: SportEvent, at: number): { eventId: string; sport: string; leag
 
 function jsonEntry(kind: JsonEntry['kind'], e: SportEvent, at: number, data: object): Omit<JsonEntry, 'position'> {
   const json = JSON.stringify(data);
-  return { kind, ...base(e, at), json, bytes: ENTRY_OVERHEAD + 2 * json.length };
+  return { kind, ...base(e, at), json, bytes: jsonEntryBytes(json) };
+}
+
+// The memory estimates of each kind of entry, shared with the entries a restart decodes (log-codec.ts).
+export function jsonEntryBytes(json: string): number {
+  return ENTRY_OVERHEAD + 2 * json.length;
+}
+
+export function oddsEntryBytes(n: number): number {
+  return ENTRY_OVERHEAD + 29 * n;
+}
+
+export function marketsEntryBytes(added: readonly Market[], withdrawn: number, repriced: number): number {
+  let bytes = ENTRY_OVERHEAD + 8 * withdrawn;
+  for (const m of added) bytes += 120 + 2 * (m.key.length + m.name.length) + 96 * m.outcomes.length;
+  return bytes + repriced;
+}
+
+export function outrightEntryBytes(market: OutrightMarket | null, resultJson: string | null): number {
+  return ENTRY_OVERHEAD + (market === null ? 0 : 64 * market.selections.length) + (resultJson?.length ?? 0) * 2;
 }
 
 /** A new event, new fixture facts or a new status, with the event's lock. */
@@ -123,7 +142,7 @@ export function oddsEntry(le: LiveEvent, outcomes: ArrayLike<number>, allLocked:
     kind: 'odds',
     ...base(le.event, le.event.updatedAt),
     changes: { marketIds, selectionIds, odds, locked, outcomes: indexes, layout: book.layout },
-    bytes: ENTRY_OVERHEAD + 29 * n,
+    bytes: oddsEntryBytes(n),
   };
 }
 
@@ -149,15 +168,13 @@ export function marketsEntry(
       };
     }),
   }));
-  let bytes = ENTRY_OVERHEAD + 8 * withdrawn.length;
-  for (const m of copies) bytes += 120 + 2 * (m.key.length + m.name.length) + 96 * m.outcomes.length;
   return {
     kind: 'markets',
     ...base(le.event, le.event.updatedAt),
     added: copies,
     withdrawn: [...withdrawn],
     repriced,
-    bytes: bytes + repriced.length,
+    bytes: marketsEntryBytes(copies, withdrawn.length, repriced.length),
   };
 }
 
@@ -191,6 +208,6 @@ export function outrightEntry(
     change,
     market: copy,
     resultJson,
-    bytes: ENTRY_OVERHEAD + (copy === null ? 0 : 64 * copy.selections.length) + (resultJson?.length ?? 0) * 2,
+    bytes: outrightEntryBytes(copy, resultJson),
   };
 }

@@ -33,6 +33,7 @@ import {
 import { staleDue, staleSweepIntervalMs, type FeedStaleMessage } from './stale-feed.js';
 import { isEmptyBatch, WriteBehind } from './write-behind.js';
 import { OddsHistoryRecorder } from './odds-history.js';
+import type { LogWindowKeeper } from './log-window.js';
 
 export interface PipelineLogger {
   /** Optional: per-flush timings for operators chasing latency (LOG_LEVEL=debug). */
@@ -66,6 +67,8 @@ export interface PipelineOptions {
   replica?: boolean;
   /** A leader that publishes what it applies (scaled out): see AppliedSink. */
   sink?: AppliedSink;
+  /** Stores the replay window with every flush and restores it on load (log-window.ts). */
+  logWindow?: LogWindowKeeper;
 }
 
 /** What the pipeline applies: feed messages, and the leader's own stale-feed locks (handed on to replicas). */
@@ -214,6 +217,11 @@ export class Pipeline implements FeedIngress {
     return this.opts.readModel;
   }
 
+  /** What stores the replay window with each flush (ROLE=all), if anything. */
+  get logWindow(): LogWindowKeeper | undefined {
+    return this.opts.logWindow;
+  }
+
   /** Pending write-behind items (events + markets) not yet in the store. */
   get backlog(): number {
     return this.writeBehind.pending;
@@ -221,6 +229,8 @@ export class Pipeline implements FeedIngress {
 
   /** Restores the read model from the store (every event, market and result as last committed). */
   async load(): Promise<number> {
+    // The stored window first: the log's head and origin are where they stood before anything appends.
+    await this.opts.logWindow?.restore(this.opts.store);
     return this.restore(await this.snapshot());
   }
 
@@ -583,6 +593,9 @@ export class Pipeline implements FeedIngress {
     const mark = sink !== undefined && this.committingResults === 0 ? sink.mark() : undefined;
     const batch = this.writeBehind.take();
     batch.history = this.history.take();
+    // Taken at the same moment as the state: the segment describes exactly what the batch stores.
+    const logWindow = this.opts.logWindow?.take();
+    if (logWindow !== undefined) batch.logWindow = logWindow;
     if (isEmptyBatch(batch)) {
       if (mark !== undefined) sink?.flushed(mark);
       return Promise.resolve();
@@ -593,6 +606,7 @@ export class Pipeline implements FeedIngress {
       .then(
         () => {
           this.counters.flushes++;
+          if (logWindow !== undefined) this.opts.logWindow?.stored(logWindow);
           this.opts.log.debug?.(
             {
               ms: Math.round(performance.now() - started),
@@ -612,6 +626,7 @@ export class Pipeline implements FeedIngress {
         },
         (err: unknown) => {
           this.counters.flushFailures++;
+          this.opts.logWindow?.failed();
           this.writeBehind.restore(batch);
           this.history.restore(batch.history ?? []);
           // Once per outage, not once a flush (the store's health logs the fault's cause too).

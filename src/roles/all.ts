@@ -50,6 +50,8 @@ export async function composeAll(config: Config, opts: ServiceOptions): Promise<
         await feed?.close();
         await pipeline.stop();
         await settlement.stop();
+        // Settlement's last entries too: the stored replay window ends where this process stopped.
+        await pipeline.flush();
         await store.close();
       },
     };

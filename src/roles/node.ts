@@ -7,6 +7,7 @@ import { ReadModel } from '../live/read-model.js';
 import { SettlementIndex } from '../live/settlement-index.js';
 import { Pipeline, type AppliedSink, type PipelineLogger } from '../pipeline/pipeline.js';
 import { catalogGrader } from '../pipeline/settlement/catalog-grader.js';
+import { LogWindowKeeper } from '../pipeline/log-window.js';
 import { SettlementEngine, type SettlementEngineOptions } from '../pipeline/settlement/engine.js';
 import { openPostgresStore } from '../store/postgres-store.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
@@ -91,6 +92,19 @@ export interface PipelineParts {
 
 export function newPipeline(node: NodeParts, parts: PipelineParts): Pipeline {
   const { config } = node;
+  // ROLE=all keeps its replay window in the store (unless there is none: STREAM_REPLAY_SECONDS=0);
+  // scaled out, positions come from the leader's change stream (its predecessor's tail on
+  // failover), and an API node that restarts reloads.
+  const logWindow =
+    parts.replica !== true && parts.sink === undefined && config.streamReplaySeconds > 0
+      ? new LogWindowKeeper({
+          log: node.changeLog,
+          now: node.now,
+          windowMs: config.streamReplaySeconds * 1000,
+          maxBytes: config.streamReplayBytes,
+          logger: node.log,
+        })
+      : undefined;
   return new Pipeline({
     readModel: node.readModel,
     store: parts.store,
@@ -103,6 +117,7 @@ export function newPipeline(node: NodeParts, parts: PipelineParts): Pipeline {
     log: node.log,
     ...(parts.replica === true ? { replica: true } : {}),
     ...(parts.sink !== undefined ? { sink: parts.sink } : {}),
+    ...(logWindow !== undefined ? { logWindow } : {}),
   });
 }
 

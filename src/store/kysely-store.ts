@@ -51,6 +51,7 @@ import {
 } from './settlement-queries.js';
 import { StoreHealth, toStoreError } from './store-health.js';
 import { inTransaction } from './transactions.js';
+import { countFact, loadLogWindow, writeLogWindow } from './log-window-queries.js';
 import { isEmptyBatch, isEmptyUsage } from './store.js';
 import type {
   AccountRecord,
@@ -203,6 +204,8 @@ export async function applyBatch(
       .onConflict((oc) => oc.columns(['event_id', 'seq']).doNothing())
       .execute();
   }
+  // Last: the segment describes the facts above, and commits with them (log-window-queries.ts).
+  if (batch.logWindow !== undefined) await writeLogWindow(trx, batch.logWindow);
 }
 
 /** Chunks a flush may hold: history seq = flush seq × this + the chunk's index in the flush. */
@@ -370,6 +373,7 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       write('saveResult', async () => {
         await inTransaction(db, async (trx) => {
           await applyBatch(trx, batch, maxParameters);
+          await countFact(trx);
           await trx
             .insertInto('results')
             .values(resultToRow(result))
@@ -395,7 +399,16 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
         return row === undefined ? null : rowToResult(row);
       }),
 
-    saveSettlement: (record: SettlementRecord) => write('saveSettlement', () => saveSettlement(db, record)),
+    saveSettlement: (record: SettlementRecord) =>
+      write('saveSettlement', () =>
+        inTransaction(db, async (trx) => {
+          await saveSettlement(trx, record);
+          await countFact(trx);
+        }),
+      ),
+
+    loadLogWindow: (fromMs: number, maxBytes = Number.POSITIVE_INFINITY) =>
+      read('loadLogWindow', () => loadLogWindow(db, fromMs, maxBytes)),
 
     getSettlement: (eventId: string) =>
       read('getSettlement', async () => {
@@ -447,10 +460,21 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
         return Number(r.numDeletedRows);
       }),
 
-    saveTournament: (t: TournamentInfo) => write('saveTournament', () => saveTournament(db, t)),
+    saveTournament: (t: TournamentInfo) =>
+      write('saveTournament', () =>
+        inTransaction(db, async (trx) => {
+          await saveTournament(trx, t);
+          await countFact(trx);
+        }),
+      ),
 
     saveOutrightMarket: (tournamentId: string, market: OutrightMarket) =>
-      write('saveOutrightMarket', () => saveOutrightMarket(db, tournamentId, market)),
+      write('saveOutrightMarket', () =>
+        inTransaction(db, async (trx) => {
+          await saveOutrightMarket(trx, tournamentId, market);
+          await countFact(trx);
+        }),
+      ),
 
     settleOutrightMarket: (
       tournamentId: string,
@@ -459,7 +483,10 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       entries: readonly OutrightEntry[],
     ) =>
       write('settleOutrightMarket', () =>
-        inTransaction(db, (trx) => settleOutrightMarket(trx, tournamentId, marketId, result, entries, maxParameters)),
+        inTransaction(db, async (trx) => {
+          await settleOutrightMarket(trx, tournamentId, marketId, result, entries, maxParameters);
+          await countFact(trx);
+        }),
       ),
 
     loadOutrights: () => read('loadOutrights', () => loadOutrights(db)),

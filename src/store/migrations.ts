@@ -243,6 +243,33 @@ const oddsHistory: Migration = {
   },
 };
 
+// The change log's replay window (decisions.md, "Real-time delivery": it survives a restart): one
+// binary segment per flush, found by where it ends; and the counters that tell a restart whether
+// the stored window accounts for every fact committed (log-window.ts).
+const logWindow: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('log_segments')
+      .addColumn('to_ms', 'bigint', (c) => c.notNull())
+      .addColumn('to_seq', 'bigint', (c) => c.notNull())
+      .addColumn('from_ms', 'bigint', (c) => c.notNull())
+      .addColumn('from_seq', 'bigint', (c) => c.notNull())
+      .addColumn('count', 'integer', (c) => c.notNull())
+      .addColumn('data', 'blob', (c) => c.notNull())
+      .addPrimaryKeyConstraint('log_segments_pk', ['to_ms', 'to_seq'])
+      .execute();
+    await db.schema
+      .createTable('log_state')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('value', 'bigint', (c) => c.notNull())
+      .execute();
+    await db
+      .insertInto('log_state' as never)
+      .values({ name: 'facts', value: 0 } as never)
+      .execute();
+  },
+};
+
 /** Every SQLite migration, old and new; names sort in the order they must run. */
 export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
@@ -253,6 +280,7 @@ export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006_portal_sessions': portalSessions,
   '0007_write_probe': writeProbe,
   '0009_odds_history': oddsHistory,
+  '0010_log_window': logWindow,
 };
 
 export const sqliteMigrationProvider: MigrationProvider = {

@@ -152,6 +152,22 @@ export interface WriteProbeTable {
   at: number;
 }
 
+/** One stored segment of the change log's replay window (log-codec.ts encodes `data`). */
+export interface LogSegmentsTable {
+  from_ms: number;
+  from_seq: number;
+  to_ms: number;
+  to_seq: number;
+  count: number;
+  data: Uint8Array;
+}
+
+/** Named counters of the stored log window: `facts`, `covered`, `origin_ms`, `origin_seq`. */
+export interface LogStateTable {
+  name: string;
+  value: number;
+}
+
 export interface StoreDatabase {
   events: EventsTable;
   markets: MarketsTable;
@@ -168,4 +184,6 @@ export interface StoreDatabase {
   api_usage: ApiUsageTable;
   portal_sessions: PortalSessionsTable;
   write_probe: WriteProbeTable;
+  log_segments: LogSegmentsTable;
+  log_state: LogStateTable;
 }

@@ -65,6 +65,50 @@ export interface WriteBatch {
   history?: HistoryChunk[];
   /** Opening and closing prices of events (odds-marks.ts), replacing what was stored. */
   oddsMarks?: Array<{ eventId: string; data: Uint8Array }>;
+  /** The change log's entries since the last flush, written with the facts they describe. */
+  logWindow?: LogWindowWrite;
+}
+
+/** A position of the change log as stored (wall milliseconds, then a counter within them). */
+export interface StoredLogPosition {
+  ms: number;
+  seq: number;
+}
+
+/** One segment of the change log's replay window: the entries from `from` to `to`, encoded. */
+export interface LogSegment {
+  from: StoredLogPosition;
+  to: StoredLogPosition;
+  count: number;
+  data: Uint8Array;
+}
+
+/** What a flush writes of the change log (pipeline/log-window.ts). */
+export interface LogWindowWrite {
+  /** Usually one; more after failed flushes (theirs are written with the next). */
+  segments: LogSegment[];
+  /** How many committed facts (countFact) the stored segments account for, after this write. */
+  covered: number;
+  /** The first position the log ever had (kept once stored: an id older than it is from before a reset). */
+  origin: StoredLogPosition | null;
+  /** Segments that end before this position left the replay window: deleted. */
+  pruneBefore: StoredLogPosition;
+}
+
+/** The stored replay window a restart restores. */
+export interface StoredLogWindow {
+  origin: StoredLogPosition | null;
+  /**
+   * Commits of facts that the change log reports after they are stored (results, settlements,
+   * outrights), counted in their own transactions: more than `covered` means the store holds a
+   * fact whose entry reached no stored segment.
+   */
+  facts: number;
+  covered: number;
+  /** Where the last segment written ends (null before the first). */
+  through: StoredLogPosition | null;
+  /** Segments ending at or after the asked time (the newest within the asked bytes), oldest first. */
+  segments: LogSegment[];
 }
 
 /** Every price and lock change of one event over [fromAt, toAt] (history-codec.ts; the store compresses it). */
@@ -90,7 +134,8 @@ export function isEmptyBatch(b: WriteBatch): boolean {
     (b.oddsLog ?? []).length === 0 &&
     (b.oddsLogPrune ?? []).length === 0 &&
     (b.history ?? []).length === 0 &&
-    (b.oddsMarks ?? []).length === 0
+    (b.oddsMarks ?? []).length === 0 &&
+    b.logWindow === undefined
   );
 }
 
@@ -217,8 +262,15 @@ export interface Store {
   /** Write-behind flush of live data; atomic. */
   writeBatch(batch: WriteBatch): Promise<void>;
   /**
+   * The change log's stored replay window: state, and the segments ending at or after `fromMs`,
+   * the newest ones only once `maxBytes` of segment data is read (default: no limit).
+   */
+  loadLogWindow(fromMs: number, maxBytes?: number): Promise<StoredLogWindow>;
+  /**
    * Commits an official result together with the event's state (and any pending writes in `batch`)
-   * in one transaction, before the result is acknowledged. Results are kept forever.
+   * in one transaction, before the result is acknowledged. Results are kept forever. This and the
+   * other commits whose change-log entries come after them (settlements, outrights) count one
+   * fact each in their transaction (StoredLogWindow.facts).
    */
   saveResult(result: EventResult, batch: WriteBatch): Promise<void>;
   getResult(eventId: string): Promise<EventResult | null>;

@@ -158,6 +158,7 @@ describe('bet check with outright legs', () => {
           outcome: 'Player B',
           result: 'pending',
           odds: 5,
+          closing_odds: null,
           reason: 'awaiting tournament result',
         },
       ],

@@ -125,6 +125,8 @@ describe('bet check', () => {
       outcome: 'won Home',
       result: 'won',
       odds: 2,
+      // The event went live at these prices: its closing price is the last known one.
+      closing_odds: 2,
       reason: null,
     });
   });

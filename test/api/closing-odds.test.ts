@@ -100,6 +100,11 @@ describe('opening and closing prices', () => {
     p = (await svc.get<Payload>('/v1/events/oc1/odds')).body;
     assert.deepEqual([outcome(p, 31).opening_odds, outcome(p, 31).closing_odds], [1.8, null]);
 
+    // A bet check on the live event names the closing price too (null before kick-off: see oc2).
+    const live = await svc.inject<{ legs: Array<{ closing_odds: number | null }> }>('POST', '/v1/bets/check', {
+      body: { legs: [{ event_id: 'oc1', market_id: 1, selection_id: SEL.home }] },
+    });
+    assert.equal(live.body.legs[0]?.closing_odds, 2.0);
     // Detail and batch carry the same.
     const detail = (await svc.get<Payload>('/v1/events/oc1')).body;
     assert.deepEqual(outcome(detail, SEL.home), outcome(p, SEL.home));
@@ -112,6 +117,10 @@ describe('opening and closing prices', () => {
 
   it('in american and fractional formats', async () => {
     await playPrices(svc, 'oc2');
+    const pre = await svc.inject<{ legs: Array<{ closing_odds: number | null }> }>('POST', '/v1/bets/check', {
+      body: { legs: [{ event_id: 'oc2', market_id: 1, selection_id: SEL.home }] },
+    });
+    assert.equal(pre.body.legs[0]?.closing_odds, null);
     await feedOk(svc, [status('oc2', 'live')]);
     const us = (await svc.get<Payload>('/v1/events/oc2/odds?odds_format=american')).body;
     assert.deepEqual(
@@ -161,6 +170,17 @@ describe('opening and closing prices', () => {
       .find((m) => m.market_id === 1)
       ?.outcomes.find((o) => o.selection_id === SEL.home);
     assert.deepEqual([fHome?.opening_odds, fHome?.closing_odds], ['3/2', '1/1']);
+    // A bet check names the leg's closing price: the bettor's closing-line value is odds / closing - 1.
+    const bet = await svc.inject<{ legs: Array<{ result: string; odds: number; closing_odds: number | null }> }>(
+      'POST',
+      '/v1/bets/check',
+      { body: { legs: [{ event_id: 'oc4', market_id: 1, selection_id: SEL.home, odds: 2.2 }], stake: 10 } },
+    );
+    assert.equal(bet.status, 200, bet.text);
+    assert.deepEqual(
+      bet.body.legs.map((l) => [l.result, l.odds, l.closing_odds]),
+      [['won', 2.2, 2.0]],
+    );
     const bad = await svc.get<{ error: string }>('/v1/settlements?odds_format=roman');
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error, 'bad_request');

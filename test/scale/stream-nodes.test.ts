@@ -150,4 +150,45 @@ describe('streams on several API nodes (one pipeline leader, PostgreSQL and Redi
       assert.deepEqual(seen.map(view), reference.changes.map(view), `seed ${seed} (${hops} hops)`);
     }
   });
+
+  it('an API node restarted answers an id from before its restart with snapshot_required; the other node resumes it exactly', async () => {
+    const [a, b] = cluster.api;
+    assert.ok(a !== undefined && b !== undefined);
+    const ids = ['restart1'];
+    const path = `/v1/stream?event_ids=${ids.join(',')}`;
+    const reference = await SseClient.connect(b.base, path, key);
+    const client = await SseClient.connect(a.base, path, key);
+    const life = lifeOf('restart1', new Rng(9));
+    for (const body of life.slice(0, 4)) await feed(body);
+    await client.untilCount(4, 10_000);
+    client.close();
+    const last = String(client.changes.at(-1)?.id);
+    // The node stops (its window was in its memory only) and a new one takes its place.
+    a.child.kill('SIGTERM');
+    await a.exited;
+    const restarted = await cluster.startNode('api');
+    cluster.api[0] = restarted;
+    for (let i = 0; i < 200; i++) {
+      const res = await fetch(`${restarted.base}/readyz`);
+      await res.body?.cancel();
+      if (res.status === 200) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    for (const body of life.slice(4)) await feed(body);
+    await reference.until(settled(ids), 20_000, 'the settlement');
+    const there = await SseClient.connect(restarted.base, path, { ...key, 'last-event-id': last });
+    await there.untilCount(1, 10_000);
+    there.close();
+    assert.equal(there.changes[0]?.event, 'snapshot_required', 'never a silent gap');
+    assert.ok(
+      ['lost', 'unknown'].includes(String(there.changes[0]?.data.reason)),
+      String(there.changes[0]?.data.reason),
+    );
+    const other = await SseClient.connect(b.base, path, { ...key, 'last-event-id': last });
+    const rest = reference.changes.slice(reference.changes.findIndex((e) => e.id === last) + 1);
+    await other.untilCount(rest.length, 10_000);
+    other.close();
+    reference.close();
+    assert.deepEqual(other.changes.map(view), rest.map(view));
+  });
 });

@@ -18,6 +18,7 @@ import {
 import { runAccountStoreContract } from './account-contract.js';
 import { runOutrightStoreContract } from './outright-contract.js';
 import { runHistoryStoreContract } from './history-contract.js';
+import { runLogWindowStoreContract } from './log-window-contract.js';
 import { runSettlementStoreContract } from './settlement-contract.js';
 
 export interface StoreHandle {
@@ -69,6 +70,7 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
   runAccountStoreContract(name, withStore);
   runSettlementStoreContract(name, withStore);
   runHistoryStoreContract(name, withStore);
+  runLogWindowStoreContract(name, withStore);
 
   describe(`Store contract: ${name}`, () => {
     describe('migrations and health', () => {

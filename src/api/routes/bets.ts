@@ -28,16 +28,33 @@ interface MarketView {
   marketId: number;
   key: string;
   name: string;
-  outcomes: Array<{ selectionId: number; code: string | null; label: string; odds: number | null }>;
+  outcomes: Array<{
+    selectionId: number;
+    code: string | null;
+    label: string;
+    odds: number | null;
+    /** The last prematch price (decimal), or null (not live yet, added live, or settled before it was kept). */
+    closingOdds: number | null;
+  }>;
 }
 
 function marketsOf(le: LiveEvent | undefined, resolved: ResolvedMarket[]): MarketView[] {
   if (le !== undefined) {
-    return le.book.markets().map((m) => ({
+    const book = le.book;
+    return book.markets().map((m) => ({
       marketId: m.marketId,
       key: m.key,
       name: m.name,
-      outcomes: m.outcomes.map((o) => ({ selectionId: o.selectionId, code: o.code, label: o.label, odds: o.odds })),
+      outcomes: m.outcomes.map((o) => {
+        const i = book.indexOfSelection(o.selectionId);
+        return {
+          selectionId: o.selectionId,
+          code: o.code,
+          label: o.label,
+          odds: o.odds,
+          closingOdds: i < 0 ? null : book.closingOdds(i),
+        };
+      }),
     }));
   }
   return resolved
@@ -48,7 +65,13 @@ function marketsOf(le: LiveEvent | undefined, resolved: ResolvedMarket[]): Marke
       name: m.name,
       outcomes: m.outcomes
         .filter((o) => o.selection_id !== null)
-        .map((o) => ({ selectionId: o.selection_id as number, code: null, label: o.label, odds: null })),
+        .map((o) => ({
+          selectionId: o.selection_id as number,
+          code: null,
+          label: o.label,
+          odds: null,
+          closingOdds: typeof o.closing_odds === 'number' ? o.closing_odds : null,
+        })),
     }));
 }
 
@@ -163,6 +186,7 @@ async function eventLeg(
       outcome: outcome.label,
       result: leg0.result,
       odds,
+      closing_odds: outcome.closingOdds,
       ...(leg0.voidFactor !== undefined ? { void_factor: leg0.voidFactor } : {}),
       reason: graded === undefined ? pendingReason(le) : null,
     },
@@ -229,6 +253,7 @@ function outrightLeg(ctx: ApiContext, leg: Leg, tournamentId: string, i: number)
       outcome: selection.selection,
       result: leg0.result,
       odds,
+      closing_odds: null,
       ...(leg0.deadHeatFactor !== undefined ? { dead_heat_factor: leg0.deadHeatFactor } : {}),
       reason: settled === null ? 'awaiting tournament result' : null,
     },

@@ -64,6 +64,10 @@ export const BetLegResultSchema = Type.Object(
     outcome: Type.String({ description: 'label of the selection matched' }),
     result: StringEnum(BET_RESULTS, { description: 'pending until the market is settled' }),
     odds: Type.Number(),
+    closing_odds: Type.Union([Type.Number(), Type.Null()], {
+      description:
+        "the selection's last prematch price (decimal) once the event went live: odds / closing_odds - 1 is the bet's closing-line value; null on outright legs, before kick-off, for a market added live",
+    }),
     void_factor: Type.Optional(Type.Number()),
     dead_heat_factor: Type.Optional(
       Type.Number({ description: 'a dead-heat winner of an outright: share of the stake paid at the odds' }),

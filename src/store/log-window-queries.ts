@@ -1,0 +1,110 @@
+// The change log's replay window in the store: segments written with each flush, the counters that say what they account for.
+import type { Kysely, Transaction } from 'kysely';
+import type { StoreDatabase } from './schema.js';
+import type { LogWindowWrite, StoredLogWindow } from './store.js';
+
+/**
+ * Counts one committed fact whose change-log entry is appended after the commit (a result, a
+ * settlement batch, an outright change), inside that commit's transaction: a restart that finds
+ * more facts than its stored segments account for cannot prove its window (log-window.ts).
+ */
+export async function countFact(trx: Transaction<StoreDatabase>): Promise<void> {
+  await trx
+    .updateTable('log_state')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'facts')
+    .execute();
+}
+
+async function setState(trx: Transaction<StoreDatabase>, name: string, value: number, keep: boolean): Promise<void> {
+  await trx
+    .insertInto('log_state')
+    .values({ name, value })
+    .onConflict((oc) => (keep ? oc.column('name').doNothing() : oc.column('name').doUpdateSet({ value })))
+    .execute();
+}
+
+/** Writes a flush's share of the change log (inside the flush's transaction). */
+export async function writeLogWindow(trx: Transaction<StoreDatabase>, w: LogWindowWrite): Promise<void> {
+  for (const s of w.segments) {
+    await trx
+      .insertInto('log_segments')
+      .values({
+        from_ms: s.from.ms,
+        from_seq: s.from.seq,
+        to_ms: s.to.ms,
+        to_seq: s.to.seq,
+        count: s.count,
+        // A Buffer: better-sqlite3 binds Buffers (a Uint8Array from the writer thread is not one).
+        data: Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength),
+      })
+      .onConflict((oc) => oc.columns(['to_ms', 'to_seq']).doNothing())
+      .execute();
+  }
+  await setState(trx, 'covered', w.covered, false);
+  const last = w.segments[w.segments.length - 1];
+  if (last !== undefined) {
+    await setState(trx, 'through_ms', last.to.ms, false);
+    await setState(trx, 'through_seq', last.to.seq, false);
+  }
+  if (w.origin !== null) {
+    await setState(trx, 'origin_ms', w.origin.ms, true);
+    await setState(trx, 'origin_seq', w.origin.seq, true);
+  }
+  const { ms, seq } = w.pruneBefore;
+  await trx
+    .deleteFrom('log_segments')
+    .where((eb) => eb.or([eb('to_ms', '<', ms), eb.and([eb('to_ms', '=', ms), eb('to_seq', '<', seq)])]))
+    .execute();
+}
+
+/**
+ * The stored window: its counters and the segments ending at or after `fromMs`, oldest first,
+ * read newest first a page at a time and no further than `maxBytes` of segment data past what is
+ * needed (a restart holds no more than its window's memory, whatever an earlier run stored).
+ */
+export async function loadLogWindow(
+  db: Kysely<StoreDatabase>,
+  fromMs: number,
+  maxBytes: number,
+): Promise<StoredLogWindow> {
+  const state = new Map(
+    (await db.selectFrom('log_state').select(['name', 'value']).execute()).map((r) => [r.name, Number(r.value)]),
+  );
+  const segments: StoredLogWindow['segments'] = [];
+  let bytes = 0;
+  let before: { ms: number; seq: number } | null = null;
+  while (bytes < maxBytes) {
+    let q = db.selectFrom('log_segments').selectAll().where('to_ms', '>=', fromMs);
+    if (before !== null) {
+      const { ms, seq } = before;
+      q = q.where((eb) => eb.or([eb('to_ms', '<', ms), eb.and([eb('to_ms', '=', ms), eb('to_seq', '<', seq)])]));
+    }
+    const rows = await q.orderBy('to_ms', 'desc').orderBy('to_seq', 'desc').limit(LOAD_PAGE).execute();
+    for (const r of rows) {
+      if (bytes >= maxBytes) break;
+      const segment = {
+        from: { ms: Number(r.from_ms), seq: Number(r.from_seq) },
+        to: { ms: Number(r.to_ms), seq: Number(r.to_seq) },
+        count: Number(r.count),
+        data: r.data,
+      };
+      segments.push(segment);
+      bytes += r.data.byteLength;
+      before = segment.to;
+    }
+    if (rows.length < LOAD_PAGE) break;
+  }
+  const originMs = state.get('origin_ms');
+  const throughMs = state.get('through_ms');
+  return {
+    through: throughMs === undefined ? null : { ms: throughMs, seq: state.get('through_seq') ?? 0 },
+    origin: originMs === undefined ? null : { ms: originMs, seq: state.get('origin_seq') ?? 0 },
+    facts: state.get('facts') ?? 0,
+    covered: state.get('covered') ?? 0,
+    segments: segments.reverse(),
+  };
+}
+
+/** Segments read at a time by a restart (one a flush: 64 are about half a minute at the default interval). */
+const LOAD_PAGE = 64;

@@ -1,0 +1,154 @@
+// The replay window after kill -9: an id inside the stored window resumes exactly, one after it gets snapshot_required `lost`, and a fact committed after the last segment makes every older id `lost` — never a silent gap.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { freePort } from '../helpers/cluster.js';
+import { SseClient, type SseEvent } from '../helpers/sse.js';
+import { fixture, markets, odds, result, SEL, status } from '../helpers/service.js';
+
+const CLI = join(process.cwd(), 'dist/src/cli.js');
+const ADMIN = 'kill-admin';
+const KEY = 'kill-demo';
+const key = { 'x-api-key': KEY };
+const PATH = '/v1/stream?event_ids=k1';
+/** Long enough that the test's feed and kill fit between two flushes once one has been seen. */
+const FLUSH_MS = 1000;
+const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
+
+function start(dataDir: string, port: number): ChildProcess {
+  return spawn(process.execPath, [CLI, 'serve'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      FEED: 'none',
+      ADMIN_KEY: ADMIN,
+      DEMO_API_KEY: KEY,
+      DEMO_PLAN: 'unlimited',
+      LOG_LEVEL: 'silent',
+      FLUSH_INTERVAL_MS: String(FLUSH_MS),
+      STREAM_HEARTBEAT_SECONDS: '3600',
+    },
+    stdio: 'ignore',
+  });
+}
+
+async function waitReady(base: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('service did not become ready');
+}
+
+async function feed(base: string, messages: readonly object[]): Promise<void> {
+  const res = await fetch(`${base}/admin/v1/feed`, {
+    method: 'POST',
+    headers: { 'x-admin-key': ADMIN, 'content-type': 'application/x-ndjson' },
+    body: messages.map((m) => JSON.stringify(m)).join('\n') + '\n',
+  });
+  const report = (await res.json()) as { rejected: number };
+  assert.equal(res.status, 200);
+  assert.equal(report.rejected, 0, JSON.stringify(report));
+}
+
+/** The wall ms of the last position the service has stored (its /metrics). */
+async function storedThrough(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { 'x-admin-key': ADMIN } })).text();
+  const m = /^stream_replay_stored_through_ms (\S+)$/m.exec(text);
+  return m === null ? 0 : Number(m[1]);
+}
+
+/** Waits until a flush has stored the window through `id`: the next flush is then about FLUSH_MS away. */
+async function untilStored(base: string, id: string): Promise<void> {
+  const ms = Number(id.split('-')[0]);
+  for (let i = 0; i < 200; i++) {
+    if ((await storedThrough(base)) >= ms) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`the window was not stored through ${id}`);
+}
+
+async function firstEvent(base: string, lastId: string): Promise<SseEvent | undefined> {
+  const c = await SseClient.connect(base, PATH, { ...key, 'last-event-id': lastId });
+  await c.untilCount(1);
+  c.close();
+  return c.changes[0];
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    }
+  });
+}
+
+describe('GET /v1/stream after kill -9', () => {
+  it('an id inside the stored window resumes exactly; one after it is lost; a commit after the last segment makes every older id lost', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sds-stream-kill-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    let child = start(dataDir, port);
+    try {
+      await waitReady(base);
+      const reference = await SseClient.connect(base, PATH, key);
+      await feed(base, [fixture('k1'), markets('k1'), status('k1', 'live')]);
+      await feed(base, [odds('k1', [{ selection_id: SEL.home, odds: 2.4 }])]);
+      await reference.untilCount(4);
+      const stored = reference.changes.slice(0, 4);
+      const inside = String(stored[1]?.id);
+      const lastStored = String(stored[3]?.id);
+      await untilStored(base, lastStored);
+      // Between two flushes: this change is streamed, then the process dies before it is stored.
+      await feed(base, [odds('k1', [{ selection_id: SEL.draw, odds: 3.9 }])]);
+      await reference.untilCount(5);
+      await killed(child);
+      const unstored = String(reference.changes[4]?.id);
+      reference.close();
+
+      child = start(dataDir, port);
+      await waitReady(base);
+      const lost = await firstEvent(base, unstored);
+      assert.equal(lost?.event, 'snapshot_required', `${unstored} after the stored window`);
+      assert.equal(lost?.data.reason, 'lost');
+      const resumed = await SseClient.connect(base, PATH, { ...key, 'last-event-id': inside });
+      const fromEnd = await SseClient.connect(base, PATH, { ...key, 'last-event-id': lastStored });
+      await feed(base, [odds('k1', [{ selection_id: SEL.away, odds: 5.5 }])]);
+      await fromEnd.untilCount(1);
+      const after = fromEnd.changes;
+      assert.equal(after[0]?.event, 'odds', 'the last stored id resumes exactly: the new change, nothing lost between');
+      await resumed.untilCount(2 + after.length);
+      await new Promise((r) => setTimeout(r, 100));
+      resumed.close();
+      fromEnd.close();
+      assert.deepEqual(resumed.changes.map(view), [...stored.slice(2), ...after].map(view));
+
+      // A result commits before its entry is appended: killed before the next flush, the store holds
+      // a fact no stored entry describes, and no id from before the restart may resume past it.
+      const head = String(after.at(-1)?.id);
+      await untilStored(base, head);
+      await feed(base, [result('k1', 1, 0)]);
+      await killed(child);
+      child = start(dataDir, port);
+      await waitReady(base);
+      for (const id of [inside, head]) {
+        const first = await firstEvent(base, id);
+        assert.equal(first?.event, 'snapshot_required', id);
+        assert.equal(first?.data.reason, 'lost', id);
+      }
+    } finally {
+      await killed(child);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

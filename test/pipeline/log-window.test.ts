@@ -1,0 +1,153 @@
+// The stored replay window's keeper: a segment per flush (a failed flush's written with the next), facts it covers counted, and a restore that proves only what the store accounts for.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ChangeLog, type LogEntryInput } from '../../src/live/change-log.js';
+import { decodeLogSegment } from '../../src/live/log-codec.js';
+import { formatLogPosition, parseLogPosition, type LogPosition } from '../../src/live/log-position.js';
+import { LogWindowKeeper } from '../../src/pipeline/log-window.js';
+import type { LogWindowWrite, Store, StoredLogWindow } from '../../src/store/store.js';
+
+const T = 1_772_366_400_000;
+const silent = { warn: () => undefined, error: () => undefined };
+
+function entry(kind: 'status' | 'score' | 'result' | 'settlement', eventId: string): LogEntryInput {
+  return {
+    kind,
+    eventId,
+    sport: 'soccer',
+    league: 'l',
+    at: T,
+    bytes: 100,
+    json: `{"event_id":"${eventId}","k":"${kind}"}`,
+  };
+}
+
+function parts(clock: { t: number }, maxBytes = 1 << 30) {
+  const log = new ChangeLog({ now: () => clock.t, windowMs: 3_600_000, maxBytes });
+  const keeper = new LogWindowKeeper({ log, now: () => clock.t, windowMs: 3_600_000, maxBytes, logger: silent });
+  return { log, keeper };
+}
+
+/** A store that holds only a log window (what the keeper reads and writes). */
+function windowStore(state: StoredLogWindow): Store {
+  return { loadLogWindow: async () => state } as unknown as Store;
+}
+
+const EMPTY: StoredLogWindow = { origin: null, facts: 0, covered: 0, through: null, segments: [] };
+const p = (text: string): LogPosition => parseLogPosition(text) as LogPosition;
+const kindsOf = (w: LogWindowWrite): string[] =>
+  w.segments.flatMap((s) => decodeLogSegment(s.data).map((e) => `${formatLogPosition(e.position)} ${e.kind}`));
+
+describe('the stored replay window', () => {
+  it('each flush takes the entries since the last one; a failed flush is written with the next; facts are counted as covered', async () => {
+    const clock = { t: T };
+    const { log, keeper } = parts(clock);
+    await keeper.restore(windowStore({ ...EMPTY, facts: 3, covered: 3 }));
+    assert.equal(keeper.take(), undefined, 'nothing new: nothing to write');
+    log.append(entry('status', 'a'));
+    log.append(entry('result', 'a'));
+    const first = keeper.take();
+    assert.ok(first !== undefined);
+    assert.deepEqual(kindsOf(first), [`${T}-0 status`, `${T}-1 result`]);
+    assert.equal(first.covered, 4, 'the result entry is covered: one more fact than the store had');
+    keeper.failed();
+    clock.t += 10;
+    log.append(entry('settlement', 'a'));
+    const second = keeper.take();
+    assert.ok(second !== undefined);
+    assert.equal(second.segments.length, 2, "the failed flush's segment goes with the next");
+    assert.deepEqual(kindsOf(second), [`${T}-0 status`, `${T}-1 result`, `${T + 10}-0 settlement`]);
+    assert.equal(second.covered, 5);
+    keeper.stored(second);
+    assert.equal(keeper.take(), undefined);
+    assert.deepEqual(keeper.storedThrough, { ms: T + 10, seq: 0 });
+  });
+
+  it('a restored window resumes exactly up to its last stored position; later ids are lost, older than it expired, before it reset', async () => {
+    const clock = { t: T };
+    const before = parts(clock);
+    await before.keeper.restore(windowStore(EMPTY));
+    for (let i = 0; i < 5; i++) {
+      clock.t += 1000;
+      before.log.append(entry('score', `e${i}`));
+    }
+    const share = before.keeper.take();
+    assert.ok(share !== undefined);
+    clock.t += 1000;
+    before.log.append(entry('score', 'unstored')); // handed out, then the process dies
+    const unstored = before.log.head;
+
+    clock.t += 60_000;
+    const after = parts(clock, 660); // the memory budget keeps the newest three (218 bytes each)
+    const restored = await after.keeper.restore(
+      windowStore({
+        origin: p(`${T + 1000}-0`),
+        facts: 0,
+        covered: 0,
+        through: share.segments[0]!.to,
+        segments: share.segments,
+      }),
+    );
+    assert.deepEqual(restored, { entries: 3, proven: true, reason: null });
+    const at = (id: string) => after.log.after(p(id));
+    assert.deepEqual(
+      (at(`${T + 3000}-0`) as { entries: Array<{ eventId: string }> }).entries.map((e) => e.eventId),
+      ['e3', 'e4'],
+    );
+    assert.deepEqual(at(`${T + 5000}-0`), { ok: true, entries: [] });
+    assert.deepEqual(at(formatLogPosition(unstored)), { ok: false, reason: 'lost' });
+    assert.deepEqual(at(`${T + 1000}-0`), { ok: false, reason: 'expired' });
+    assert.deepEqual(at(`${T}-0`), { ok: false, reason: 'reset' });
+    assert.deepEqual(at(`${clock.t + 3_600_000}-0`), { ok: false, reason: 'unknown' });
+    // The next entry continues after the stored head, and the unstored one stays lost.
+    clock.t += 1;
+    const next = after.log.append(entry('status', 'x'));
+    assert.ok(next !== null && next.position.ms === clock.t);
+    assert.deepEqual(at(formatLogPosition(unstored)), { ok: false, reason: 'lost' });
+    assert.deepEqual(
+      (at(`${T + 5000}-0`) as { entries: Array<{ eventId: string }> }).entries.map((e) => e.eventId),
+      ['x'],
+    );
+  });
+
+  it('a store holding more facts than its segments cover proves nothing: every older id is lost', async () => {
+    const clock = { t: T };
+    const before = parts(clock);
+    await before.keeper.restore(windowStore(EMPTY));
+    before.log.append(entry('score', 'a'));
+    const share = before.keeper.take()!;
+    clock.t += 5000;
+    const after = parts(clock);
+    const restored = await after.keeper.restore(
+      windowStore({
+        origin: share.segments[0]!.from,
+        facts: 1,
+        covered: 0,
+        through: share.segments[0]!.to,
+        segments: share.segments,
+      }),
+    );
+    assert.equal(restored.proven, false);
+    assert.deepEqual(after.log.after(share.segments[0]!.to), { ok: false, reason: 'lost' });
+    assert.deepEqual(after.log.after(share.segments[0]!.from), { ok: false, reason: 'lost' });
+    after.log.append(entry('status', 'b'));
+    assert.deepEqual(after.log.after(share.segments[0]!.to), { ok: false, reason: 'lost' });
+    assert.equal(after.log.after(after.log.head).ok, true, 'positions after the restart resume');
+  });
+
+  it('while the store fails, unstored segments are bounded; the next write deletes everything before the oldest kept', async () => {
+    const clock = { t: T };
+    const { log, keeper } = parts(clock, 200);
+    await keeper.restore(windowStore(EMPTY));
+    for (let i = 0; i < 10; i++) {
+      clock.t += 1000;
+      log.append(entry('score', `e${i}-${'x'.repeat(60)}`));
+      assert.ok(keeper.take() !== undefined);
+      keeper.failed();
+    }
+    const share = keeper.take() ?? keeper.take();
+    assert.ok(share !== undefined);
+    assert.ok(share.segments.length < 10, `${share.segments.length} segments kept`);
+    assert.deepEqual(share.pruneBefore, share.segments[0]!.from);
+  });
+});

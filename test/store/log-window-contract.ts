@@ -1,0 +1,154 @@
+// The replay-window part of the store contract: segments written with a flush come back in order after a restart, older ones are pruned, and commits of facts are counted on every engine.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LogSegment, LogWindowWrite, SettlementRecord, Store } from '../../src/store/store.js';
+import { EMPTY_BATCH, T0, eventWithMarkets, sampleEvent, sampleMarket, sampleResult } from './fixtures.js';
+
+function segment(fromMs: number, toMs: number, toSeq = 0, bytes = 32): LogSegment {
+  const data = new Uint8Array(bytes);
+  for (let i = 0; i < bytes; i++) data[i] = (fromMs + i * 7) & 255;
+  return { from: { ms: fromMs, seq: 0 }, to: { ms: toMs, seq: toSeq }, count: 3, data };
+}
+
+function share(segments: LogSegment[], covered: number, pruneBefore = { ms: 0, seq: 0 }): LogWindowWrite {
+  return { segments, covered, origin: { ms: T0 - 5000, seq: 2 }, pruneBefore };
+}
+
+const settlement = (eventId: string): SettlementRecord => ({
+  eventId,
+  endedAt: T0,
+  updatedAt: T0,
+  revision: 1,
+  resolvedCount: 1,
+  totalCount: 1,
+  pendingCount: 0,
+  header: {
+    homeTeam: 'H',
+    awayTeam: 'A',
+    homeLogoId: null,
+    awayLogoId: null,
+    finalScore: { home: 1, away: 0 },
+    sport: 'soccer',
+    league: 'L',
+    country: 'C',
+    startTime: T0 - 7_000_000,
+    resultRevision: 1,
+  },
+  marketsJson: '[]',
+});
+
+const bytesOf = (s: LogSegment): number[] => [...s.data];
+
+export function runLogWindowStoreContract(
+  name: string,
+  withStore: (body: (ctx: { store: Store; restart: () => Promise<Store> }) => Promise<void>) => Promise<void>,
+): void {
+  describe(`Store contract (replay window): ${name}`, () => {
+    it('a new store has no window: no origin, nothing stored, no fact counted', () =>
+      withStore(async ({ store }) => {
+        assert.deepEqual(await store.loadLogWindow(0), {
+          origin: null,
+          facts: 0,
+          covered: 0,
+          through: null,
+          segments: [],
+        });
+      }));
+
+    it('segments written with flushes come back byte for byte, oldest first, with the first origin and the last end', () =>
+      withStore(async ({ store, restart }) => {
+        const a = segment(T0, T0 + 10, 4);
+        const b = segment(T0 + 10, T0 + 900, 1, 3000);
+        const c = segment(T0 + 1000, T0 + 1000, 7);
+        await store.writeBatch({ ...eventWithMarkets(sampleEvent('e1'), [1]), seq: 1, logWindow: share([a], 0) });
+        // Two segments in one flush (a failed flush's are written with the next), and a later origin that must not win.
+        await store.writeBatch({
+          ...EMPTY_BATCH,
+          seq: 2,
+          logWindow: { ...share([b, c], 0), origin: { ms: T0 + 1, seq: 0 } },
+        });
+        const reopened = await restart();
+        const w = await reopened.loadLogWindow(0);
+        assert.deepEqual(w.origin, { ms: T0 - 5000, seq: 2 });
+        assert.deepEqual(w.through, { ms: T0 + 1000, seq: 7 });
+        assert.deepEqual(
+          w.segments.map((s) => [s.from, s.to, s.count]),
+          [a, b, c].map((s) => [s.from, s.to, s.count]),
+        );
+        assert.deepEqual(w.segments.map(bytesOf), [a, b, c].map(bytesOf));
+        // The newest segments only, once the bytes asked for are read (whole segments, never a part).
+        assert.deepEqual(
+          (await reopened.loadLogWindow(0, 3001)).segments.map((s) => s.to),
+          [b.to, c.to],
+        );
+        assert.deepEqual(
+          (await reopened.loadLogWindow(0, 1)).segments.map((s) => s.to),
+          [c.to],
+        );
+        // Only segments ending at or after the time asked for.
+        assert.deepEqual(
+          (await reopened.loadLogWindow(T0 + 11)).segments.map((s) => s.to),
+          [b.to, c.to],
+        );
+      }));
+
+    it('a flush deletes the segments that end before its prune position, to the counter', () =>
+      withStore(async ({ store }) => {
+        await store.writeBatch({
+          ...EMPTY_BATCH,
+          logWindow: share([segment(T0, T0 + 5, 1), segment(T0 + 5, T0 + 5, 3), segment(T0 + 6, T0 + 9)], 0),
+        });
+        await store.writeBatch({
+          ...EMPTY_BATCH,
+          logWindow: share([segment(T0 + 10, T0 + 20)], 0, { ms: T0 + 5, seq: 2 }),
+        });
+        assert.deepEqual(
+          (await store.loadLogWindow(0)).segments.map((s) => s.to),
+          [
+            { ms: T0 + 5, seq: 3 },
+            { ms: T0 + 9, seq: 0 },
+            { ms: T0 + 20, seq: 0 },
+          ],
+        );
+      }));
+
+    it('results, settlements and outright commits count one fact each; a flush records how many its segments cover', () =>
+      withStore(async ({ store, restart }) => {
+        await store.writeBatch(eventWithMarkets(sampleEvent('e1'), [1]));
+        await store.saveResult(sampleResult('e1'), EMPTY_BATCH);
+        await store.saveSettlement(settlement('e1'));
+        const t = { tournamentId: 't1', tournament: 'Cup', sport: 'soccer', sportId: 1 };
+        await store.saveTournament(t);
+        const m = {
+          marketId: 1,
+          market: 'Winner',
+          selections: [{ selectionId: 1, selection: 'X', odds: 2 }],
+          updatedAt: T0,
+        };
+        await store.saveOutrightMarket('t1', m);
+        await store.settleOutrightMarket('t1', 1, { void: true, winners: [], settledAt: T0 }, []);
+        assert.equal((await store.loadLogWindow(0)).facts, 5);
+        await store.writeBatch({ ...EMPTY_BATCH, logWindow: share([segment(T0, T0 + 1)], 4) });
+        const reopened = await restart();
+        let w = await reopened.loadLogWindow(0);
+        assert.deepEqual([w.facts, w.covered], [5, 4]);
+        // A flush with no new entries but a fact's entry covered (its segment went with an earlier one).
+        await reopened.writeBatch({ ...EMPTY_BATCH, logWindow: share([], 5) });
+        w = await (await restart()).loadLogWindow(0);
+        assert.deepEqual([w.facts, w.covered, w.segments.length], [5, 5, 1]);
+      }));
+
+    it('a flush that fails writes no segment and no counter (all of it or none)', () =>
+      withStore(async ({ store }) => {
+        await assert.rejects(
+          store.writeBatch({
+            ...EMPTY_BATCH,
+            markets: [{ eventId: 'ghost', position: 0, market: sampleMarket(1) }],
+            logWindow: share([segment(T0, T0 + 1)], 3),
+          }),
+        );
+        const w = await store.loadLogWindow(0);
+        assert.deepEqual([w.segments.length, w.covered, w.origin], [0, 0, null]);
+      }));
+  });
+}
