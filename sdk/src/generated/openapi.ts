@@ -1197,6 +1197,8 @@ export interface components {
              */
             result: "won" | "lost" | "refund" | "pending";
             odds: number;
+            /** @description the selection's last prematch price (decimal) once the event went live: odds / closing_odds - 1 is the bet's closing-line value; null on outright legs, before kick-off, for a market added live */
+            closing_odds: number | null;
             void_factor?: number;
             /** @description a dead-heat winner of an outright: share of the stake paid at the odds */
             dead_heat_factor?: number;
