@@ -15,6 +15,7 @@ import { gradingSection } from './settlement-grading.js';
 import { settlementPagePgSection, settlementPageSection } from './settlement-page.js';
 import { settleSection } from './settlement-settle.js';
 import { streamPositionsSection } from './stream-positions.js';
+import { STREAM_USAGE, streamSection } from './stream.js';
 
 /**
  * Every section, in the order they run. New benchmarks (simulator, settlement…) are added here.
@@ -33,6 +34,7 @@ const SECTIONS: readonly Section[] = [
   settlementPagePgSection,
   streamPositionsSection,
   capacitySection,
+  streamSection,
 ];
 
 const RESULTS_DIR = join(import.meta.dirname, '..', '..', 'bench', 'results');
@@ -62,6 +64,7 @@ function usage(): string {
     "             BENCH_CHILD_LOG_DIR (keep each child process's whole output there, e.g. for --trace-gc),",
     "             BENCH_SERVICE_LOG_LEVEL (default warn; debug logs each feed body's receive/parse/apply times)",
     ...CAPACITY_USAGE,
+    ...STREAM_USAGE,
   ].join('\n');
 }
 
