@@ -436,8 +436,9 @@ export async function prepareCapacity(
   ctx: BenchContext,
   name = 'capacity',
   extraEnv: Record<string, string> = {},
+  over: Partial<CapacitySettings> = {},
 ): Promise<CapacityWorld> {
-  const s = capacitySettings();
+  const s = { ...capacitySettings(), ...over };
   const dir = join(ctx.tempDir, name);
   await mkdir(join(dir, 'data'), { recursive: true });
   const plan: CapacityPlan = { events: s.events, live: s.live, markets: s.markets, now: Date.now(), seed: 11 };

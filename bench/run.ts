@@ -8,6 +8,7 @@ import { CAPACITY_USAGE, capacitySection } from './capacity.js';
 import { codingsSection } from './codings.js';
 import { Children } from './children.js';
 import { envNumber, UsageError } from './env.js';
+import { HISTORY_USAGE, historySection, historyTickSection } from './history.js';
 import { oddsRedisSection } from './odds-redis.js';
 import { formatChecks, formatTable } from './report.js';
 import type { BenchContext, BenchSettings, Section, SectionResult } from './section.js';
@@ -35,6 +36,8 @@ const SECTIONS: readonly Section[] = [
   streamPositionsSection,
   capacitySection,
   streamSection,
+  historySection,
+  historyTickSection,
 ];
 
 const RESULTS_DIR = join(import.meta.dirname, '..', '..', 'bench', 'results');
@@ -65,6 +68,7 @@ function usage(): string {
     "             BENCH_SERVICE_LOG_LEVEL (default warn; debug logs each feed body's receive/parse/apply times)",
     ...CAPACITY_USAGE,
     ...STREAM_USAGE,
+    ...HISTORY_USAGE,
   ].join('\n');
 }
 

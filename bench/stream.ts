@@ -135,7 +135,7 @@ export async function runStreamSection(
       const r: StreamRun = {
         latencyP50Ms: percentile(latencies, 50),
         latencyP99Ms: percentile(latencies, 99),
-        latencyMaxMs: Math.max(0, ...latencies),
+        latencyMaxMs: latencies.reduce((a, b) => Math.max(a, b), 0),
         stamps: latencies.length,
         eventsPerSec: sum(onService, (k) => k.events) / seconds,
         bytesPerSec,
