@@ -14,6 +14,8 @@ export interface TickerOptions {
   warmupMs: number;
   durationMs: number;
   seed: number;
+  /** Stamp every tick with its number (stream latency), numbering from this; absent: no stamps. */
+  stampFrom?: number;
 }
 
 export interface TickRecord {
@@ -37,6 +39,8 @@ export interface TickerResult {
   skippedSlots: number;
   /** Slots in the recorded window. */
   slots: number;
+  /** Every stamped tick sent (warm-up included): its number and when its POST began (wall-clock ms). */
+  stamps: Array<{ seq: number; sentAtMs: number }>;
 }
 
 export type TickerMessage =
@@ -68,8 +72,11 @@ async function post(url: string, adminKey: string, body: Uint8Array): Promise<nu
 async function run(o: TickerOptions): Promise<TickerResult> {
   const url = `${o.baseUrl}/admin/v1/feed`;
   const builder = new TickBuilder(o.live, o.changesPerEvent, o.seed);
+  const stamps: TickerResult['stamps'] = [];
+  let seq = o.stampFrom ?? 0;
+  const extras = (): { stampSeq?: number } => (o.stampFrom === undefined ? {} : { stampSeq: seq });
   let built = performance.now();
-  let tick = builder.next();
+  let tick = builder.next(extras());
   let buildMs = performance.now() - built;
   const start = performance.now();
   const open = start + o.warmupMs;
@@ -88,6 +95,7 @@ async function run(o: TickerOptions): Promise<TickerResult> {
     }
     if (now < due) await sleep(due - now);
     const sent = performance.now();
+    if (o.stampFrom !== undefined) stamps.push({ seq, sentAtMs: performance.timeOrigin + sent });
     const accepted = await post(url, o.adminKey, tick.body);
     const done = performance.now();
     if (due >= open) {
@@ -110,7 +118,8 @@ async function run(o: TickerOptions): Promise<TickerResult> {
       }
     }
     built = performance.now();
-    tick = builder.next();
+    seq++;
+    tick = builder.next(extras());
     buildMs = performance.now() - built;
     // A producer that overran sends its next update at once, but does not replay the slots it missed.
     const next = slot + 1;
@@ -125,7 +134,7 @@ async function run(o: TickerOptions): Promise<TickerResult> {
   }
   // Slots k with start + k × period inside [open, end).
   const slots = Math.ceil((o.warmupMs + o.durationMs) / o.periodMs) - Math.ceil(o.warmupMs / o.periodMs);
-  return { ticks, skippedSlots, slots };
+  return { ticks, skippedSlots, slots, stamps };
 }
 
 run(workerData as TickerOptions).then(

@@ -12,6 +12,7 @@ import { readProcessMemory, type ProcessMemory } from './proc-status.js';
 import { formatGrid } from './report.js';
 import { check, type BenchContext, type Section, type SectionResult } from './section.js';
 import { startService, type ServiceHandle } from './service-process.js';
+import { runStreamSection } from './stream.js';
 
 /** The issue's targets: a tick applied within 100 ms at the 99th percentile, the service within 2 GB. */
 const TICK_P99_TARGET_MS = 100;
@@ -30,10 +31,11 @@ export const CAPACITY_USAGE = [
   '             BENCH_CAPACITY_API_RATE (cap on odds req/s, default 0 = as fast as answered),',
   '             BENCH_CAPACITY_EVENTS_PER_BODY (load phase, default 20),',
   '             BENCH_CAPACITY_WARMUP (s of ticking before recording, default 5),',
-  '             BENCH_CAPACITY_CODING (br or gzip: the odds readers ask for it; default none)',
+  '             BENCH_CAPACITY_CODING (br or gzip: the odds readers ask for it; default none),',
+  '             BENCH_CAPACITY_STREAM_CLIENTS (default 0: none; n: the stream section run under this name)',
 ];
 
-interface CapacitySettings {
+export interface CapacitySettings {
   events: number;
   live: number;
   markets: number;
@@ -129,7 +131,7 @@ class MemorySampler {
   }
 }
 
-interface HeapFigures {
+export interface HeapFigures {
   usedBytes: number;
   totalBytes: number;
   externalBytes: number;
@@ -217,7 +219,7 @@ function startFeeder(options: FeederOptions): { next(): Promise<FeederMessage>; 
   };
 }
 
-interface LoadFigures {
+export interface LoadFigures {
   events: number;
   liveEvents: number;
   markets: number;
@@ -362,7 +364,7 @@ function oddsRequests(live: LiveBook[]): autocannon.Request[] {
   ];
 }
 
-interface TickFigures {
+export interface TickFigures {
   recorded: number;
   slots: number;
   skippedSlots: number;
@@ -414,31 +416,52 @@ function tickFigures(r: TickerResult, tickMs: number): TickFigures {
   };
 }
 
-async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
-  const s = capacitySettings();
-  const dir = join(ctx.tempDir, 'capacity');
+/** A loaded, settled capacity world with warm caches, ready to tick. */
+export interface CapacityWorld {
+  s: CapacitySettings;
+  service: ServiceHandle;
+  pid: number;
+  live: LiveBook[];
+  load: LoadFigures;
+  heapAfterLoad: HeapFigures | null;
+  payloadBytes: number;
+  atStartRssBytes: number;
+  /** Marks a phase boundary, in seconds after the service was spawned (to cut a --cpu-prof profile). */
+  mark(name: string): void;
+  phases: Record<string, number>;
+}
+
+/** Starts the service, loads the capacity world through the feed, drains write-behind and warms the odds cache. */
+export async function prepareCapacity(
+  ctx: BenchContext,
+  name = 'capacity',
+  extraEnv: Record<string, string> = {},
+  over: Partial<CapacitySettings> = {},
+): Promise<CapacityWorld> {
+  const s = { ...capacitySettings(), ...over };
+  const dir = join(ctx.tempDir, name);
   await mkdir(join(dir, 'data'), { recursive: true });
   const plan: CapacityPlan = { events: s.events, live: s.live, markets: s.markets, now: Date.now(), seed: 11 };
   ctx.log(
-    `[capacity] ${fmt(s.events)} events (${fmt(s.live)} live), ${fmt(s.markets)} markets each; then ${s.seconds} s of ticks every ` +
+    `[${name}] ${fmt(s.events)} events (${fmt(s.live)} live), ${fmt(s.markets)} markets each; then ${s.seconds} s of ticks every ` +
       `${s.tickMs} ms (${fmt(s.changes)} changes per live event) with ${s.connections} connections reading live odds`,
   );
 
   // Phase boundaries relative to the service's start, to cut a `--cpu-prof` profile into phases.
   const spawnedAt = Date.now();
   const phases: Record<string, number> = {};
-  const mark = (name: string): void => {
-    phases[name] = (Date.now() - spawnedAt) / 1000;
+  const mark = (phase: string): void => {
+    phases[phase] = (Date.now() - spawnedAt) / 1000;
   };
   const service = await startService(ctx.children, {
     dataDir: join(dir, 'data'),
     nodeArgs: ctx.settings.serviceNodeArgs,
-    env: { FEED_BODY_LIMIT_BYTES: String(FEED_BODY_LIMIT_BYTES) },
+    env: { FEED_BODY_LIMIT_BYTES: String(FEED_BODY_LIMIT_BYTES), ...extraEnv },
   });
   const pid = service.child.process.pid;
   if (pid === undefined) throw new Error('the service process has no pid');
   const atStart = await memoryOf(pid);
-  ctx.log(`[capacity] service up at ${service.baseUrl}, RSS ${fmt(mb(atStart.rssBytes))} MB; loading`);
+  ctx.log(`[${name}] service up at ${service.baseUrl}, RSS ${fmt(mb(atStart.rssBytes))} MB; loading`);
 
   mark('loadStart');
   const { live, figures: load } = await loadWorld(ctx, service, pid, plan, s.eventsPerBody);
@@ -446,7 +469,7 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
   if (live.length === 0) throw new Error('no live event was loaded');
 
   const heapAfterLoad = await heapOf(service);
-  ctx.log(`[capacity] V8 heap after load: ${heapText(heapAfterLoad)}`);
+  ctx.log(`[${name}] V8 heap after load: ${heapText(heapAfterLoad)}`);
   const sample = await service.get(`/v1/events/${encodeURIComponent(live[0]!.eventId)}/odds`);
   if (sample.status !== 200)
     throw new Error(`GET odds of a live event answered ${sample.status}: ${sample.body.toString('utf8', 0, 300)}`);
@@ -455,17 +478,58 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
   // way they would have, so the measured window is the steady state and not first-read builds.
   const warmStarted = Date.now();
   await warmOdds(service, live);
-  ctx.log(`[capacity] read each live event's odds once (cache warm-up) in ${fmt((Date.now() - warmStarted) / 1000)} s`);
+  ctx.log(`[${name}] read each live event's odds once (cache warm-up) in ${fmt((Date.now() - warmStarted) / 1000)} s`);
+  return {
+    s,
+    service,
+    pid,
+    live,
+    load,
+    heapAfterLoad,
+    payloadBytes: sample.body.length,
+    atStartRssBytes: atStart.rssBytes,
+    mark,
+    phases,
+  };
+}
 
+/** One ticking window: ticks, odds readers, the service's memory and payload counters. */
+export interface TickPhase {
+  ticker: TickerResult;
+  ticks: TickFigures;
+  api: LoadRun;
+  rssMax: number;
+  end: ProcessMemory;
+  backlogAtEnd: number;
+  heapAtEnd: HeapFigures | null;
+  payloads: string;
+  memorySamples: Array<{ atMs: number; rssBytes: number }>;
+  /** Wall-clock ms the recorded window opened and closed (after the warm-up). */
+  windowFromMs: number;
+  windowToMs: number;
+}
+
+/**
+ * Ticks for the settings' warm-up and duration while the odds are read. `onWindow` is told the
+ * recorded window's wall-clock bounds as it starts (the stream clients count within it).
+ */
+export async function tickPhase(
+  ctx: BenchContext,
+  w: CapacityWorld,
+  label: string,
+  opts: { stampFrom?: number; seed?: number; onWindow?: (fromMs: number, toMs: number) => void } = {},
+): Promise<TickPhase> {
+  const { s, service, pid, live } = w;
   const memory = new MemorySampler(pid);
   memory.start();
   const warmupMs = s.warmupSeconds * 1000;
-  ctx.log(
-    `[capacity] ticking for ${s.seconds} s after ${s.warmupSeconds} s warm-up; odds payload of a live event ` +
-      `${fmt(sample.body.length / 1024)} KB`,
-  );
+  ctx.log(`[${label}] ticking for ${s.seconds} s after ${s.warmupSeconds} s warm-up`);
   const payloadsAtStart = await payloadsOf(service);
-  mark('tickingStart');
+  w.mark(`${label}Start`);
+  const startedAt = performance.timeOrigin + performance.now();
+  const windowFromMs = startedAt + warmupMs;
+  const windowToMs = windowFromMs + s.seconds * 1000;
+  opts.onWindow?.(windowFromMs, windowToMs);
   const [ticker, api] = await Promise.all([
     runTicker(ctx, {
       baseUrl: service.baseUrl,
@@ -475,7 +539,8 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
       periodMs: s.tickMs,
       warmupMs,
       durationMs: s.seconds * 1000,
-      seed: 2024,
+      seed: opts.seed ?? 2024,
+      ...(opts.stampFrom !== undefined ? { stampFrom: opts.stampFrom } : {}),
     }),
     measureLoad({
       url: service.baseUrl,
@@ -489,65 +554,90 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
       ...(s.apiRate > 0 ? { overallRate: s.apiRate } : {}),
     }),
   ]);
-  mark('tickingEnd');
-  ctx.log(
-    `[capacity] phases, seconds after the service was spawned: ${Object.entries(phases)
-      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-      .join(', ')} (measured ticks from tickingStart + ${s.warmupSeconds} s warm-up)`,
-  );
+  w.mark(`${label}End`);
   await memory.stop();
   const backlogAtEnd = await service.backlog();
   const heapAtEnd = await heapOf(service);
   const payloadsAtEnd = await payloadsOf(service);
   const end = await memoryOf(pid);
-  const ticks = tickFigures(ticker, s.tickMs);
-
-  const rssMax = Math.max(memory.maxRssBytes, end.rssBytes);
-  const lines = capacityTable(s, load, ticks, api, {
-    rssMax,
-    rssEnd: end.rssBytes,
-    peak: end.peakRssBytes,
+  return {
+    ticker,
+    ticks: tickFigures(ticker, s.tickMs),
+    api,
+    rssMax: Math.max(memory.maxRssBytes, end.rssBytes),
+    end,
     backlogAtEnd,
-    heapAfterLoad,
     heapAtEnd,
     payloads: payloadText(payloadsAtStart, payloadsAtEnd),
+    memorySamples: memory.samples,
+    windowFromMs,
+    windowToMs,
+  };
+}
+
+/** The capacity report of one tick phase: the table, the checks and the JSON figures. */
+export function capacityResult(w: CapacityWorld, p: TickPhase, name = 'capacity', extraNote = ''): SectionResult {
+  const { s, load } = w;
+  const { ticks, api } = p;
+  const lines = capacityTable(s, load, ticks, api, {
+    rssMax: p.rssMax,
+    rssEnd: p.end.rssBytes,
+    peak: p.end.peakRssBytes,
+    backlogAtEnd: p.backlogAtEnd,
+    heapAfterLoad: w.heapAfterLoad,
+    heapAtEnd: p.heapAtEnd,
+    payloads: p.payloads,
   });
-  for (const l of lines.split('\n')) ctx.log(`[capacity] ${l}`);
   const problems = api.non2xx + api.errors + api.timeouts;
-  const notes = [`capacity${s.coding === '' ? '' : ` (odds readers ask for ${s.coding})`}:\n${lines}`];
+  const notes = [`${name}${s.coding === '' ? '' : ` (odds readers ask for ${s.coding})`}${extraNote}:\n${lines}`];
   if (problems > 0)
     notes.push(
-      `WARNING: capacity odds readers had ${api.non2xx} non-2xx, ${api.errors} errors, ${api.timeouts} timeouts`,
+      `WARNING: ${name} odds readers had ${api.non2xx} non-2xx, ${api.errors} errors, ${api.timeouts} timeouts`,
     );
-  if (ticks.recorded === 0) notes.push('WARNING: capacity recorded no tick (the warm-up took the whole run?)');
-
+  if (ticks.recorded === 0) notes.push(`WARNING: ${name} recorded no tick (the warm-up took the whole run?)`);
   return {
-    rows: [{ section: 'capacity', target: 'service: live odds under ticks', median: api, runs: [api] }],
+    rows: [{ section: name, target: 'service: live odds under ticks', median: api, runs: [api] }],
     checks: [
-      check('capacity', 'capacity: tick p99', ticks.p99Ms, '<=', TICK_P99_TARGET_MS, 'ms'),
-      check('capacity', 'capacity: RSS max while ticking', mb(rssMax), '<=', RSS_TARGET_MB, 'MB'),
-      check('capacity', 'capacity: RSS peak of the whole run (VmHWM)', mb(end.peakRssBytes), '<=', RSS_TARGET_MB, 'MB'),
+      check(name, `${name}: tick p99`, ticks.p99Ms, '<=', TICK_P99_TARGET_MS, 'ms'),
+      check(name, `${name}: RSS max while ticking`, mb(p.rssMax), '<=', RSS_TARGET_MB, 'MB'),
+      check(name, `${name}: RSS peak of the whole run (VmHWM)`, mb(p.end.peakRssBytes), '<=', RSS_TARGET_MB, 'MB'),
     ],
     notes,
     data: {
       settings: s,
       load,
       ticks,
-      tickRecords: ticker.ticks,
-      api: { payloadBytes: sample.body.length, connections: s.connections },
+      tickRecords: p.ticker.ticks,
+      api: { payloadBytes: w.payloadBytes, connections: s.connections },
       memory: {
-        atStartBytes: atStart.rssBytes,
-        maxWhileTickingBytes: rssMax,
-        endBytes: end.rssBytes,
-        peakBytes: end.peakRssBytes,
-        heapAfterLoad,
-        heapAtEnd,
-        samples: memory.samples,
+        atStartBytes: w.atStartRssBytes,
+        maxWhileTickingBytes: p.rssMax,
+        endBytes: p.end.rssBytes,
+        peakBytes: p.end.peakRssBytes,
+        heapAfterLoad: w.heapAfterLoad,
+        heapAtEnd: p.heapAtEnd,
+        samples: p.memorySamples,
       },
-      backlogAtEnd,
-      phasesSecondsAfterSpawn: phases,
+      backlogAtEnd: p.backlogAtEnd,
+      phasesSecondsAfterSpawn: w.phases,
     },
   };
+}
+
+async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
+  const clients = envNumber('BENCH_CAPACITY_STREAM_CLIENTS', 0, 0, true);
+  // With stream clients attached, the capacity run is the stream section's (ticks with and without them).
+  if (clients > 0) return runStreamSection(ctx, { name: 'capacity', clients });
+  const w = await prepareCapacity(ctx);
+  const p = await tickPhase(ctx, w, 'ticking');
+  ctx.log(
+    `[capacity] phases, seconds after the service was spawned: ${Object.entries(w.phases)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(', ')} (measured ticks from tickingStart + ${w.s.warmupSeconds} s warm-up)`,
+  );
+  const result = capacityResult(w, p);
+  for (const l of (result.notes[0] ?? '').split('\n').slice(1)) ctx.log(`[capacity] ${l}`);
+  return result;
 }
 
 function capacityTable(

@@ -8,6 +8,7 @@ import { CAPACITY_USAGE, capacitySection } from './capacity.js';
 import { codingsSection } from './codings.js';
 import { Children } from './children.js';
 import { envNumber, UsageError } from './env.js';
+import { HISTORY_USAGE, historySection, historyTickSection } from './history.js';
 import { oddsRedisSection } from './odds-redis.js';
 import { formatChecks, formatTable } from './report.js';
 import type { BenchContext, BenchSettings, Section, SectionResult } from './section.js';
@@ -15,6 +16,7 @@ import { gradingSection } from './settlement-grading.js';
 import { settlementPagePgSection, settlementPageSection } from './settlement-page.js';
 import { settleSection } from './settlement-settle.js';
 import { streamPositionsSection } from './stream-positions.js';
+import { STREAM_USAGE, streamSection } from './stream.js';
 
 /**
  * Every section, in the order they run. New benchmarks (simulator, settlement…) are added here.
@@ -33,6 +35,9 @@ const SECTIONS: readonly Section[] = [
   settlementPagePgSection,
   streamPositionsSection,
   capacitySection,
+  streamSection,
+  historySection,
+  historyTickSection,
 ];
 
 const RESULTS_DIR = join(import.meta.dirname, '..', '..', 'bench', 'results');
@@ -62,6 +67,8 @@ function usage(): string {
     "             BENCH_CHILD_LOG_DIR (keep each child process's whole output there, e.g. for --trace-gc),",
     "             BENCH_SERVICE_LOG_LEVEL (default warn; debug logs each feed body's receive/parse/apply times)",
     ...CAPACITY_USAGE,
+    ...STREAM_USAGE,
+    ...HISTORY_USAGE,
   ].join('\n');
 }
 

@@ -5,7 +5,7 @@ import { compareLogPositions, formatLogPosition, type LogPosition } from '../../
 import { renderEntryData } from '../../live/log-render.js';
 import { sseFrame } from './sse.js';
 import type { StreamMetrics } from './stream-metrics.js';
-import { matches, renderKey, streamNameOf, type StreamSubscription } from './stream-subscription.js';
+import { matches, renderKey, streamNameOf, subscriptionKey, type StreamSubscription } from './stream-subscription.js';
 
 /** Why the service closes a stream (the `close` event's reason and the metric's label). */
 export type CloseReason = 'too_slow' | 'quota_exhausted' | 'shutting_down';
@@ -75,12 +75,26 @@ const SNAPSHOT_KINDS = new Set(['fixture', 'status', 'score', 'markets', 'odds']
 /** Frames rendered once per flush for every client that renders alike. */
 export type FrameCache = Map<string, Map<LogEntry, Buffer | null>>;
 
+/** What one flush wrote to a stream, kept for the other streams of the same subscription. */
+export interface SharedBatch {
+  /** Every frame of the flush in one buffer (null: nothing matched). */
+  bytes: Buffer | null;
+  lastId: string | null;
+  /** Events written, by stream event name. */
+  counts: Map<string, number>;
+}
+
+/** One flush's rendered batches by subscription key (StreamConnection.group). */
+export type SharedBatches = Map<string, SharedBatch>;
+
 export class StreamConnection {
   /** Entries at or before this position are never written again (a resume and the live flush can overlap). */
   lastPosition: LogPosition;
   /** The id of the last event written (what the client will resume from). */
   private lastId: string | null;
   private readonly key: string;
+  /** Streams with the same group receive the same bytes from a flush (subscriptionKey). */
+  readonly group: string;
   private held: Held[] = [];
   private heldSelections = 0;
   private heldEntries = 0;
@@ -111,6 +125,7 @@ export class StreamConnection {
     this.lastPosition = from;
     this.lastId = lastId;
     this.key = renderKey(deps.sub);
+    this.group = subscriptionKey(deps.sub);
     this.continuity = deps.continuity;
     this.openedAt = deps.now();
     this.lastProgressAt = this.openedAt;
@@ -125,31 +140,83 @@ export class StreamConnection {
     return this.deps.keyId;
   }
 
+  /** The events this stream follows (null: not filtered by event). */
+  get eventIds(): ReadonlySet<string> | null {
+    return this.deps.sub.eventIds;
+  }
+
   /** Nothing held: everything up to the log's head that matches has been written (heartbeats are exact). */
   get upToDate(): boolean {
     return !this.holding && !this.closed;
   }
 
-  /** Writes what matches of these entries (in position order), or holds it while the socket is full. */
-  deliver(entries: readonly LogEntry[], cache: FrameCache | null): void {
+  /**
+   * Writes what matches of these entries (in position order), or holds it while the socket is full.
+   * `through`: the position the caller has looked through (when it handed over only the entries of
+   * this stream's events, the rest of its batch matched nothing here). `shared`: batches of this
+   * flush already rendered for an equal subscription, and where to leave this one's.
+   */
+  deliver(entries: readonly LogEntry[], cache: FrameCache | null, through?: LogPosition, shared?: SharedBatches): void {
     if (this.closed) return;
-    const out: Buffer[] = [];
-    for (const entry of entries) {
-      if (compareLogPositions(entry.position, this.lastPosition) <= 0) continue;
-      this.lastPosition = entry.position;
-      if (!matches(this.deps.sub, entry)) continue;
-      if (this.holding) {
-        this.hold(entry);
-        continue;
+    const first = entries[0];
+    if (
+      shared !== undefined &&
+      !this.holding &&
+      first !== undefined &&
+      compareLogPositions(first.position, this.lastPosition) > 0
+    ) {
+      this.deliverShared(entries, cache, shared);
+    } else {
+      const out: Buffer[] = [];
+      const counts = new Map<string, number>();
+      for (const entry of entries) {
+        if (compareLogPositions(entry.position, this.lastPosition) <= 0) continue;
+        this.lastPosition = entry.position;
+        if (!matches(this.deps.sub, entry)) continue;
+        if (this.holding) {
+          this.hold(entry);
+          continue;
+        }
+        const frame = this.frameOf(entry, cache);
+        if (frame === null) continue;
+        out.push(frame);
+        this.lastId = formatLogPosition(entry.position);
+        count(counts, streamNameOf(entry.kind) as string);
       }
-      const frame = this.frameOf(entry, cache);
-      if (frame === null) continue;
-      out.push(frame);
-      this.lastId = formatLogPosition(entry.position);
-      this.deps.metrics.eventsSent.inc({ event: streamNameOf(entry.kind) as string });
+      this.countSent(counts);
+      if (out.length > 0) this.write(out);
     }
-    if (out.length > 0) this.write(out);
+    if (through !== undefined && compareLogPositions(through, this.lastPosition) > 0) this.lastPosition = through;
     if (this.holding) this.checkLimits();
+  }
+
+  /** A whole batch written from bytes rendered once for every stream of the same subscription. */
+  private deliverShared(entries: readonly LogEntry[], cache: FrameCache | null, shared: SharedBatches): void {
+    let batch = shared.get(this.group);
+    if (batch === undefined) {
+      const frames: Buffer[] = [];
+      const counts = new Map<string, number>();
+      let lastId: string | null = null;
+      for (const entry of entries) {
+        if (!matches(this.deps.sub, entry)) continue;
+        const frame = this.frameOf(entry, cache);
+        if (frame === null) continue;
+        frames.push(frame);
+        lastId = formatLogPosition(entry.position);
+        count(counts, streamNameOf(entry.kind) as string);
+      }
+      batch = { bytes: frames.length === 0 ? null : Buffer.concat(frames), lastId, counts };
+      shared.set(this.group, batch);
+    }
+    this.lastPosition = (entries[entries.length - 1] as LogEntry).position;
+    if (batch.bytes === null) return;
+    this.lastId = batch.lastId;
+    this.countSent(batch.counts);
+    this.write([batch.bytes]);
+  }
+
+  private countSent(counts: Map<string, number>): void {
+    for (const [event, n] of counts) this.deps.metrics.eventsSent.inc({ event }, n);
   }
 
   /** Sends a snapshot of the source's ids before anything else, then what changed meanwhile. */
@@ -437,4 +504,8 @@ export class StreamConnection {
     }
     return frames;
   }
+}
+
+function count(counts: Map<string, number>, name: string): void {
+  counts.set(name, (counts.get(name) ?? 0) + 1);
 }

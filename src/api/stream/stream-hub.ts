@@ -1,11 +1,17 @@
 // The stream hub: follows the change log and hands each batch of new entries to every open stream; heartbeats and metering.
 import type { ChangeLog, LogEntry } from '../../live/change-log.js';
 import { compareLogPositions, formatLogPosition } from '../../live/log-position.js';
-import type { FrameCache, StreamConnection } from './stream-connection.js';
+import type { FrameCache, SharedBatches, StreamConnection } from './stream-connection.js';
 import type { StreamMetrics } from './stream-metrics.js';
 
 /** Each started period of an open stream counts one more request (decisions.md: 5 minutes). */
 export const STREAM_CHARGE_PERIOD_MS = 5 * 60_000;
+
+/**
+ * A stream following events looks only at theirs when they are this many times fewer than the
+ * entries of the batch (below that, walking the batch costs less than gathering from the index).
+ */
+const NARROW_FACTOR = 4;
 
 export interface StreamHubOptions {
   log: ChangeLog;
@@ -25,6 +31,8 @@ export interface StreamHubOptions {
 export class StreamHub {
   private readonly connections = new Set<StreamConnection>();
   private readonly perKey = new Map<string, number>();
+  /** Open streams per subscription (StreamConnection.group): a flush renders a shared batch for groups of two or more. */
+  private readonly perGroup = new Map<string, number>();
   private pending: LogEntry[] = [];
   private scheduled = false;
   private readonly unsubscribe: () => void;
@@ -68,6 +76,7 @@ export class StreamHub {
   add(conn: StreamConnection): void {
     this.connections.add(conn);
     this.perKey.set(conn.keyId, this.openFor(conn.keyId) + 1);
+    this.perGroup.set(conn.group, (this.perGroup.get(conn.group) ?? 0) + 1);
   }
 
   /** Called by a connection when it ends, whoever ended it. */
@@ -76,16 +85,33 @@ export class StreamHub {
     const n = this.openFor(conn.keyId) - 1;
     if (n > 0) this.perKey.set(conn.keyId, n);
     else this.perKey.delete(conn.keyId);
+    const g = (this.perGroup.get(conn.group) ?? 0) - 1;
+    if (g > 0) this.perGroup.set(conn.group, g);
+    else this.perGroup.delete(conn.group);
   }
 
-  /** Hands the gathered entries to every stream (each renders a frame once per rendering, shared). */
+  /**
+   * Hands the gathered entries to every stream. A frame is rendered once per rendering (format and
+   * market families), a batch's bytes once per subscription shared by several streams, and a stream
+   * following a few events is handed only their entries.
+   */
   flush(): void {
     this.scheduled = false;
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
     const cache: FrameCache = new Map();
-    for (const conn of this.connections) conn.deliver(batch, cache);
+    const shared: SharedBatches = new Map();
+    const through = (batch[batch.length - 1] as LogEntry).position;
+    let byEvent: Map<string, number[]> | null = null;
+    for (const conn of this.connections) {
+      const sharing = (this.perGroup.get(conn.group) ?? 0) > 1 ? shared : undefined;
+      const ids = conn.eventIds;
+      if (ids !== null && ids.size * NARROW_FACTOR < batch.length) {
+        byEvent ??= indexByEvent(batch);
+        conn.deliver(entriesOf(batch, byEvent, ids), cache, through, sharing);
+      } else conn.deliver(batch, cache, undefined, sharing);
+    }
   }
 
   /** A heartbeat to every stream that has been written everything before the log's head. */
@@ -130,4 +156,30 @@ export class StreamHub {
       conn.close('shutting_down', 'the service is shutting down; reconnect with Last-Event-ID');
     }
   }
+}
+
+/** Where each event's entries are in a batch. */
+function indexByEvent(batch: readonly LogEntry[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (let i = 0; i < batch.length; i++) {
+    const id = (batch[i] as LogEntry).eventId;
+    const list = out.get(id);
+    if (list === undefined) out.set(id, [i]);
+    else list.push(i);
+  }
+  return out;
+}
+
+/** The entries of these events, in the batch's (position) order. */
+function entriesOf(batch: readonly LogEntry[], byEvent: Map<string, number[]>, ids: ReadonlySet<string>): LogEntry[] {
+  let at: number[] = [];
+  let lists = 0;
+  for (const id of ids) {
+    const list = byEvent.get(id);
+    if (list === undefined) continue;
+    at = lists === 0 ? list : at.concat(list);
+    lists++;
+  }
+  if (lists > 1) at.sort((a, b) => a - b);
+  return at.map((i) => batch[i] as LogEntry);
 }

@@ -45,3 +45,19 @@ export function matches(sub: StreamSubscription, entry: LogEntry): boolean {
 export function renderKey(sub: StreamSubscription): string {
   return sub.families === null ? sub.format : `${sub.format}|${[...sub.families].sort().join(',')}`;
 }
+
+/**
+ * The whole subscription as one string: streams with equal keys receive the same events in the
+ * same rendering, so one flush renders their bytes once for all of them.
+ */
+export function subscriptionKey(sub: StreamSubscription): string {
+  const list = (xs: ReadonlySet<string> | null): string => (xs === null ? '*' : [...xs].sort().join(','));
+  return [
+    sub.format,
+    sub.sport ?? '*',
+    sub.league ?? '*',
+    list(sub.eventIds),
+    list(sub.types),
+    list(sub.families),
+  ].join('|');
+}

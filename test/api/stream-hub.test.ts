@@ -1,0 +1,165 @@
+// The stream hub's flush: streams sharing a subscription share one rendered batch, streams following a few events get only theirs, and every stream receives exactly what it would alone.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { Registry } from 'prom-client';
+import { sseFrame } from '../../src/api/stream/sse.js';
+import { StreamConnection } from '../../src/api/stream/stream-connection.js';
+import { StreamHub } from '../../src/api/stream/stream-hub.js';
+import { StreamMetrics } from '../../src/api/stream/stream-metrics.js';
+import { matches, streamNameOf, type StreamSubscription } from '../../src/api/stream/stream-subscription.js';
+import type { OddsFormat } from '../../src/domain/types.js';
+import { ChangeLog } from '../../src/live/change-log.js';
+import type { LogEntry } from '../../src/live/log-entry.js';
+import { formatLogPosition, type LogPosition } from '../../src/live/log-position.js';
+import { renderEntryData } from '../../src/live/log-render.js';
+
+/** A socket that takes everything: what the stream wrote, byte for byte. */
+class FakeResponse extends EventEmitter {
+  chunks: Buffer[] = [];
+  writableLength = 0;
+  destroyed = false;
+  writableEnded = false;
+  write(b: Buffer | string): boolean {
+    this.chunks.push(Buffer.from(b));
+    return true;
+  }
+  cork(): void {}
+  uncork(): void {}
+  end(): void {
+    this.writableEnded = true;
+  }
+  destroy(): void {
+    this.destroyed = true;
+  }
+  get text(): string {
+    return Buffer.concat(this.chunks).toString();
+  }
+}
+
+const SPORTS = ['soccer', 'basketball'];
+const keyOf = (_eventId: string, marketId: number): string => (marketId % 2 === 0 ? '1x2' : 'totals:2.5');
+
+function sub(over: Partial<StreamSubscription> = {}): StreamSubscription {
+  return { sport: null, league: null, eventIds: null, types: null, families: null, format: 'decimal', ...over };
+}
+
+/** A batch like a feed body's: odds of 40 events (two markets each), and a score of every fifth. */
+function appendBatch(log: ChangeLog, round: number): void {
+  for (let e = 0; e < 40; e++) {
+    const eventId = `ev-${e}`;
+    const sport = SPORTS[e % 2]!;
+    log.append({
+      kind: 'odds',
+      eventId,
+      sport,
+      league: `${sport}-league`,
+      at: 1000 + round,
+      bytes: 100,
+      changes: {
+        marketIds: Float64Array.from([2, 2, 3]),
+        selectionIds: Float64Array.from([1, 2, 3]),
+        odds: Float64Array.from([1.5 + round / 100, 2.5, 3.25 + e / 100]),
+        locked: Uint8Array.from([0, 0, round % 2]),
+        outcomes: new Uint32Array(3),
+        layout: -1,
+      },
+    });
+    if (e % 5 === 0) {
+      log.append({
+        kind: 'score',
+        eventId,
+        sport,
+        league: `${sport}-league`,
+        at: 1000 + round,
+        bytes: 50,
+        json: `{"event_id":"${eventId}","score":{"home":${round},"away":0}}`,
+      });
+    }
+  }
+}
+
+/** What a stream alone must receive of these entries after `from`: every match, rendered for it. */
+function expected(entries: readonly LogEntry[], s: StreamSubscription, from: LogPosition): string {
+  let out = '';
+  for (const entry of entries) {
+    if (entry.position.ms < from.ms || (entry.position.ms === from.ms && entry.position.seq <= from.seq)) continue;
+    if (!matches(s, entry)) continue;
+    const data = renderEntryData(entry, { format: s.format, families: s.families, keyOf });
+    if (data !== null) out += sseFrame(streamNameOf(entry.kind)!, data, formatLogPosition(entry.position)).toString();
+  }
+  return out;
+}
+
+describe('stream hub flush', () => {
+  it('equal subscriptions, narrow event filters and everything else each receive exactly their own stream', () => {
+    let now = 1_700_000_000_000;
+    const log = new ChangeLog({ now: () => now, windowMs: 3_600_000, maxBytes: 1e9 });
+    const metrics = new StreamMetrics(new Registry(), () => 0);
+    const hub = new StreamHub({
+      log,
+      metrics,
+      now: () => now,
+      worldNow: () => now,
+      heartbeatMs: 60_000,
+      charge: () => true,
+    });
+    const few = new Set(['ev-30', 'ev-3', 'ev-12']);
+    const formats: OddsFormat[] = ['decimal', 'american', 'fractional'];
+    const subs: StreamSubscription[] = [
+      sub(),
+      sub(),
+      sub({ format: 'fractional' }),
+      sub({ eventIds: few }),
+      sub({ eventIds: new Set(['ev-12', 'ev-3', 'ev-30']) }),
+      sub({ eventIds: few, format: 'american' }),
+      sub({ eventIds: new Set(['ev-7']), types: new Set(['score']) }),
+      sub({ eventIds: new Set(['nope']) }),
+      sub({ sport: 'basketball', families: new Set(['1x2']) }),
+      sub({ sport: 'basketball', families: new Set(['1x2']) }),
+      ...formats.map((format) => sub({ families: new Set(['totals']), format })),
+    ];
+    const opened: Array<{ res: FakeResponse; s: StreamSubscription; from: LogPosition }> = [];
+    const open = (s: StreamSubscription): void => {
+      const res = new FakeResponse();
+      const from = log.head;
+      const conn = new StreamConnection(
+        {
+          res: res as unknown as ServerResponse,
+          sub: s,
+          keyId: 'k',
+          bufferBytes: 1e9,
+          limits: { maxSelections: 1e6, maxEntries: 1e6, maxStallMs: 1e9 },
+          metrics,
+          keyOf,
+          head: () => log.head,
+          continuity: log.continuity,
+          now: () => now,
+          onClose: (c) => hub.remove(c),
+        },
+        from,
+        null,
+      );
+      hub.add(conn);
+      opened.push({ res, s, from });
+    };
+    const all: LogEntry[] = [];
+    log.subscribe((e) => all.push(e));
+    for (const s of subs) open(s);
+    for (let round = 0; round < 3; round++) {
+      appendBatch(log, round);
+      now += 7;
+      // A stream joining between flushes shares nothing it has not seen.
+      if (round === 1) hub.flush();
+      if (round === 1) open(sub({ eventIds: few }));
+      hub.flush();
+    }
+    hub.closeAll();
+    for (const { res, s, from } of opened) {
+      const got = res.text.replace(/(id: [^\n]*\n)?event: close\n[^\n]*\n\n$/, '');
+      assert.equal(got, expected(all, s, from), JSON.stringify({ ...s, eventIds: [...(s.eventIds ?? [])] }));
+    }
+    assert.ok(opened[0]!.res.text.length > 0);
+  });
+});
