@@ -78,18 +78,58 @@ export class OddsHistoryReads {
     return { changes: page, next: { at: last.at, skip: last.at === from ? start + sameAt : sameAt } };
   }
 
-  /** Every selection's price and lock as it stood at `at` (selections priced by then). */
+  /**
+   * Every selection's price and lock as it stood at `at` (selections priced by then): the latest
+   * change of each at or before `at`, the last applied among changes at one instant. Folded as the
+   * columns are read (no object per change, no sort: an hour of a live event is a million changes).
+   */
   async at(eventId: string, at: number): Promise<Map<number, PriceAt>> {
-    const out = new Map<number, PriceAt>();
-    const changes = await this.changes(eventId, -Infinity, at, (c) => c.at <= at, Infinity);
-    for (const c of changes) out.set(c.selectionId, { odds: c.odds, locked: c.locked, at: c.at });
-    return out;
+    return this.consistently(async () => {
+      const out = new Map<number, PriceAt>();
+      const fold = (cols: HistoryColumns, n: number): void => {
+        for (let k = 0; k < n; k++) {
+          const t = cols.at[k] as number;
+          if (t > at) continue;
+          const id = cols.selectionIds[k] as number;
+          const seen = out.get(id);
+          // Columns come in the order changes were applied: at one instant, the later one wins.
+          if (seen === undefined) out.set(id, { odds: cols.odds[k] as number, locked: cols.locked[k] === 1, at: t });
+          else if (t >= seen.at) {
+            seen.odds = cols.odds[k] as number;
+            seen.locked = cols.locked[k] === 1;
+            seen.at = t;
+          }
+        }
+      };
+      let afterSeq = -1;
+      for (;;) {
+        const chunks = await this.store.listOddsHistory({
+          eventId,
+          fromAt: -1e15,
+          toAt: at,
+          afterSeq,
+          limit: CHUNKS_PER_READ,
+        });
+        for (const chunk of chunks) fold(decodeHistory(chunk.data), chunk.count);
+        if (chunks.length < CHUNKS_PER_READ) break;
+        afterSeq = (chunks[chunks.length - 1] as { seq: number }).seq;
+      }
+      for (const { cols, n } of this.pendingOf(eventId)) fold(cols, n);
+      return out;
+    });
   }
 
   /** Whether anything was ever recorded for the event (stored or pending). */
   async known(eventId: string): Promise<boolean> {
-    const first = await this.store.listOddsHistory({ eventId, fromAt: -1e15, toAt: 1e15, afterSeq: -1, limit: 1 });
-    return first.length > 0 || this.pendingOf(eventId).length > 0;
+    return this.consistently(async () => {
+      const first = await this.store.listOddsHistory({ eventId, fromAt: -1e15, toAt: 1e15, afterSeq: -1, limit: 1 });
+      return first.length > 0 || this.pendingOf(eventId).length > 0;
+    });
+  }
+
+  /** A read that sees each change once, stored or in memory, whatever flushes do meanwhile. */
+  private consistently<T>(read: () => Promise<T>): Promise<T> {
+    return this.recorder === null ? read() : this.recorder.consistently(read);
   }
 
   /**
@@ -98,7 +138,17 @@ export class OddsHistoryReads {
    * order written, which is nearly the order of time; reading stops once a whole round of chunks
    * starts after the `want`-th change found so far (none of them could come before it).
    */
-  private async changes(
+  private changes(
+    eventId: string,
+    fromAt: number,
+    toAt: number,
+    keep: (c: HistoryChange) => boolean,
+    want: number,
+  ): Promise<HistoryChange[]> {
+    return this.consistently(() => this.read(eventId, fromAt, toAt, keep, want));
+  }
+
+  private async read(
     eventId: string,
     fromAt: number,
     toAt: number,

@@ -9,6 +9,9 @@ interface Pending {
   n: number;
 }
 
+/** How many flushes in a row reads under way may hold the history back (a flush every 500 ms: 4 s). */
+const MAX_DEFERRALS = 8;
+
 /** A pending buffer never starts smaller than this (most ticks of a live event change tens of prices). */
 const MIN_CAPACITY = 64;
 
@@ -25,6 +28,18 @@ export class OddsHistoryRecorder {
   private unwritten: HistoryChunk[] = [];
   /** Changes recorded since start (metrics). */
   recorded = 0;
+  /**
+   * Raised each time a flush takes chunks: a read that saw it move while it read the store may
+   * have missed the chunks in between (no longer in memory, not yet in what it read), and reads
+   * again.
+   */
+  generation = 0;
+  /** Reads of the history under way: flushes leave the chunks in memory meanwhile (a few times). */
+  private readers = 0;
+  private deferred = 0;
+  /** The write of the chunks a flush took, until it succeeds or fails (then they are unwritten again). */
+  private writing: Promise<void> | null = null;
+  private endWriting: (() => void) | null = null;
 
   record(entry: LogEntry): void {
     if (entry.kind === 'odds') {
@@ -68,6 +83,10 @@ export class OddsHistoryRecorder {
    * changes encoded as one chunk each.
    */
   take(): HistoryChunk[] {
+    // A read under way would miss what leaves memory now and is not stored yet: the chunks wait
+    // for the next flush instead, unless reads have held them back for MAX_DEFERRALS flushes.
+    if (this.writing !== null || (this.readers > 0 && this.deferred++ < MAX_DEFERRALS)) return [];
+    this.deferred = 0;
     const out = this.unwritten;
     this.unwritten = [];
     for (const [eventId, p] of this.pending) {
@@ -87,7 +106,38 @@ export class OddsHistoryRecorder {
       });
       p.n = 0;
     }
+    if (out.length > 0) {
+      this.generation++;
+      this.writing = new Promise((resolve) => (this.endWriting = resolve));
+    }
     return out;
+  }
+
+  /** The chunks of the last take() are stored, or (after restore()) back in memory: reads go on. */
+  settled(): void {
+    const end = this.endWriting;
+    this.writing = null;
+    this.endWriting = null;
+    end?.();
+  }
+
+  /**
+   * Runs a read of stored and in-memory changes so that it sees each change exactly once: after
+   * any write under way, holding flushes' takes back while it runs, and again if one took chunks
+   * all the same (reads held flushes back too long).
+   */
+  async consistently<T>(read: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      while (this.writing !== null) await this.writing;
+      const generation = this.generation;
+      this.readers++;
+      try {
+        const out = await read();
+        if (generation === this.generation || attempt >= 3) return out;
+      } finally {
+        this.readers--;
+      }
+    }
   }
 
   /** A flush that failed: its chunks are written again by the next one, before what came since. */

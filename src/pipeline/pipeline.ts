@@ -639,6 +639,8 @@ export class Pipeline implements FeedIngress {
       .finally(() => {
         this.flushing = null;
         this.writeBehind.returnRows();
+        // Stored, or back in memory by restore(): history reads waiting for this write go on.
+        this.history.settled();
       });
     return this.flushing;
   }

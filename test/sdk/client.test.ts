@@ -160,7 +160,7 @@ describe('SportsDataClient: every client endpoint', () => {
   });
 });
 
-// Its own world: with a played and settled game beside it, the service answered p1's history empty (see the report).
+// Its own world: a prematch event whose price moves.
 describe('SportsDataClient: odds history', () => {
   let h: SdkWorld;
   let hc: SportsDataClient;
@@ -174,15 +174,11 @@ describe('SportsDataClient: odds history', () => {
     const before = h.svc.clock.now();
     h.svc.clock.advance(MINUTE);
     await feedOk(h.svc, [odds('p1', [{ selection_id: SEL.home, odds: 3.1 }])]);
-    // Written through: the service's history read misses stored entries while newer ones wait in memory (see the report).
-    await h.svc.service.pipeline.flush();
     const homeOf = (o: { markets: Array<{ outcomes: Array<{ selection_id?: number; odds: unknown }> }> }) =>
       o.markets.flatMap((m) => m.outcomes).find((x) => x.selection_id === SEL.home)?.odds;
     assert.equal(homeOf(await hc.getEventOdds('p1')), 3.1);
     assert.equal(homeOf(await hc.getEventOddsAt('p1', new Date(before))), 2.5);
-    // The history page in the requested format, oldest first. (Its exact content is not compared with a
-    // second read: the service's history answer can change between two reads around a background flush,
-    // a defect of the service reported separately.)
+    // The history page in the requested format, oldest first.
     const page = await hc.getEventOddsHistory('p1', { odds_format: 'american' });
     assert.deepEqual([page.event_id, page.odds_format], ['p1', 'american']);
     assert.ok(page.history.length >= 1);
@@ -194,9 +190,8 @@ describe('SportsDataClient: odds history', () => {
       page.history.map((x) => x.at),
       page.history.map((x) => x.at).sort(),
     );
-    // The iterator yields every entry of every page, following next_cursor until it is null. (Compared
-    // with the pages as answered, not with one big page: the service's history paging sometimes ends a
-    // page early at a flush boundary, a defect of the service reported separately.)
+    // The iterator yields every entry of every page, following next_cursor until it is null: the
+    // whole history, as one big page has it.
     const pages: Array<{ history: unknown[]; next_cursor: string | null }> = [];
     const sent: string[] = [];
     const recording = new SportsDataClient({
@@ -217,6 +212,7 @@ describe('SportsDataClient: odds history', () => {
       pages.flatMap((p) => p.history),
     );
     assert.equal(pages[pages.length - 1]?.next_cursor, null);
+    assert.deepEqual(all, (await hc.getEventOddsHistory('p1', { odds_format: 'american', limit: 1000 })).history);
     sent.slice(1).forEach((url, i) => assert.equal(new URL(url).searchParams.get('cursor'), pages[i]?.next_cursor));
   });
 });
