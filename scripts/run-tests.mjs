@@ -22,6 +22,9 @@ if (files.length === 0) {
   console.error('no test files found under dist/test (did the build run?)');
   process.exit(1);
 }
-const args = ['--test', '--test-reporter=spec', ...files];
+// Files run two at a time: most of the suite waits on sockets, child processes and timers rather
+// than the CPU, so two files share a 2-core machine well (TEST_CONCURRENCY overrides; 1: one by one).
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? 2) || 1);
+const args = ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files];
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
 process.exit(r.status ?? 1);
