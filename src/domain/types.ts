@@ -1,31 +1,35 @@
 // The domain model: events, markets, outcomes, scores and results as the service holds them internally.
 
-/** Status of an event as reported in event payloads (`prematch` is interface.md's `upcoming`). */
-export type EventStatus =
-  | 'prematch'
-  | 'live'
-  | 'ended'
-  | 'cancelled'
-  | 'postponed'
-  | 'suspended'
-  | 'delayed'
-  | 'interrupted'
-  | 'abandoned'
-  | 'retired'
-  | 'walkover';
+/** Statuses of an event as reported in event payloads (`prematch` is interface.md's `upcoming`). */
+export const EVENT_STATUSES = [
+  'prematch',
+  'live',
+  'ended',
+  'cancelled',
+  'postponed',
+  'suspended',
+  'delayed',
+  'interrupted',
+  'abandoned',
+  'retired',
+  'walkover',
+] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-/** Status reported by the result endpoint. */
-export type ResultStatus =
-  | 'ended'
-  | 'not_ended'
-  | 'postponed'
-  | 'delayed'
-  | 'cancelled'
-  | 'abandoned'
-  | 'retired'
-  | 'suspended'
-  | 'interrupted'
-  | 'walkover';
+/** Statuses reported by the result endpoint. */
+export const RESULT_STATUSES = [
+  'ended',
+  'not_ended',
+  'postponed',
+  'delayed',
+  'cancelled',
+  'abandoned',
+  'retired',
+  'suspended',
+  'interrupted',
+  'walkover',
+] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
 export type TeamSide = 'home' | 'away';
 

@@ -12,21 +12,9 @@ import {
   resultStatusOf,
   type TransitionCheck,
 } from '../../src/domain/lifecycle.js';
-import type { EventStatus, FinalStatus, ResultStatus } from '../../src/domain/types.js';
+import { EVENT_STATUSES, type EventStatus, type FinalStatus, type ResultStatus } from '../../src/domain/types.js';
 
-const STATUSES: readonly EventStatus[] = [
-  'prematch',
-  'live',
-  'ended',
-  'cancelled',
-  'postponed',
-  'suspended',
-  'delayed',
-  'interrupted',
-  'abandoned',
-  'retired',
-  'walkover',
-];
+const STATUSES: readonly EventStatus[] = EVENT_STATUSES;
 
 type Expected = 'noop' | 'allowed' | 'rejected';
 const SYMBOL: Readonly<Record<string, Expected>> = { '=': 'noop', Y: 'allowed', '.': 'rejected' };

@@ -2,32 +2,9 @@
 import { Type } from 'typebox';
 import { OddsFormatSchema, OddsValueSchema, PeriodScoreSchema, ScoreSchema, StringEnum } from './common.js';
 
-export const EVENT_STATUSES = [
-  'prematch',
-  'live',
-  'ended',
-  'cancelled',
-  'postponed',
-  'suspended',
-  'delayed',
-  'interrupted',
-  'abandoned',
-  'retired',
-  'walkover',
-] as const;
-
-export const RESULT_STATUSES = [
-  'ended',
-  'not_ended',
-  'postponed',
-  'delayed',
-  'cancelled',
-  'abandoned',
-  'retired',
-  'suspended',
-  'interrupted',
-  'walkover',
-] as const;
+// The lists live in the domain (one place): the schemas, the stream and the tests take them from there.
+export { EVENT_STATUSES, RESULT_STATUSES } from '../../domain/types.js';
+import { EVENT_STATUSES, RESULT_STATUSES } from '../../domain/types.js';
 
 export const EventStatusSchema = StringEnum(EVENT_STATUSES, {
   $id: 'EventStatus',
