@@ -1,6 +1,6 @@
 // The replay window after kill -9: an id inside the stored window resumes exactly, one after it gets snapshot_required `lost`, and a fact committed after the last segment makes every older id `lost` — never a silent gap.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,8 +8,8 @@ import { describe, it } from 'node:test';
 import { freePort } from '../helpers/cluster.js';
 import { SseClient, type SseEvent } from '../helpers/sse.js';
 import { fixture, markets, odds, result, SEL, status } from '../helpers/service.js';
+import { startChild, waitReady } from '../helpers/child-service.js';
 
-const CLI = join(process.cwd(), 'dist/src/cli.js');
 const ADMIN = 'kill-admin';
 const KEY = 'kill-demo';
 const key = { 'x-api-key': KEY };
@@ -19,33 +19,12 @@ const FLUSH_MS = 1000;
 const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
 
 function start(dataDir: string, port: number): ChildProcess {
-  return spawn(process.execPath, [CLI, 'serve'], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      FEED: 'none',
-      ADMIN_KEY: ADMIN,
-      DEMO_API_KEY: KEY,
-      DEMO_PLAN: 'unlimited',
-      LOG_LEVEL: 'silent',
-      FLUSH_INTERVAL_MS: String(FLUSH_MS),
-      STREAM_HEARTBEAT_SECONDS: '3600',
-    },
-    stdio: 'ignore',
-  });
-}
-
-async function waitReady(base: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('service did not become ready');
+  return startChild(
+    dataDir,
+    port,
+    { admin: ADMIN, demo: KEY },
+    { FLUSH_INTERVAL_MS: String(FLUSH_MS), STREAM_HEARTBEAT_SECONDS: '3600' },
+  );
 }
 
 async function feed(base: string, messages: readonly object[]): Promise<void> {

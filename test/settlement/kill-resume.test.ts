@@ -1,12 +1,12 @@
 // Settlement survives kill -9: a service killed mid-settlement resumes on restart, nothing lost, nothing twice.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { startChild, waitReady } from '../helpers/child-service.js';
 
-const CLI = join(process.cwd(), 'dist/src/cli.js');
 const ADMIN = 'kill-admin';
 const KEY = 'kill-demo';
 
@@ -20,33 +20,15 @@ interface Entry {
 }
 
 function start(dataDir: string, port: number): ChildProcess {
-  return spawn(process.execPath, [CLI, 'serve'], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      FEED: 'none',
-      ADMIN_KEY: ADMIN,
-      DEMO_API_KEY: KEY,
-      DEMO_PLAN: 'unlimited',
-      LOG_LEVEL: 'silent',
+  return startChild(
+    dataDir,
+    port,
+    { admin: ADMIN, demo: KEY },
+    {
       // One market per commit: settlement of this event takes many commits, so a kill lands mid-way.
       SETTLEMENT_BATCH_SIZE: '1',
     },
-    stdio: 'ignore',
-  });
-}
-
-async function waitReady(base: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('service did not become ready');
+  );
 }
 
 async function entry(base: string): Promise<Entry | undefined> {
