@@ -1,6 +1,7 @@
 // The ordered change log: every change to the read state gets a position; the stream, settlement and scale-out follow it.
 import { compareLogPositions, formatLogPosition, positionBefore, type LogPosition } from './log-position.js';
 import type { LogEntry, LogEntryInput } from './log-entry.js';
+import { decodeLogSegment, LogSegmentWriter, type EncodedSegment } from './log-codec.js';
 
 export type { LogEntry, LogEntryInput } from './log-entry.js';
 
@@ -9,14 +10,32 @@ export interface ChangeLogOptions {
   now: () => number;
   /** Entries older than this leave the replay window. */
   windowMs: number;
-  /** Entries beyond this many bytes (estimated) leave the replay window, oldest first. */
+  /** Entries beyond this many bytes leave the replay window, oldest first. */
   maxBytes: number;
+  /**
+   * The newest entries are kept as objects until this many are waiting (or `sealMs` has passed, or
+   * `sealBytes` of them): then they are encoded into one segment (default 4,096 entries, 1 s, 8 MB).
+   */
+  sealEntries?: number;
+  sealMs?: number;
+  sealBytes?: number;
+}
+
+/** A segment's memory besides its bytes (the object, its positions, the buffer's header). */
+const SEGMENT_OVERHEAD = 256;
+
+/** What a sealed segment costs the replay window's byte budget. */
+export function segmentMemory(segment: { data: Uint8Array }): number {
+  return segment.data.byteLength + SEGMENT_OVERHEAD;
 }
 
 /** Why a position cannot be resumed from: the client must start again from a snapshot. */
 export type ResumeRefusal = 'unknown' | 'expired' | 'reset' | 'lost';
 
 export type ResumeLookup = { ok: true; entries: LogEntry[] } | { ok: false; reason: ResumeRefusal };
+
+/** What follows a position, decoded one segment at a time as it is read (a resume far back holds one segment's objects at once). */
+export type ReplayLookup = { ok: true; batches: Iterable<readonly LogEntry[]> } | { ok: false; reason: ResumeRefusal };
 
 /** A span of positions that were handed out but never made durable (an unclean stop): nobody can resume inside it. */
 export interface LostSpan {
@@ -27,16 +46,30 @@ export interface LostSpan {
 }
 
 /**
- * The log keeps the entries of the replay window in memory, in position order. Positions are
+ * The log keeps the entries of the replay window in memory, in position order: the newest as
+ * objects (the tail), everything older encoded into segments (log-codec.ts, ~6.5 bytes per price
+ * change), so the window's memory is what its byte budget says and costs the garbage collector
+ * nothing to mark. A resume decodes the segments after its position. Positions are
  * `ms-seq` (wall milliseconds and a counter within them): they grow across restarts without a
  * counter to persist, and an id from before a reset of the store is recognizably older than its
  * first entry. Listeners are called synchronously at every append, in order.
  */
 export class ChangeLog {
-  private entries: LogEntry[] = [];
-  /** Index of the oldest entry still in the window (the array is compacted now and then). */
-  private start = 0;
-  private bytes = 0;
+  /** Sealed segments of the window, oldest first (from `segStart`; the array is compacted now and then). */
+  private segments: EncodedSegment[] = [];
+  private segStart = 0;
+  private segBytes = 0;
+  private segEntries = 0;
+  /** Entries not yet sealed into a segment, oldest first (from `tailStart`). */
+  private tail: LogEntry[] = [];
+  private tailStart = 0;
+  private tailBytes = 0;
+  /** Encodes the tail as it grows (null when there is no window to keep: STREAM_REPLAY_SECONDS=0). */
+  private readonly writer: LogSegmentWriter | null;
+  private readonly sealEntries: number;
+  private readonly sealMs: number;
+  private readonly sealBytes: number;
+  private readonly sealListeners = new Set<(segment: EncodedSegment) => void>();
   private last: LogPosition;
   /** The last position that left the window: resuming from it or later is exact. */
   private trimmedThrough: LogPosition | null = null;
@@ -62,6 +95,10 @@ export class ChangeLog {
 
   constructor(private readonly opts: ChangeLogOptions) {
     this.last = { ms: 0, seq: 0 };
+    this.writer = opts.windowMs > 0 ? new LogSegmentWriter() : null;
+    this.sealEntries = opts.sealEntries ?? 4096;
+    this.sealMs = opts.sealMs ?? 1000;
+    this.sealBytes = opts.sealBytes ?? 8 * 1024 * 1024;
   }
 
   /** The position of the last entry (or where the log stands before its first), for heartbeats. */
@@ -75,22 +112,50 @@ export class ChangeLog {
 
   /** The position of the oldest entry in the replay window (null when it is empty). */
   get firstPosition(): LogPosition | null {
-    return this.entries[this.start]?.position ?? null;
+    return this.segments[this.segStart]?.from ?? this.tail[this.tailStart]?.position ?? null;
   }
 
   /** Entries in the replay window. */
   get size(): number {
-    return this.entries.length - this.start;
+    return this.segEntries + this.tail.length - this.tailStart;
   }
 
+  /** Memory the window holds: its segments' bytes and the tail's estimate. */
   get sizeBytes(): number {
-    return this.bytes;
+    return this.segBytes + this.tailBytes;
+  }
+
+  /** Encoded segments in the window (metrics). */
+  get segmentCount(): number {
+    return this.segments.length - this.segStart;
   }
 
   /** Milliseconds of history the window holds now (shorter than configured when the byte budget binds). */
   get windowSpanMs(): number {
-    const first = this.entries[this.start];
-    return first === undefined ? 0 : Math.max(0, this.last.ms - first.position.ms);
+    const first = this.firstPosition;
+    return first === null ? 0 : Math.max(0, this.last.ms - first.ms);
+  }
+
+  /**
+   * Told of every segment sealed (the stored window writes them with the next flush). Segments
+   * hold every entry appended since the previous one, in order.
+   */
+  onSeal(listener: (segment: EncodedSegment) => void): () => void {
+    this.sealListeners.add(listener);
+    return () => this.sealListeners.delete(listener);
+  }
+
+  /** Encodes the tail into a segment now (a flush stores the window up to its own last change). */
+  seal(): void {
+    const segment = this.writer?.seal() ?? null;
+    if (segment === null) return;
+    this.segments.push(segment);
+    this.segBytes += segmentMemory(segment);
+    this.segEntries += segment.count - this.tailStart; // entries trimmed from the tail are in it, but not in the window
+    this.tail = [];
+    this.tailStart = 0;
+    this.tailBytes = 0;
+    for (const l of this.sealListeners) l(segment);
   }
 
   /** Appends a change; returns it with its position (null while the log is quiet: a reload is no change). */
@@ -191,6 +256,11 @@ export class ChangeLog {
    * the head is resumable with nothing to send.
    */
   after(position: LogPosition): ResumeLookup {
+    return this.refusal(position) ?? { ok: true, entries: [...this.batchesAfter(position)].flat() };
+  }
+
+  /** Why a position cannot be resumed from, or null when it can. */
+  private refusal(position: LogPosition): { ok: false; reason: ResumeRefusal } | null {
     this.trim();
     if (this.lostAfter !== null && compareLogPositions(position, this.lostAfter) > 0) {
       // Handed out before the restart (not from the future): gone with the unclean stop.
@@ -211,13 +281,35 @@ export class ChangeLog {
     if (this.trimmedThrough !== null && compareLogPositions(position, this.trimmedThrough) < 0) {
       return { ok: false, reason: 'expired' };
     }
-    const from = this.indexAfter(position);
-    return { ok: true, entries: this.entries.slice(from) };
+    return null;
   }
 
-  /** Entries in the window after a position (a restart saving the window, scale-out). */
+  /** Like after(), but decodes one segment at a time as the caller reads (a stream resuming). */
+  replay(position: LogPosition): ReplayLookup {
+    return this.refusal(position) ?? { ok: true, batches: this.batchesAfter(position) };
+  }
+
+  /** Entries in the window after a position, or all of them (tests, diagnostics). */
   since(position: LogPosition | null): LogEntry[] {
-    return position === null ? this.entries.slice(this.start) : this.entries.slice(this.indexAfter(position));
+    return [...this.batchesAfter(position)].flat();
+  }
+
+  /**
+   * The window after a position, a segment at a time: the segments and tail are taken now (later
+   * appends and trims do not change what this yields), decoded as it is iterated.
+   */
+  private batchesAfter(position: LogPosition | null): Iterable<readonly LogEntry[]> {
+    const segments = this.segments.slice(this.segmentAfter(position));
+    const tail = this.tail.slice(this.tailAfter(position));
+    return {
+      *[Symbol.iterator]() {
+        for (const segment of segments) {
+          const entries = decodeLogSegment(segment.data);
+          yield position === null ? entries : entries.filter((e) => compareLogPositions(e.position, position) > 0);
+        }
+        if (tail.length > 0) yield tail;
+      },
+    };
   }
 
   /**
@@ -243,11 +335,12 @@ export class ChangeLog {
   restoreWindow(w: {
     origin: LogPosition | null;
     through: LogPosition | null;
-    entries: readonly LogEntry[];
+    /** The stored segments, oldest first (already read once: they decode). */
+    segments: readonly EncodedSegment[];
     proven: boolean;
   }): void {
     if (w.origin !== null) this.origin = w.origin;
-    const through = w.through ?? w.entries[w.entries.length - 1]?.position ?? null;
+    const through = w.through ?? w.segments[w.segments.length - 1]?.to ?? null;
     if (through === null) return;
     if (compareLogPositions(through, this.last) > 0) this.last = through;
     if (!w.proven) {
@@ -255,12 +348,16 @@ export class ChangeLog {
       return;
     }
     this.lostAfter = through;
-    const first = w.entries[0];
-    this.trimmedThrough = first === undefined ? through : positionBefore(first.position);
-    this.entries = [...w.entries];
-    this.start = 0;
-    this.bytes = 0;
-    for (const e of this.entries) this.bytes += e.bytes;
+    const first = w.segments[0];
+    this.trimmedThrough = first === undefined ? through : positionBefore(first.from);
+    this.segments = [...w.segments];
+    this.segStart = 0;
+    this.segBytes = 0;
+    this.segEntries = 0;
+    for (const seg of this.segments) {
+      this.segBytes += segmentMemory(seg);
+      this.segEntries += seg.count;
+    }
     this.trim();
   }
 
@@ -287,10 +384,16 @@ export class ChangeLog {
     }
     this.last = entry.position;
     this.origin ??= entry.position;
-    this.entries.push(entry);
-    this.bytes += entry.bytes;
+    // A segment spans at most sealMs: the window drops whole segments, so none outlives its age by more.
+    const oldest = this.tail[this.tailStart];
+    if (oldest !== undefined && entry.position.ms - oldest.position.ms >= this.sealMs) this.seal();
+    this.writer?.write(entry);
+    this.tail.push(entry);
+    this.tailBytes += entry.bytes;
     this.appended++;
     for (const l of this.listeners) l(entry);
+    if (this.writer !== null && (this.writer.count >= this.sealEntries || this.tailBytes >= this.sealBytes))
+      this.seal();
     if ((this.appended & 255) === 0) this.trim();
     return entry;
   }
@@ -300,43 +403,80 @@ export class ChangeLog {
     this.discontinued = false;
     const span: LostSpan = { after: { ms: 0, seq: 0 }, before: first };
     this.lost = [span];
-    this.entries = [];
-    this.start = 0;
-    this.bytes = 0;
+    this.seal(); // what was encoded before the break is not part of the new run
+    this.segments = [];
+    this.segStart = 0;
+    this.segBytes = 0;
+    this.segEntries = 0;
+    this.tail = [];
+    this.tailStart = 0;
+    this.tailBytes = 0;
     for (const l of this.lostListeners) l(span);
   }
 
-  /** Drops entries that left the window (by age, then by the byte budget). */
+  /** Drops what left the window (by age, then by the byte budget): whole segments, then tail entries. */
   trim(): void {
     const oldest = this.opts.now() - this.opts.windowMs;
-    let i = this.start;
-    const end = this.entries.length;
-    while (i < end) {
-      const e = this.entries[i] as LogEntry;
-      if (e.position.ms >= oldest && this.bytes <= this.opts.maxBytes) break;
-      this.bytes -= e.bytes;
-      this.trimmedThrough = e.position;
+    const over = (): boolean => this.segBytes + this.tailBytes > this.opts.maxBytes;
+    let i = this.segStart;
+    while (i < this.segments.length) {
+      const seg = this.segments[i] as EncodedSegment;
+      // A segment stays while its newest entry is inside the window (its older ones resume too).
+      if (seg.to.ms >= oldest && !over()) break;
+      this.segBytes -= segmentMemory(seg);
+      this.segEntries -= seg.count;
+      this.trimmedThrough = seg.to;
       i++;
     }
-    if (i === this.start) return;
-    this.start = i;
-    // Compact once the dropped head is as large as what is kept: amortized O(1) per entry.
-    if (this.start > 1024 && this.start * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.start);
-      this.start = 0;
+    let j = this.tailStart;
+    if (i === this.segments.length) {
+      // Only a window shorter than a segment's span (or no window at all) trims unsealed entries.
+      while (j < this.tail.length) {
+        const e = this.tail[j] as LogEntry;
+        if (e.position.ms >= oldest && !over()) break;
+        this.tailBytes -= e.bytes;
+        this.trimmedThrough = e.position;
+        j++;
+      }
     }
-    const first = this.entries[this.start];
+    if (i === this.segStart && j === this.tailStart) return;
+    this.segStart = i;
+    this.tailStart = j;
+    // Compact once the dropped head is as large as what is kept: amortized O(1) per entry.
+    if (this.segStart > 64 && this.segStart * 2 > this.segments.length) {
+      this.segments = this.segments.slice(this.segStart);
+      this.segStart = 0;
+    }
+    if (this.tailStart > 1024 && this.tailStart * 2 > this.tail.length) {
+      this.tail = this.tail.slice(this.tailStart);
+      this.tailStart = 0;
+    }
+    const first = this.firstPosition;
     // A span ending at the window's first entry still answers 'lost' (rather than 'expired').
-    if (first !== undefined) this.lost = this.lost.filter((s) => compareLogPositions(s.before, first.position) >= 0);
+    if (first !== null) this.lost = this.lost.filter((s) => compareLogPositions(s.before, first) >= 0);
   }
 
-  /** Index of the first entry after a position (binary search over the window). */
-  private indexAfter(position: LogPosition): number {
-    let lo = this.start;
-    let hi = this.entries.length;
+  /** Index of the first segment holding an entry after a position (binary search by each segment's last). */
+  private segmentAfter(position: LogPosition | null): number {
+    let lo = this.segStart;
+    if (position === null) return lo;
+    let hi = this.segments.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareLogPositions((this.entries[mid] as LogEntry).position, position) <= 0) lo = mid + 1;
+      if (compareLogPositions((this.segments[mid] as EncodedSegment).to, position) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Index of the first tail entry after a position. */
+  private tailAfter(position: LogPosition | null): number {
+    let lo = this.tailStart;
+    if (position === null) return lo;
+    let hi = this.tail.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareLogPositions((this.tail[mid] as LogEntry).position, position) <= 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -1,6 +1,6 @@
 // Keeps the change log's replay window in the store: a segment with every write-behind flush, restored before the read model loads after a restart.
 import type { ChangeLog, LogEntry } from '../live/change-log.js';
-import { decodeLogSegment, LogSegmentWriter, type EncodedSegment } from '../live/log-codec.js';
+import { decodeLogSegment, type EncodedSegment } from '../live/log-codec.js';
 import type { LogEntryKind } from '../live/log-entry.js';
 import type { LogPosition } from '../live/log-position.js';
 import type { LogWindowWrite, Store } from '../store/store.js';
@@ -43,7 +43,6 @@ export interface LogWindowRestore {
  * segment (an unclean stop) are lost too; everything before it resumes exactly.
  */
 export class LogWindowKeeper {
-  private writer = new LogSegmentWriter();
   /** Sealed segments not yet committed (a failed flush's are written with the next). */
   private unstored: EncodedSegment[] = [];
   private taken = 0;
@@ -60,12 +59,14 @@ export class LogWindowKeeper {
 
   constructor(private readonly opts: LogWindowOptions) {
     opts.log.subscribe((entry) => this.onEntry(entry));
+    // The log encodes its window itself: the stored window is the same segments, written with the flush.
+    opts.log.onSeal((segment) => {
+      if (this.active) this.unstored.push(segment);
+    });
   }
 
   private onEntry(entry: LogEntry): void {
-    if (!this.active) return;
-    this.writer.write(entry);
-    if (FACT_KINDS.has(entry.kind)) this.facts++;
+    if (this.active && FACT_KINDS.has(entry.kind)) this.facts++;
   }
 
   /**
@@ -80,19 +81,20 @@ export class LogWindowKeeper {
     this.coveredStored = stored.covered;
     this.active = true;
     let reason: string | null = stored.facts === stored.covered ? null : 'a commit after the last stored segment';
-    const parts: LogEntry[][] = [];
+    const kept: EncodedSegment[] = [];
     let bytes = 0;
     for (let i = stored.segments.length - 1; i >= 0 && bytes <= maxBytes && reason === null; i--) {
+      const s = stored.segments[i] as EncodedSegment;
       try {
-        const entries = decodeLogSegment((stored.segments[i] as { data: Uint8Array }).data);
-        for (const e of entries) bytes += e.bytes;
-        parts.push(entries);
+        decodeLogSegment(s.data); // read once now: a damaged segment refuses the window here, not at a resume
+        bytes += s.data.byteLength;
+        kept.push({ from: s.from, to: s.to, count: s.count, data: Buffer.from(s.data) });
       } catch (err) {
         reason = `a stored segment could not be read (${err instanceof Error ? err.message : String(err)})`;
       }
     }
-    const entries = reason === null ? parts.reverse().flat() : [];
-    log.restoreWindow({ origin: stored.origin, through: stored.through, entries, proven: reason === null });
+    const segments = reason === null ? kept.reverse() : [];
+    log.restoreWindow({ origin: stored.origin, through: stored.through, segments, proven: reason === null });
     if (reason !== null && stored.through !== null) {
       logger.warn({ reason }, 'the stored replay window cannot be resumed from: streams start from a snapshot');
     }
@@ -102,8 +104,7 @@ export class LogWindowKeeper {
   /** The log's share of the next flush (undefined when there is nothing new). */
   take(): LogWindowWrite | undefined {
     if (!this.active) return undefined;
-    const sealed = this.writer.seal();
-    if (sealed !== null) this.unstored.push(sealed);
+    this.opts.log.seal();
     this.bound();
     if (this.unstored.length === 0 && this.facts === this.coveredStored) return undefined;
     this.taken = this.unstored.length;

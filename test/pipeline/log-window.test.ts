@@ -1,7 +1,7 @@
 // The stored replay window's keeper: a segment per flush (a failed flush's written with the next), facts it covers counted, and a restore that proves only what the store accounts for.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ChangeLog, type LogEntryInput } from '../../src/live/change-log.js';
+import { ChangeLog, segmentMemory, type LogEntryInput } from '../../src/live/change-log.js';
 import { decodeLogSegment } from '../../src/live/log-codec.js';
 import { formatLogPosition, parseLogPosition, type LogPosition } from '../../src/live/log-position.js';
 import { LogWindowKeeper } from '../../src/pipeline/log-window.js';
@@ -67,25 +67,31 @@ describe('the stored replay window', () => {
     const clock = { t: T };
     const before = parts(clock);
     await before.keeper.restore(windowStore(EMPTY));
+    const segments: LogWindowWrite['segments'] = [];
     for (let i = 0; i < 5; i++) {
       clock.t += 1000;
       before.log.append(entry('score', `e${i}`));
+      const share = before.keeper.take(); // a flush after each: one segment each
+      assert.ok(share !== undefined);
+      before.keeper.stored(share);
+      segments.push(...share.segments);
     }
-    const share = before.keeper.take();
-    assert.ok(share !== undefined);
+    assert.equal(segments.length, 5);
     clock.t += 1000;
     before.log.append(entry('score', 'unstored')); // handed out, then the process dies
     const unstored = before.log.head;
 
     clock.t += 60_000;
-    const after = parts(clock, 660); // the memory budget keeps the newest three (218 bytes each)
+    // The memory budget keeps the newest three segments (what each costs the window: its bytes and a header).
+    const budget = segments.slice(-3).reduce((n, s) => n + segmentMemory(s), 0);
+    const after = parts(clock, budget);
     const restored = await after.keeper.restore(
       windowStore({
         origin: p(`${T + 1000}-0`),
         facts: 0,
         covered: 0,
-        through: share.segments[0]!.to,
-        segments: share.segments,
+        through: segments[4]!.to,
+        segments,
       }),
     );
     assert.deepEqual(restored, { entries: 3, proven: true, reason: null });

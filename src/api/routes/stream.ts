@@ -203,10 +203,11 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       if (/~\d+$/.test(id)) return 'snapshot_incomplete';
       const position = parseLogPosition(id);
       if (position === null) return 'unknown';
-      const found = log.after(position);
+      const found = log.replay(position);
       if (!found.ok) return found.reason;
       conn.lastPosition = position;
-      conn.deliver(found.entries, null);
+      // A segment at a time: a resume far back never holds the whole window's entries as objects.
+      for (const batch of found.batches) conn.deliver(batch, null);
       return null;
     }
   };
