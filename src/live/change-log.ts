@@ -98,7 +98,8 @@ export class ChangeLog {
     this.writer = opts.windowMs > 0 ? new LogSegmentWriter() : null;
     this.sealEntries = opts.sealEntries ?? 4096;
     this.sealMs = opts.sealMs ?? 1000;
-    this.sealBytes = opts.sealBytes ?? 8 * 1024 * 1024;
+    // The tail counts against the budget too: a small budget seals sooner.
+    this.sealBytes = opts.sealBytes ?? Math.min(8 * 1024 * 1024, Math.max(4096, opts.maxBytes / 4));
   }
 
   /** The position of the last entry (or where the log stands before its first), for heartbeats. */
@@ -156,6 +157,8 @@ export class ChangeLog {
     this.tailStart = 0;
     this.tailBytes = 0;
     for (const l of this.sealListeners) l(segment);
+    // Big entries (a load's markets) can pass the budget well within 256 appends: bound it at every seal.
+    if (this.segBytes > this.opts.maxBytes) this.trim();
   }
 
   /** Appends a change; returns it with its position (null while the log is quiet: a reload is no change). */

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { Rng } from '../../src/feed/simulator/rng.js';
 import { SseClient, type SseEvent, type SseRefusal } from '../helpers/sse.js';
 import {
+  ADMIN_KEY,
   DEMO_KEY,
   feedOk,
   fixture,
@@ -319,6 +320,50 @@ describe('GET /v1/stream: replay window', () => {
       await c.untilCount(1);
       c.close();
       assert.equal(c.changes[0]?.event, 'snapshot_required');
+      assert.equal(c.changes[0]?.data.reason, 'expired');
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe('GET /v1/stream: the replay window in memory', () => {
+  test('the window holds no more than STREAM_REPLAY_MB, says so in /metrics, and ids that left it expire', async () => {
+    const svc = await startService({ env: { STREAM_REPLAY_MB: '1' } });
+    try {
+      const base = await listen(svc);
+      const gauge = async (name: string): Promise<number> => {
+        const text = (await svc.inject('GET', '/metrics', { key: null, headers: { 'x-admin-key': ADMIN_KEY } })).text;
+        const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+        assert.ok(line !== undefined, `${name} is exported`);
+        return Number(line.split(' ').pop());
+      };
+      await feedOk(svc, [fixture('m0')]);
+      const first = svc.service.log.headId;
+      // 40 events of 200 markets each: about twice the budget once encoded.
+      for (let e = 0; e < 40; e++) {
+        const lines = Array.from({ length: 200 }, (_, i) => ({
+          market_id: 1000 + i,
+          key: `totals:${i}.5`,
+          name: `Total Goals ${i}.5`,
+          outcomes: [
+            { selection_id: 10_000 + 2 * i, code: 'over', label: `Over ${i}.5`, odds: 1.5 + i / 100 },
+            { selection_id: 10_001 + 2 * i, code: 'under', label: `Under ${i}.5`, odds: 2.5 + i / 100 },
+          ],
+        }));
+        await feedOk(svc, [fixture(`m${e}`), { type: 'markets', event_id: `m${e}`, markets: lines }]);
+        svc.clock.advance(1500); // each event's entries seal into their own segment
+      }
+      await feedOk(svc, [status('m39', 'live')]);
+      const bytes = await gauge('stream_replay_window_bytes');
+      assert.ok(bytes <= 1024 * 1024, `${bytes} bytes held`);
+      assert.ok(bytes > 512 * 1024, `${bytes} bytes held: the budget is used, not an estimate of it`);
+      assert.ok((await gauge('stream_replay_window_entries')) > 0);
+      const span = await gauge('stream_replay_window_seconds');
+      assert.ok(span > 0 && span < 60, `${span} s: the byte budget binds before the hour`);
+      const c = await SseClient.connect(base, '/v1/stream', { ...key, 'last-event-id': first });
+      await c.untilCount(1);
+      c.close();
       assert.equal(c.changes[0]?.data.reason, 'expired');
     } finally {
       await svc.close();

@@ -109,7 +109,14 @@ describe('the replay window, encoded', () => {
     // Room for the last three segments of ten entries.
     const budget = segmentBytes(70) + segmentBytes(80) + segmentBytes(90);
     const c2 = { t: T };
-    const log = new ChangeLog({ now: () => c2.t, windowMs: 3_600_000, maxBytes: budget, sealEntries: 10, sealMs: 1e9 });
+    const log = new ChangeLog({
+      now: () => c2.t,
+      windowMs: 3_600_000,
+      maxBytes: budget,
+      sealEntries: 10,
+      sealMs: 1e9,
+      sealBytes: 1e9,
+    });
     const again = fed(log, c2, 4, 100);
     log.trim();
     assert.equal(log.sizeBytes, budget);

@@ -87,7 +87,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     const { readModel, settings } = ctx;
     const log = readModel.log;
-    const metrics = new StreamMetrics(ctx.metrics.registry, () => hub.size);
+    const metrics = new StreamMetrics(ctx.metrics.registry, () => hub.size, log);
     const hub: StreamHub = new StreamHub({
       log,
       metrics,

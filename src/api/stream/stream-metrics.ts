@@ -1,6 +1,13 @@
 // Prometheus metrics of GET /v1/stream: connections, events sent, conflated and dropped, resumes, losses, bytes.
 import { Counter, Gauge, type Registry } from 'prom-client';
 
+/** What the replay window holds now (the change log's figures). */
+export interface ReplayWindowFigures {
+  sizeBytes: number;
+  size: number;
+  windowSpanMs: number;
+}
+
 export class StreamMetrics {
   readonly eventsSent: Counter<'event'>;
   readonly conflated: Counter;
@@ -9,8 +16,34 @@ export class StreamMetrics {
   readonly bytesSent: Counter<'encoding'>;
   readonly lost: Counter;
 
-  constructor(registry: Registry, connections: () => number) {
+  constructor(registry: Registry, connections: () => number, window?: ReplayWindowFigures) {
     const registers = [registry];
+    if (window !== undefined) {
+      new Gauge({
+        name: 'stream_replay_window_bytes',
+        help: 'Memory the replay window holds (encoded segments and the newest entries): bounded by STREAM_REPLAY_MB',
+        registers,
+        collect() {
+          this.set(window.sizeBytes);
+        },
+      });
+      new Gauge({
+        name: 'stream_replay_window_entries',
+        help: 'Change-log entries in the replay window',
+        registers,
+        collect() {
+          this.set(window.size);
+        },
+      });
+      new Gauge({
+        name: 'stream_replay_window_seconds',
+        help: 'How far back a Last-Event-ID resumes now (shorter than STREAM_REPLAY_SECONDS when the byte budget binds)',
+        registers,
+        collect() {
+          this.set(window.windowSpanMs / 1000);
+        },
+      });
+    }
     new Gauge({
       name: 'stream_connections',
       help: 'Open GET /v1/stream connections on this node',
