@@ -68,31 +68,85 @@ function settlementJson(entry: JsonEntry, format: OddsFormat): string {
   return json;
 }
 
+/**
+ * Decimal odds as JSON in each format, remembered: prices sit on a ladder of a few thousand values,
+ * and a stream flush writes the same price in the same format thousands of times.
+ */
+const oddsMemo: Record<OddsFormat, Map<number, string>> = {
+  decimal: new Map(),
+  american: new Map(),
+  fractional: new Map(),
+};
+const ODDS_MEMO_MAX = 1 << 16;
+
 /** The JSON of decimal odds in a format. */
 export function oddsJson(decimal: number, format: OddsFormat): string {
-  return JSON.stringify(formatOdds(decimal, format));
+  const memo = oddsMemo[format];
+  let json = memo.get(decimal);
+  if (json === undefined) {
+    if (memo.size >= ODDS_MEMO_MAX) memo.clear(); // a feed off any ladder: stay bounded
+    json = JSON.stringify(formatOdds(decimal, format));
+    memo.set(decimal, json);
+  }
+  return json;
+}
+
+/**
+ * Per odds entry, rendered once and shared by every stream of every format and filter: each
+ * change's format-independent head (`{"market_id":…,"selection_id":…,"odds":`) and its market's
+ * family (undefined when the event left the read model: such a market is kept, not lost).
+ */
+interface OddsParts {
+  heads: string[];
+  families: Array<string | undefined> | null;
+}
+const oddsParts = new WeakMap<OddsEntry, OddsParts>();
+
+function partsOf(entry: OddsEntry, opts: RenderOptions): OddsParts {
+  let parts = oddsParts.get(entry);
+  if (parts === undefined) {
+    const c = entry.changes;
+    const heads = new Array<string>(c.odds.length);
+    for (let k = 0; k < heads.length; k++) {
+      heads[k] = `{"market_id":${c.marketIds[k] as number},"selection_id":${c.selectionIds[k] as number},"odds":`;
+    }
+    parts = { heads, families: null };
+    oddsParts.set(entry, parts);
+  }
+  if (opts.families !== null && parts.families === null) {
+    const c = entry.changes;
+    const families = new Array<string | undefined>(c.odds.length);
+    let lastMarket = Number.NaN;
+    let family: string | undefined;
+    for (let k = 0; k < families.length; k++) {
+      const marketId = c.marketIds[k] as number;
+      if (marketId !== lastMarket) {
+        lastMarket = marketId;
+        const key = opts.keyOf?.(entry.eventId, marketId);
+        family = key === undefined ? undefined : familyOf(key);
+      }
+      families[k] = family;
+    }
+    parts.families = families;
+  }
+  return parts;
 }
 
 function renderOdds(entry: OddsEntry, opts: RenderOptions): string | null {
   const c = entry.changes;
-  const parts: string[] = [];
-  let lastMarket = Number.NaN;
-  let keep = true;
-  for (let k = 0; k < c.odds.length; k++) {
-    const marketId = c.marketIds[k] as number;
-    if (opts.families !== null && marketId !== lastMarket) {
-      lastMarket = marketId;
-      const key = opts.keyOf?.(entry.eventId, marketId);
-      // A market whose event left the read model cannot be told apart: kept rather than lost.
-      keep = key === undefined || opts.families.has(familyOf(key));
+  const { heads, families } = partsOf(entry, opts);
+  const wanted = opts.families;
+  let out = '';
+  for (let k = 0; k < heads.length; k++) {
+    if (wanted !== null && families !== null) {
+      const family = families[k];
+      if (family !== undefined && !wanted.has(family)) continue;
     }
-    if (!keep) continue;
-    parts.push(
-      `{"market_id":${marketId},"selection_id":${c.selectionIds[k] as number},"odds":${oddsJson(c.odds[k] as number, opts.format)},"is_locked":${c.locked[k] === 1}}`,
-    );
+    const lock = c.locked[k] === 1 ? ',"is_locked":true}' : ',"is_locked":false}';
+    out += `${out === '' ? '' : ','}${heads[k] as string}${oddsJson(c.odds[k] as number, opts.format)}${lock}`;
   }
-  if (parts.length === 0) return null;
-  return withExtra(`{"event_id":${JSON.stringify(entry.eventId)},"changes":[${parts.join(',')}]}`, opts.extra);
+  if (out === '') return null;
+  return withExtra(`{"event_id":${JSON.stringify(entry.eventId)},"changes":[${out}]}`, opts.extra);
 }
 
 /** A market as the odds payload writes it (interface.md's Market). */

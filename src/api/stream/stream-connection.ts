@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { LogEntry, OddsEntry } from '../../live/log-entry.js';
 import { compareLogPositions, formatLogPosition, type LogPosition } from '../../live/log-position.js';
 import { renderEntryData } from '../../live/log-render.js';
+import { oddsFrame } from './odds-frame.js';
 import { sseFrame } from './sse.js';
 import type { StreamMetrics } from './stream-metrics.js';
 import { matches, renderKey, streamNameOf, subscriptionKey, type StreamSubscription } from './stream-subscription.js';
@@ -303,13 +304,10 @@ export class StreamConnection {
   private write(frames: Buffer[]): void {
     const res = this.deps.res;
     if (res.destroyed || res.writableEnded) return;
-    let bytes = 0;
-    res.cork();
-    for (const f of frames) {
-      res.write(f);
-      bytes += f.length;
-    }
-    res.uncork();
+    // One chunk per flush: chunked encoding frames each write, and writev pays per buffer.
+    const chunk = frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames);
+    const bytes = chunk.length;
+    res.write(chunk);
     this.deps.metrics.bytesSent.inc({ encoding: 'identity' }, bytes);
     if (res.writableLength > this.deps.bufferBytes && !this.holding) {
       this.holding = true;
@@ -321,13 +319,22 @@ export class StreamConnection {
     let byEntry = cache?.get(this.key);
     const hit = byEntry?.get(entry);
     if (hit !== undefined) return hit;
-    const data = renderEntryData(entry, {
-      format: this.deps.sub.format,
-      families: this.deps.sub.families,
-      keyOf: this.deps.keyOf,
-    });
-    const frame =
-      data === null ? null : sseFrame(streamNameOf(entry.kind) as string, data, formatLogPosition(entry.position));
+    let frame: Buffer | null;
+    if (entry.kind === 'odds' && this.deps.sub.families === null) {
+      // Every market of the entry: written as bytes (the flush's hottest frame, see odds-frame.ts).
+      frame =
+        entry.changes.odds.length === 0
+          ? null
+          : oddsFrame(entry, this.deps.sub.format, formatLogPosition(entry.position));
+    } else {
+      const data = renderEntryData(entry, {
+        format: this.deps.sub.format,
+        families: this.deps.sub.families,
+        keyOf: this.deps.keyOf,
+      });
+      frame =
+        data === null ? null : sseFrame(streamNameOf(entry.kind) as string, data, formatLogPosition(entry.position));
+    }
     if (cache !== null) {
       if (byEntry === undefined) cache.set(this.key, (byEntry = new Map()));
       byEntry.set(entry, frame);
