@@ -92,29 +92,22 @@ export function oddsJson(decimal: number, format: OddsFormat): string {
 }
 
 /**
- * Per odds entry, rendered once and shared by every stream of every format and filter: each
- * change's format-independent head (`{"market_id":…,"selection_id":…,"odds":`) and its market's
- * family (undefined when the event left the read model: such a market is kept, not lost).
+ * Per odds entry, worked out once and shared by every stream of every format: each change's market
+ * family (undefined when the event left the read model: such a market is kept, not lost), and for
+ * each set of families streams ask for, which changes it keeps.
  */
-interface OddsParts {
-  heads: string[];
-  families: Array<string | undefined> | null;
+interface OddsFilters {
+  families: Array<string | undefined>;
+  kept: Map<string, Uint32Array>;
 }
-const oddsParts = new WeakMap<OddsEntry, OddsParts>();
+const oddsFilters = new WeakMap<OddsEntry, OddsFilters>();
+/** A families filter's key (its members sorted), per filter object. */
+const familiesKeys = new WeakMap<ReadonlySet<string>, string>();
 
-function partsOf(entry: OddsEntry, opts: RenderOptions): OddsParts {
-  let parts = oddsParts.get(entry);
-  if (parts === undefined) {
-    const c = entry.changes;
-    const heads = new Array<string>(c.odds.length);
-    for (let k = 0; k < heads.length; k++) {
-      heads[k] = `{"market_id":${c.marketIds[k] as number},"selection_id":${c.selectionIds[k] as number},"odds":`;
-    }
-    parts = { heads, families: null };
-    oddsParts.set(entry, parts);
-  }
-  if (opts.families !== null && parts.families === null) {
-    const c = entry.changes;
+function keptChanges(entry: OddsEntry, wanted: ReadonlySet<string>, opts: RenderOptions): Uint32Array {
+  let f = oddsFilters.get(entry);
+  const c = entry.changes;
+  if (f === undefined) {
     const families = new Array<string | undefined>(c.odds.length);
     let lastMarket = Number.NaN;
     let family: string | undefined;
@@ -127,23 +120,37 @@ function partsOf(entry: OddsEntry, opts: RenderOptions): OddsParts {
       }
       families[k] = family;
     }
-    parts.families = families;
+    f = { families, kept: new Map() };
+    oddsFilters.set(entry, f);
   }
-  return parts;
+  let fk = familiesKeys.get(wanted);
+  if (fk === undefined) familiesKeys.set(wanted, (fk = [...wanted].sort().join(',')));
+  let kept = f.kept.get(fk);
+  if (kept === undefined) {
+    const at: number[] = [];
+    for (let k = 0; k < f.families.length; k++) {
+      const family = f.families[k];
+      if (family === undefined || wanted.has(family)) at.push(k);
+    }
+    kept = Uint32Array.from(at);
+    f.kept.set(fk, kept);
+  }
+  return kept;
+}
+
+function changeJson(c: OddsEntry['changes'], k: number, format: OddsFormat): string {
+  return `{"market_id":${c.marketIds[k] as number},"selection_id":${c.selectionIds[k] as number},"odds":${oddsJson(c.odds[k] as number, format)},"is_locked":${c.locked[k] === 1}}`;
 }
 
 function renderOdds(entry: OddsEntry, opts: RenderOptions): string | null {
   const c = entry.changes;
-  const { heads, families } = partsOf(entry, opts);
-  const wanted = opts.families;
   let out = '';
-  for (let k = 0; k < heads.length; k++) {
-    if (wanted !== null && families !== null) {
-      const family = families[k];
-      if (family !== undefined && !wanted.has(family)) continue;
-    }
-    const lock = c.locked[k] === 1 ? ',"is_locked":true}' : ',"is_locked":false}';
-    out += `${out === '' ? '' : ','}${heads[k] as string}${oddsJson(c.odds[k] as number, opts.format)}${lock}`;
+  if (opts.families === null) {
+    for (let k = 0; k < c.odds.length; k++) out += `${k === 0 ? '' : ','}${changeJson(c, k, opts.format)}`;
+  } else {
+    const kept = keptChanges(entry, opts.families, opts);
+    for (let i = 0; i < kept.length; i++)
+      out += `${i === 0 ? '' : ','}${changeJson(c, kept[i] as number, opts.format)}`;
   }
   if (out === '') return null;
   return withExtra(`{"event_id":${JSON.stringify(entry.eventId)},"changes":[${out}]}`, opts.extra);
