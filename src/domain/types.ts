@@ -124,6 +124,8 @@ export interface SportEvent {
   endedAt: number | null;
   /** Latest player statistics, null until a `stats` message arrives. */
   playerStats: PlayerStats | null;
+  /** The winner the official result named (absent until a result names one: the score tells). */
+  winner?: TeamSide | null;
   /**
    * Only in the stored document: the event was locked for a stale feed when it was written (the
    * read model holds this as `LiveEvent.stale`), so a restart or a replica's reload keeps the lock.

@@ -4,7 +4,7 @@ import type { ResolvedMarket } from '../domain/resolved-market.js';
 import type { EventResult, Market, SportEvent } from '../domain/types.js';
 import type { JsonEntry, MarketsEntry, OddsEntry, OutrightEntry } from './log-entry.js';
 import type { LiveEvent } from './live-event.js';
-import { iso } from './payloads.js';
+import { decisionFields, iso } from './payloads.js';
 import { clockOf, periodOf } from './event-fields.js';
 
 /** Bytes an entry costs besides its facts (object, position, strings shared with the event). */
@@ -85,7 +85,7 @@ export function resultEntry(e: SportEvent, r: EventResult): Omit<JsonEntry, 'pos
     status: r.status,
     score: { home: r.score.home, away: r.score.away },
     period_scores: r.periodScores.map((p) => ({ period: p.period, home: p.home, away: p.away })),
-    winner: r.winner,
+    ...decisionFields(r),
     ended_at: iso(r.endedAt),
     revision: r.revision,
   });

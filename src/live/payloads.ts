@@ -1,7 +1,8 @@
 // Serializes read-model events into the exact JSON payloads of interface.md and decisions.md.
 import { formatOdds } from '../domain/odds.js';
 import { sportByKey } from '../domain/sports.js';
-import type { EventStatus, OddsFormat } from '../domain/types.js';
+import { decisionOf, type DecidedBy, type DecisionInput } from '../domain/decision.js';
+import type { EventStatus, OddsFormat, TeamSide } from '../domain/types.js';
 import type { LiveEvent } from './live-event.js';
 import type { MarketBook } from './market-book.js';
 import { clockOf, periodOf } from './event-fields.js';
@@ -76,8 +77,15 @@ export function listItem(le: LiveEvent, format: OddsFormat, baseUrl: string): Re
     odds: mainOdds(le, format),
     odds_format: format,
     markets_count: openMarketsCount(le),
+    ...decisionFields(e),
     updated_at: iso(e.updatedAt),
   };
+}
+
+/** `winner` and `decided_by` of an event as payloads write them (null until it is decided). */
+export function decisionFields(e: DecisionInput): { winner: TeamSide | null; decided_by: DecidedBy | null } {
+  const d = decisionOf(e);
+  return { winner: d.winner, decided_by: d.decidedBy };
 }
 
 /** Receives a market's JSON in pieces, so the place of each outcome's odds and lock values can be kept. */

@@ -53,6 +53,7 @@ export function applyResult(
     score,
     periodScores,
     endedAt,
+    winner,
     statusChangedAt: current.status === msg.status ? current.statusChangedAt : at,
     updatedAt: at,
   };

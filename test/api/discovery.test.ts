@@ -53,6 +53,8 @@ interface ScoreList {
     clock: string;
     period: string;
     sport: string;
+    winner: string | null;
+    decided_by: string | null;
   }>;
   total: number;
 }
@@ -271,6 +273,8 @@ describe('GET /v1/scores', () => {
           clock: '61:30',
           period: '2H',
           sport: 'soccer',
+          winner: null,
+          decided_by: null,
         },
         {
           id: 's2',
@@ -281,6 +285,8 @@ describe('GET /v1/scores', () => {
           clock: '04:12',
           period: 'Q3',
           sport: 'basketball',
+          winner: null,
+          decided_by: null,
         },
       ],
       total: 2,
@@ -332,6 +338,48 @@ describe('GET /v1/scores', () => {
     assert.deepEqual(await ids(), ['s2', 's1']);
     svc.clock.advance(2000);
     assert.deepEqual(await ids(), ['s2']);
+  });
+
+  test('a game won in a shoot-out says who won and how, in the scores, the list, the detail and the result', async () => {
+    const nhl = { slug: 'usa-nhl', name: 'NHL', country: 'United States', tier: 1 };
+    await feedOk(svc, [
+      fixture('so1', { sport: 'ice_hockey', league: nhl, start_time: at(-3 * HOUR) }),
+      status('so1', 'live'),
+      score('so1', 3, 3, { period: 'OT' }),
+      result('so1', 3, 3, {
+        period_scores: [
+          { period: 'P1', home: 1, away: 0 },
+          { period: 'P2', home: 1, away: 2 },
+          { period: 'P3', home: 1, away: 1 },
+          { period: 'OT', home: 0, away: 0 },
+          { period: 'SO', home: 1, away: 2 },
+        ],
+        winner: 'away',
+      }),
+      // A plain win names nobody: the score tells, and the payloads say it.
+      fixture('so2', { sport: 'ice_hockey', league: nhl, start_time: at(-3 * HOUR) }),
+      status('so2', 'live'),
+      result('so2', 4, 2),
+    ]);
+    const decided = (x: { winner?: unknown; decided_by?: unknown } | undefined) => [x?.winner, x?.decided_by];
+    const listed = (await scores()).scores;
+    assert.deepEqual(decided(listed.find((s) => s.id === 'so1')), ['away', 'shootout']);
+    assert.deepEqual(decided(listed.find((s) => s.id === 'so2')), ['home', 'regulation']);
+    assert.deepEqual(decided(listed.find((s) => s.id === 's2')), [null, null], 'a live game is not decided');
+    const list = await svc.get<{ events: Array<{ id: string; winner: unknown; decided_by: unknown }> }>(
+      '/v1/events?sport=ice_hockey&status=ended',
+    );
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(decided(list.body.events.find((e) => e.id === 'so1')), ['away', 'shootout']);
+    const detail = await svc.get<{ winner: unknown; decided_by: unknown }>('/v1/events/so1');
+    assert.deepEqual(decided(detail.body), ['away', 'shootout']);
+    const res = await svc.get<{ score: unknown; winner: unknown; decided_by: unknown }>('/v1/events/so1/result');
+    assert.deepEqual(res.body.score, { home: 3, away: 3 });
+    assert.deepEqual(decided(res.body), ['away', 'shootout']);
+    assert.deepEqual(decided((await svc.get<{ winner: unknown }>('/v1/events/so2/result')).body), [
+      'home',
+      'regulation',
+    ]);
   });
 
   test('the buffer is measured from ended_at when the producer gives it', async () => {

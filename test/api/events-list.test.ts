@@ -94,6 +94,7 @@ describe('GET /v1/events', () => {
       'away_logo',
       'away_team',
       'clock',
+      'decided_by',
       'home_logo',
       'home_team',
       'id',
@@ -107,6 +108,7 @@ describe('GET /v1/events', () => {
       'start_time',
       'status',
       'updated_at',
+      'winner',
     ]);
     assert.deepEqual(live.sport, { key: 'soccer', name: 'Soccer' });
     assert.deepEqual(live.league, {

@@ -58,7 +58,9 @@ describe('GET /v1/events/{id}/result', () => {
     assert.deepEqual(r.score, { home: 3, away: 1 });
     assert.equal(r.ended_at, at(-5 * MINUTE));
     assert.deepEqual(r.period_scores, periods);
-    assert.equal(r.winner, null);
+    // Who won is explicit even where the score tells: the home side, in regulation.
+    assert.equal(r.winner, 'home');
+    assert.equal(r.decided_by, 'regulation');
     for (const key of Object.keys(r)) assert.ok(!/market|resolution|settle/.test(key), key);
   });
 

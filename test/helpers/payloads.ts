@@ -42,6 +42,8 @@ export interface EventItem {
   odds: { home: OddsValue; draw: OddsValue; away: OddsValue };
   odds_format: string;
   markets_count: number;
+  winner: 'home' | 'away' | null;
+  decided_by: string | null;
   updated_at: string;
 }
 
@@ -75,6 +77,7 @@ export interface EventResult {
   ended_at: string | null;
   period_scores: Array<{ period: string; home: number; away: number }>;
   winner: 'home' | 'away' | null;
+  decided_by: string | null;
 }
 
 export interface BatchResponse {

@@ -458,6 +458,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description how a finished event was decided (regulation includes a draw); null until it is decided, and for a cancelled or abandoned event */
+        DecidedBy: ("regulation" | "overtime" | "extra_time" | "extra_innings" | "shootout" | "penalties" | "retirement" | "walkover") | null;
         Error: {
             /**
              * @description machine code
@@ -485,6 +487,8 @@ export interface components {
             home: number;
             away: number;
         };
+        /** @description the winning side once the event is decided; null for a draw and until it is decided */
+        Winner: "home" | "away" | null;
         BatchRequest: {
             /** @description 1 to 20 event ids */
             ids: string[];
@@ -512,6 +516,8 @@ export interface components {
             odds_format: components["schemas"]["OddsFormat"];
             /** @description markets with at least one selection open for betting */
             markets_count: number;
+            winner: components["schemas"]["Winner"];
+            decided_by: components["schemas"]["DecidedBy"];
             /** Format: date-time */
             updated_at: string;
             markets: components["schemas"]["Market"][];
@@ -586,6 +592,8 @@ export interface components {
             odds_format: components["schemas"]["OddsFormat"];
             /** @description markets with at least one selection open for betting */
             markets_count: number;
+            winner: components["schemas"]["Winner"];
+            decided_by: components["schemas"]["DecidedBy"];
             /** Format: date-time */
             updated_at: string;
             /** Format: date-time */
@@ -624,6 +632,8 @@ export interface components {
             odds_format: components["schemas"]["OddsFormat"];
             /** @description markets with at least one selection open for betting */
             markets_count: number;
+            winner: components["schemas"]["Winner"];
+            decided_by: components["schemas"]["DecidedBy"];
             /** Format: date-time */
             updated_at: string;
         };
@@ -643,7 +653,8 @@ export interface components {
             score: components["schemas"]["Score"];
             ended_at: string | null;
             period_scores: components["schemas"]["PeriodScore"][];
-            winner: "home" | "away" | null;
+            winner: components["schemas"]["Winner"];
+            decided_by: components["schemas"]["DecidedBy"];
         };
         FeaturedEventList: {
             events: components["schemas"]["Event"][];
@@ -773,6 +784,8 @@ export interface components {
             period: string;
             /** @description sport key */
             sport: string;
+            winner: components["schemas"]["Winner"];
+            decided_by: components["schemas"]["DecidedBy"];
         };
         Probe: {
             /**
@@ -1068,7 +1081,8 @@ export interface components {
             status: "ended" | "not_ended" | "postponed" | "delayed" | "cancelled" | "abandoned" | "retired" | "suspended" | "interrupted" | "walkover";
             score: components["schemas"]["Score"];
             period_scores: components["schemas"]["PeriodScore"][];
-            winner: "home" | "away" | null;
+            winner: components["schemas"]["Winner"];
+            decided_by: components["schemas"]["DecidedBy"];
             /** Format: date-time */
             ended_at: string;
             revision: number;

@@ -6,6 +6,7 @@ import { parseSport } from '../event-filters.js';
 import { errorsOf, keyRouteErrors, LimitParam } from '../schemas/common.js';
 import { LeagueListSchema, ScoreListSchema, SportListSchema } from '../schemas/discovery.js';
 import { clockOf, periodOf } from '../../live/event-fields.js';
+import { decisionFields } from '../../live/payloads.js';
 
 export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -73,6 +74,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           clock: clockOf(e) ?? '',
           period: periodOf(e),
           sport: e.sport,
+          ...decisionFields(e),
         }));
         return { scores, total: matches.length };
       },

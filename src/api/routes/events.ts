@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { isTerminal, resultStatusOf } from '../../domain/lifecycle.js';
 import type { OddsFormat } from '../../domain/types.js';
+import { decisionFields } from '../../live/payloads.js';
 import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
 import { sendPayload, sendRawJson } from '../raw-json.js';
@@ -178,7 +179,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             score: result.score,
             ended_at: new Date(result.endedAt).toISOString(),
             period_scores: result.periodScores,
-            winner: result.winner,
+            ...decisionFields(result),
           };
         }
         if (le === undefined) {
@@ -193,7 +194,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           score: e.score,
           ended_at: e.endedAt === null ? null : new Date(e.endedAt).toISOString(),
           period_scores: e.periodScores,
-          winner: null,
+          ...decisionFields(e),
         };
       },
     );

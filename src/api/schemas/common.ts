@@ -1,5 +1,6 @@
 // Shared TypeBox schemas: errors, scores, odds values, enums and the odds-format parameter.
 import { Type, type TUnsafe } from 'typebox';
+import { DECIDED_BY } from '../../domain/decision.js';
 import { ODDS_FORMATS } from '../../domain/types.js';
 
 /** A string restricted to values (`{type: string, enum}`): a named union type in generated clients. */
@@ -56,6 +57,17 @@ export const PeriodScoreSchema = Type.Object(
   { period: Type.String(), home: Type.Integer(), away: Type.Integer() },
   { $id: 'PeriodScore' },
 );
+
+export const WinnerSchema = Type.Union([Type.Literal('home'), Type.Literal('away'), Type.Null()], {
+  $id: 'Winner',
+  description: 'the winning side once the event is decided; null for a draw and until it is decided',
+});
+
+export const DecidedBySchema = Type.Union([StringEnum(DECIDED_BY), Type.Null()], {
+  $id: 'DecidedBy',
+  description:
+    'how a finished event was decided (regulation includes a draw); null until it is decided, and for a cancelled or abandoned event',
+});
 
 export const OddsValueSchema = Type.Union([Type.Number(), Type.String(), Type.Null()], {
   $id: 'OddsValue',

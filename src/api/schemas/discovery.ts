@@ -1,6 +1,6 @@
 // TypeBox schemas of discovery and operational resources: leagues, sports, scores, health, status, feed report.
 import { Type } from 'typebox';
-import { ScoreSchema, StringEnum } from './common.js';
+import { DecidedBySchema, ScoreSchema, StringEnum, WinnerSchema } from './common.js';
 import { EventSportSchema, EventStatusSchema } from './events.js';
 
 export const LeagueSchema = Type.Object(
@@ -47,6 +47,8 @@ export const LiveScoreSchema = Type.Object(
     clock: Type.String({ description: '"" for sports without a clock' }),
     period: Type.String(),
     sport: Type.String({ description: 'sport key' }),
+    winner: WinnerSchema,
+    decided_by: DecidedBySchema,
   },
   { $id: 'LiveScore' },
 );

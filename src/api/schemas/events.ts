@@ -1,6 +1,14 @@
 // TypeBox schemas of the event resources: list item, detail, odds payload, result, batch.
 import { Type } from 'typebox';
-import { OddsFormatSchema, OddsValueSchema, PeriodScoreSchema, ScoreSchema, StringEnum } from './common.js';
+import {
+  DecidedBySchema,
+  OddsFormatSchema,
+  OddsValueSchema,
+  PeriodScoreSchema,
+  ScoreSchema,
+  StringEnum,
+  WinnerSchema,
+} from './common.js';
 
 // The lists live in the domain (one place): the schemas, the stream and the tests take them from there.
 export { EVENT_STATUSES, RESULT_STATUSES } from '../../domain/types.js';
@@ -67,6 +75,8 @@ const eventItemFields = {
   odds: MainOddsSchema,
   odds_format: OddsFormatSchema,
   markets_count: Type.Integer({ description: 'markets with at least one selection open for betting' }),
+  winner: WinnerSchema,
+  decided_by: DecidedBySchema,
   updated_at: Type.String({ format: 'date-time' }),
 };
 
@@ -126,7 +136,8 @@ export const EventResultSchema = Type.Object(
     score: ScoreSchema,
     ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     period_scores: Type.Array(PeriodScoreSchema),
-    winner: Type.Union([Type.Literal('home'), Type.Literal('away'), Type.Null()]),
+    winner: WinnerSchema,
+    decided_by: DecidedBySchema,
   },
   { $id: 'EventResult' },
 );

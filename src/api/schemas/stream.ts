@@ -1,6 +1,13 @@
 // TypeBox schemas of the stream's events (GET /v1/stream): one `data` schema per SSE event name.
 import { Type, type TSchema } from 'typebox';
-import { OddsValueSchema, PeriodScoreSchema, ScoreSchema, StringEnum } from './common.js';
+import {
+  DecidedBySchema,
+  OddsValueSchema,
+  PeriodScoreSchema,
+  ScoreSchema,
+  StringEnum,
+  WinnerSchema,
+} from './common.js';
 import { EventLeagueSchema, EventStatusSchema, MarketSchema, RESULT_STATUSES, ScoreboardSchema } from './events.js';
 import { OutrightSelectionSchema } from './outrights.js';
 import { ResolvedMarketSchema } from './settlements.js';
@@ -86,7 +93,8 @@ export const StreamResultEventSchema = Type.Object(
     status: StringEnum(RESULT_STATUSES),
     score: ScoreSchema,
     period_scores: Type.Array(PeriodScoreSchema),
-    winner: Type.Union([Type.Literal('home'), Type.Literal('away'), Type.Null()]),
+    winner: WinnerSchema,
+    decided_by: DecidedBySchema,
     ended_at: Type.String({ format: 'date-time' }),
     revision: Type.Integer(),
   },
