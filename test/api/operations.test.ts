@@ -37,6 +37,8 @@ interface ApiStatus {
   active_sports: number;
   live_events: number;
   prematch_events: number;
+  world_time: string;
+  world_speed: number;
 }
 
 /** Every /v1 path the service serves (interface.md + decisions.md); openapi.json must list each. */
@@ -81,6 +83,8 @@ describe('status, health and probes', () => {
         active_sports: 2,
         live_events: 1,
         prematch_events: 2,
+        world_time: new Date(svc.clock.now()).toISOString(),
+        world_speed: 1,
       });
     }
     svc.clock.advance(1500);

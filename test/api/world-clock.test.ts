@@ -93,6 +93,11 @@ describe('one clock with an accelerated simulator (SIM_SPEED=3600)', () => {
     assert.equal(entry.ended_at, worldIso);
     assert.equal(entry.updated_at, worldIso, 'settled at the world\'s "now"');
 
+    // /v1/status tells the world's time and pace, so a client can reason about a SIM_SPEED world.
+    const st = JSON.parse((await get('/v1/status', null)).body) as { world_time: string; world_speed: number };
+    assert.equal(st.world_time, worldIso);
+    assert.equal(st.world_speed, SPEED);
+
     // Every answer, keyless and refused ones too, carries the world's "now".
     for (const res of [await get('/v1/status', null), await get('/v1/events', null), await get('/livez', null)]) {
       assert.equal(res.headers['x-world-time'], worldIso, res.body);
@@ -138,5 +143,8 @@ describe('the wall clock is the world clock without an accelerated world', () =>
     const health = await svc.get<Health>('/v1/health');
     assert.equal(health.body.timestamp, now);
     assert.equal(health.headers['x-world-time'], undefined);
+    const st = await svc.get<{ world_time: string; world_speed: number }>('/v1/status');
+    assert.equal(st.body.world_time, now, 'the world runs on the wall clock');
+    assert.equal(st.body.world_speed, 1);
   });
 });

@@ -821,6 +821,13 @@ export interface components {
             active_sports: number;
             live_events: number;
             prematch_events: number;
+            /**
+             * Format: date-time
+             * @description the world's now: every time in a response is on this clock (the wall clock unless a simulator runs faster)
+             */
+            world_time: string;
+            /** @description world seconds per real second (1 on the wall clock; SIM_SPEED for the simulator) */
+            world_speed: number;
         };
         OutrightList: {
             tournaments: components["schemas"]["OutrightTournament"][];

@@ -124,6 +124,8 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           active_sports: counts.activeSports,
           live_events: counts.live,
           prematch_events: counts.prematch,
+          world_time: new Date(ctx.worldClock.now()).toISOString(),
+          world_speed: ctx.worldClock.speed,
         };
       },
     );

@@ -108,6 +108,14 @@ export const StatusSchema = Type.Object(
     active_sports: Type.Integer(),
     live_events: Type.Integer(),
     prematch_events: Type.Integer(),
+    world_time: Type.String({
+      format: 'date-time',
+      description:
+        "the world's now: every time in a response is on this clock (the wall clock unless a simulator runs faster)",
+    }),
+    world_speed: Type.Number({
+      description: 'world seconds per real second (1 on the wall clock; SIM_SPEED for the simulator)',
+    }),
   },
   { $id: 'Status' },
 );
