@@ -43,6 +43,8 @@ interface EventBook {
   sport: string;
   tier: number;
   status: string;
+  /** Kick-off, epoch ms: a book published at or after it is not a prematch book. */
+  startMs: number;
   keys: Map<number, string>;
   outcomes: Map<number, Outcome>;
   /** Main market id (1x2, else moneyline) and its prices when first published prematch. */
@@ -126,9 +128,13 @@ export class RealismCollector {
   private readonly events = new Map<string, EventBook>();
   readonly tallies = new Map<string, SportTally>();
 
-  private tally(sport: string): SportTally {
-    let t = this.tallies.get(sport);
-    if (t === undefined) this.tallies.set(sport, (t = emptyTally()));
+  /** `byTier`: tally each league tier apart (`soccer t1`), to calibrate strength spreads per tier. */
+  constructor(private readonly byTier = false) {}
+
+  private tally(e: EventBook): SportTally {
+    const key = this.byTier ? `${e.sport} t${e.tier}` : e.sport;
+    let t = this.tallies.get(key);
+    if (t === undefined) this.tallies.set(key, (t = emptyTally()));
     return t;
   }
 
@@ -143,6 +149,7 @@ export class RealismCollector {
           sport: m.sport,
           tier: m.league.tier ?? 3,
           status: 'prematch',
+          startMs: Date.parse(m.start_time),
           keys: new Map(),
           outcomes: new Map(),
           main: null,
@@ -168,7 +175,7 @@ export class RealismCollector {
               odds: o.odds,
               locked: o.is_locked ?? false,
             });
-          this.noteMain(e, mk.market_id, mk.key);
+          if (m.ts === undefined || Date.parse(m.ts) < e.startMs) this.noteMain(e, mk.market_id, mk.key);
         }
         return;
       case 'odds':
@@ -189,7 +196,7 @@ export class RealismCollector {
       }
       case 'status':
         if (LIVE.has(m.status) && PRE.has(e.status) && e.firstMain !== null) {
-          const t = this.tally(e.sport);
+          const t = this.tally(e);
           t.booksKickedOff++;
           if (e.mainMoved) t.booksMoved++;
         }
@@ -219,7 +226,7 @@ export class RealismCollector {
     if (prices.size < 2) return;
     e.main = marketId;
     e.firstMain = prices;
-    const t = this.tally(e.sport);
+    const t = this.tally(e);
     const odds = [...prices.values()];
     const fav = Math.min(...odds);
     t.books++;
@@ -234,7 +241,7 @@ export class RealismCollector {
     periods: ReadonlyArray<{ period: string; home: number; away: number }>,
     winner: 'home' | 'away' | null | undefined,
   ): void {
-    const t = this.tally(e.sport);
+    const t = this.tally(e);
     t.finals++;
     const side = winner ?? (score.home > score.away ? 'home' : score.away > score.home ? 'away' : null);
     if (side === 'home') t.home++;
@@ -266,7 +273,7 @@ export class RealismCollector {
   sample(): void {
     for (const e of this.events.values()) {
       if (e.status !== 'live') continue;
-      const t = this.tally(e.sport);
+      const t = this.tally(e);
       t.liveSamples++;
       const open = new Map<number, Outcome[]>();
       for (const o of e.outcomes.values()) {

@@ -21,6 +21,8 @@ export interface RealismOptions {
   startAt?: number;
   /** Simulated step between two looks at the live books (ms). */
   sampleMs?: number;
+  /** Figures per sport and league tier (`soccer t1`) instead of per sport. */
+  byTier?: boolean;
 }
 
 export interface RealismRow {
@@ -41,7 +43,7 @@ export function simulateFigures(opts: RealismOptions): Map<string, SportFigures>
     startAt,
     config: { outrights: false, ...(opts.sports !== undefined ? { sports: opts.sports } : {}) },
   });
-  const c = new RealismCollector();
+  const c = new RealismCollector(opts.byTier ?? false);
   const end = startAt + opts.days * 86_400_000;
   for (let t = startAt; t <= end; t += sampleMs) {
     c.add(sim.advance(t));
@@ -69,7 +71,7 @@ export async function loadReferences(dataDir: string): Promise<Map<string, Refer
 export function compare(figures: ReadonlyMap<string, SportFigures>, refs: ReadonlyMap<string, Reference[]>): RealismRow[] {
   const rows: RealismRow[] = [];
   for (const [sport, f] of figures) {
-    for (const r of refs.get(sport) ?? defaultReferences()) {
+    for (const r of refs.get(sport.split(' ')[0]!) ?? defaultReferences()) {
       const v = f[r.figure];
       rows.push({ sport, figure: r.figure, simulated: v, reference: r, pass: v !== null && v >= r.low && v <= r.high });
     }
