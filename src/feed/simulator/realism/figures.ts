@@ -182,8 +182,7 @@ export class RealismCollector {
         for (const c of m.changes) {
           const o = e.outcomes.get(c.selection_id);
           if (o === undefined) continue;
-          if (c.odds !== undefined && c.odds !== o.odds && o.market === e.main && PRE.has(e.status))
-            e.mainMoved = true;
+          if (c.odds !== undefined && c.odds !== o.odds && o.market === e.main && PRE.has(e.status)) e.mainMoved = true;
           if (c.odds !== undefined) o.odds = c.odds;
           if (c.is_locked !== undefined) o.locked = c.is_locked;
         }
@@ -252,8 +251,7 @@ export class RealismCollector {
     const big = BIG_MARGIN[e.sport];
     if (big !== undefined && Math.abs(score.home - score.away) >= big) t.bigMargin++;
     t.overtime += wentToOvertime(e.sport, periods) ? 1 : 0;
-    if (e.sport === 'ice_hockey' && (score.home === score.away || periods.some((p) => p.period === 'SO')))
-      t.shootout++;
+    if (e.sport === 'ice_hockey' && (score.home === score.away || periods.some((p) => p.period === 'SO'))) t.shootout++;
     if (e.sport === 'tennis') {
       if (Math.min(score.home, score.away) === 0) t.straightSets++;
       for (const p of periods) {

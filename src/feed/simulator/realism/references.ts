@@ -86,7 +86,9 @@ function normalCdf(x: number): number {
   // Abramowitz–Stegun 7.1.26 on erf; plenty for a reference band.
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * z);
-  const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
   return x >= 0 ? (1 + y) / 2 : (1 - y) / 2;
 }
 
@@ -179,18 +181,48 @@ export function referenceTable(soccer: SoccerSeasonFigures, nfl: NflFigures): Ma
     ref('homeShare', soccer.homeShare, soccer.homeShare - 0.06, soccer.homeShare + 0.06, of),
     ref('drawShare', soccer.drawShare, soccer.drawShare - 0.06, soccer.drawShare + 0.06, of),
     ref('awayShare', soccer.awayShare, soccer.awayShare - 0.06, soccer.awayShare + 0.06, of),
-    ref('pointsPerGame', soccer.goalsPerGame, 2.5, 3.3, `${of} (goals per game)`),
-    ref('nilNilShare', soccer.nilNilShare, 0.03, 0.1, of),
-    ref('bigMarginShare', soccer.bigMarginShare, 0, 0.08, `${of} (4+ goals)`),
-    ref('favUnder105', 0, 0, 0.01, 'league 1X2 favourites below 1.05 are essentially unseen (football-data.co.uk closing odds)'),
-    ref('favUnder115', 0.03, 0, 0.06, 'a few home games of the strongest club per season (football-data.co.uk closing odds)'),
+    ref(
+      'pointsPerGame',
+      soccer.goalsPerGame,
+      soccer.goalsPerGame - 0.5,
+      soccer.goalsPerGame + 0.3,
+      `${of} (goals per game; lower leagues score less)`,
+    ),
+    ref('nilNilShare', soccer.nilNilShare, soccer.nilNilShare / 2, soccer.nilNilShare + 0.05, of),
+    ref(
+      'bigMarginShare',
+      soccer.bigMarginShare,
+      soccer.bigMarginShare / 3,
+      soccer.bigMarginShare * 1.3,
+      `${of} (4+ goals)`,
+    ),
+    ref(
+      'favUnder105',
+      0,
+      0,
+      0.01,
+      'league 1X2 favourites below 1.05 are essentially unseen (football-data.co.uk closing odds)',
+    ),
+    ref(
+      'favUnder115',
+      0.03,
+      0,
+      0.06,
+      'a few home games of the strongest club per season (football-data.co.uk closing odds)',
+    ),
     ...common,
   ]);
   t.set('american_football', [
     ref('homeShare', nfl.homeShare, nfl.homeShare - 0.06, nfl.homeShare + 0.06, nflSrc),
     ref('pointsPerGame', nfl.pointsPerGame, nfl.pointsPerGame - 4, nfl.pointsPerGame + 4, nflSrc),
     ref('bigMarginShare', nfl.bigMarginShare, 0, nfl.bigMarginShare * 2, `${nflSrc} (28+ points)`),
-    ref('overtimeShare', 0.055, 0.03, 0.09, 'NFL regular seasons ~5-6% of games to overtime (Pro-Football-Reference, 2012-2022)'),
+    ref(
+      'overtimeShare',
+      0.055,
+      0.03,
+      0.09,
+      'NFL regular seasons ~5-6% of games to overtime (Pro-Football-Reference, 2012-2022)',
+    ),
     ref('favUnder105', nfl.favUnder105, 0, nfl.favUnder105 + 0.01, `${nflSrc} closing spreads → implied moneyline`),
     ref('favUnder115', nfl.favUnder115, 0, nfl.favUnder115 + 0.04, `${nflSrc} closing spreads → implied moneyline`),
     ...common,
@@ -206,7 +238,13 @@ export function referenceTable(soccer: SoccerSeasonFigures, nfl: NflFigures): Ma
   ]);
   t.set('basketball', [
     ref('homeShare', 0.56, 0.52, 0.62, 'NBA home win share ~55-58% (Basketball-Reference, 2015-2024)'),
-    ref('pointsPerGame', 228, 200, 240, 'NBA 2023-24: 114.2 points per team (Basketball-Reference); European leagues ~160'),
+    ref(
+      'pointsPerGame',
+      228,
+      200,
+      240,
+      'NBA 2023-24: 114.2 points per team (Basketball-Reference); European leagues ~160',
+    ),
     ref('overtimeShare', 0.06, 0.03, 0.09, 'NBA ~6% of games to overtime (Basketball-Reference, 2015-2024)'),
     ref('favUnder105', 0.02, 0, 0.05, 'NBA closing moneylines below 1.05 only in the biggest mismatches'),
     ref('favUnder115', 0.1, 0.03, 0.2, 'NBA closing moneylines: ~10% of favourites at 1.15 or shorter'),
@@ -226,7 +264,13 @@ export function referenceTable(soccer: SoccerSeasonFigures, nfl: NflFigures): Ma
   ]);
   for (const s of ['cs2', 'valorant', 'dota2', 'lol'])
     t.set(s, [
-      ref('deciderShare', 0.35, 0.25, 0.45, 'best-of-3 series to a third map ~30-40% (HLTV / Liquipedia results, 2023)'),
+      ref(
+        'deciderShare',
+        0.35,
+        0.25,
+        0.45,
+        'best-of-3 series to a third map ~30-40% (HLTV / Liquipedia results, 2023)',
+      ),
       ...common,
     ]);
   return t;

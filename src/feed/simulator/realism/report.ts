@@ -3,13 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Simulator } from '../simulator.js';
 import { figuresOf, RealismCollector, type SportFigures } from './figures.js';
-import {
-  defaultReferences,
-  nflFigures,
-  referenceTable,
-  soccerSeasonFigures,
-  type Reference,
-} from './references.js';
+import { defaultReferences, nflFigures, referenceTable, soccerSeasonFigures, type Reference } from './references.js';
 
 export interface RealismOptions {
   seed: number;
@@ -68,7 +62,10 @@ export async function loadReferences(dataDir: string): Promise<Map<string, Refer
 }
 
 /** Simulated figures beside their references; a missing simulated figure is a miss. */
-export function compare(figures: ReadonlyMap<string, SportFigures>, refs: ReadonlyMap<string, Reference[]>): RealismRow[] {
+export function compare(
+  figures: ReadonlyMap<string, SportFigures>,
+  refs: ReadonlyMap<string, Reference[]>,
+): RealismRow[] {
   const rows: RealismRow[] = [];
   for (const [sport, f] of figures) {
     for (const r of refs.get(sport.split(' ')[0]!) ?? defaultReferences()) {
