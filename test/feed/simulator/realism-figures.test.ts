@@ -246,6 +246,9 @@ describe('decided markets and overtime', () => {
       true,
     ],
     ['tennis', 'set_betting', state('S3', 1, 1), false],
+    ['volleyball', 'totals:3.5', state('S1', 0, 0, [['S1', 1, 3]]), false],
+    ['table_tennis', 'totals:4.5', state('G5', 2, 2, [['G5', 1, 0]]), false],
+    ['table_tennis', 'totals:4.5', state('G6', 3, 2, [['G6', 1, 0]]), true],
     ['ice_hockey', 'totals@p1:1.5', state('P3', 1, 0), true],
   ];
   for (const [sport, key, s, want, outcomes] of cases)

@@ -367,7 +367,8 @@ export function isDecided(
     if (ps === undefined) return false;
     home = ps[1].home;
     away = ps[1].away;
-  } else if (SET_SPORTS.has(sport)) {
+  } else if (SET_SPORTS.has(sport) && line > 10) {
+    // A long line counts games or points inside the sets; a short one (3.5) counts sets or games won.
     home = 0;
     away = 0;
     for (const p of state.periodScores.values()) {
