@@ -18,7 +18,7 @@ export interface SimTeam {
   name: string;
   /** Stable logo id (slug of the name), unique in the world. */
   logoId: string;
-  /** Strength on a standard-normal scale; each engine turns it into its own parameters. */
+  /** Strength on a normal scale (sd: the sport's spread, strength.ts); each engine turns it into its own parameters. */
   rating: number;
   players: SimPlayer[];
 }
