@@ -2,6 +2,7 @@
 import { SPORT_PLANS, type CompetitorKind, type LeaguePlan } from './catalog.js';
 import { CITIES, CLUB_SUFFIXES, ESPORTS_TEAMS, handleName, personName, slugify } from './names.js';
 import { Rng } from './rng.js';
+import { ratingSpread } from './strength.js';
 
 export interface SimPlayer {
   /** Unique in the world (`p1234`): the `player_id` of stats and the suffix of player-prop keys. */
@@ -17,7 +18,7 @@ export interface SimTeam {
   name: string;
   /** Stable logo id (slug of the name), unique in the world. */
   logoId: string;
-  /** Strength on a standard-normal scale; each engine turns it into its own parameters. */
+  /** Strength on a normal scale (sd: the sport's spread, strength.ts); each engine turns it into its own parameters. */
   rating: number;
   players: SimPlayer[];
 }
@@ -181,10 +182,11 @@ export function buildWorld(seed: number): World {
       let slug = slugify(`${plan.country} ${plan.name}`);
       if (slugs.has(slug)) slug = slugify(`${sport.key} ${slug}`);
       slugs.add(slug);
+      const spread = ratingSpread(sport.key, plan.tier);
       const teams = competitorNames(rng, sport.key, sport.kind, plan).map((name): SimTeam => ({
         name,
         logoId: namer.logoId(name),
-        rating: Math.round(rng.normal(0, 1) * 1000) / 1000,
+        rating: Math.round(rng.normal(0, 1) * spread * 1000) / 1000,
         players: squad(rng, namer, sport.key, sport.kind, name),
       }));
       teamCount += teams.length;
