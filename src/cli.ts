@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Entry point: `serve` (default), `replay <file>`, `convert-openfootball <file>`, `realism`, `keys create|list|revoke|plan`.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createApiKey } from './api/keys.js';
@@ -169,9 +171,16 @@ program
   .option('--days <n>', 'world days to simulate', '1')
   .option('--seed <n>', 'world seed', '1')
   .option('--sports <list>', 'comma-separated sport keys (default: all)')
-  .option('--data <dir>', 'reference data (openfootball/, nfl/)', '../shared/data')
-  .action(async (o: { days: string; seed: string; sports?: string; data: string }) => {
-    const refs = await loadReferences(o.data);
+  .option(
+    '--data <dir>',
+    'reference data (openfootball/, nfl/); default ../shared/data, else the copies in test/feed/fixtures',
+  )
+  .action(async (o: { days: string; seed: string; sports?: string; data?: string }) => {
+    // A clone without the workspace's shared data still has the same files as test fixtures.
+    const root = join(import.meta.dirname, '..', '..');
+    const shared = join(root, '..', 'shared', 'data');
+    const data = o.data ?? (existsSync(join(shared, 'openfootball')) ? shared : join(root, 'test', 'feed', 'fixtures'));
+    const refs = await loadReferences(data);
     const figures = simulateFigures({
       seed: Number(o.seed),
       days: Number(o.days),
