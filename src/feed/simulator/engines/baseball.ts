@@ -33,8 +33,10 @@ export class BaseballEngine implements MatchEngine {
 
   constructor(private readonly ctx: EngineContext) {
     this.innings = ctx.league.plan.format?.innings ?? 9;
-    const diff = (ctx.home.rating - ctx.away.rating) * 0.1;
-    this.batting = [Math.exp(diff + 0.02), Math.exp(-diff - 0.02)];
+    // Per-PA rates scale with k squared-ish in runs: 0.02 keeps a 2-sigma rating gap near +/-1 run a game
+    // (real MLB team run differentials stay within about +/-1.5 a game).
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.02;
+    this.batting = [Math.exp(diff + 0.01), Math.exp(-diff - 0.01)];
     const stats = ['hits', 'home_runs', 'runs', 'rbi', 'walks'];
     this.squads = [new TeamPlayers(ctx.home, 'home', stats), new TeamPlayers(ctx.away, 'away', stats)];
   }
@@ -72,7 +74,7 @@ export class BaseballEngine implements MatchEngine {
     const batter = lineup[this.order[side] % lineup.length]!;
     this.order[side]++;
     const squad = this.squads[side];
-    const probs = [0.085 * k, 0.145 * k, 0.045 * k, 0.004 * k, 0.031 * k];
+    const probs = [0.09 * k, 0.15 * k, 0.045 * k, 0.004 * k, 0.031 * k];
     const x = rng.next();
     let outcome = -1;
     let acc = 0;
