@@ -28,6 +28,8 @@ export class BaseballEngine implements MatchEngine {
   private readonly hits: [number, number] = [0, 0];
   private readonly order: [number, number] = [0, 0];
   private between = false;
+  /** The home side led after the top of the last inning and never batted in its bottom half. */
+  private homeSkipped = false;
   private over = false;
   private readonly squads: [TeamPlayers, TeamPlayers];
 
@@ -74,7 +76,7 @@ export class BaseballEngine implements MatchEngine {
     const batter = lineup[this.order[side] % lineup.length]!;
     this.order[side]++;
     const squad = this.squads[side];
-    const probs = [0.09 * k, 0.15 * k, 0.045 * k, 0.004 * k, 0.031 * k];
+    const probs = [0.09 * k, 0.14 * k, 0.047 * k, 0.004 * k, 0.034 * k];
     const x = rng.next();
     let outcome = -1;
     let acc = 0;
@@ -159,6 +161,7 @@ export class BaseballEngine implements MatchEngine {
     if (this.top) {
       if (this.inning >= this.innings && h > a) {
         this.over = true;
+        this.homeSkipped = true;
         return { next: 60_000 };
       }
       this.top = false;
@@ -184,8 +187,11 @@ export class BaseballEngine implements MatchEngine {
   snapshot(): Snapshot {
     const [h, a] = this.total();
     const cols = Array.from({ length: Math.max(this.innings, this.runs.length) }, (_, i) => String(i + 1));
-    const row = (side: 0 | 1): number[] => [
-      ...cols.map((_, i) => this.runs[i]?.[side] ?? 0),
+    const row = (side: 0 | 1): Array<number | string> => [
+      // Real box scores show an X for the bottom half that was never played.
+      ...cols.map((_, i): number | string =>
+        side === 0 && this.homeSkipped && i === this.runs.length - 1 ? 'X' : (this.runs[i]?.[side] ?? 0),
+      ),
       side === 0 ? h : a,
       this.hits[side],
     ];

@@ -11,7 +11,7 @@ import type { PlayerStats } from '../../messages.js';
 const MEAN_POSSESSION = 14;
 const BASE_PPP = 1.2;
 /** Change of scoring rate per point of lead (negative when trailing). */
-const RUBBER_BAND = 0.007;
+const RUBBER_BAND = 0.006;
 /** Variance of points per possession over its mean (a 0/1/2/3 outcome). */
 const DISPERSION = 1.3;
 const USAGE = (pos: string): number => (pos === 'G' ? 1.2 : pos === 'F' ? 1 : 0.9);
@@ -40,7 +40,7 @@ export class BasketballEngine extends TimedEngine {
       wallPerGameSecond: 2.2 * 1000,
       countdown: true,
     });
-    const diff = (ctx.home.rating - ctx.away.rating) * 0.02;
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.03;
     this.ppp = [BASE_PPP * Math.exp(diff + 0.012), BASE_PPP * Math.exp(-diff - 0.012)];
     this.squads = [
       new TeamPlayers(ctx.home, 'home', ['points', 'rebounds', 'assists']),
@@ -73,7 +73,11 @@ export class BasketballEngine extends TimedEngine {
     const [h, a] = this.total();
     const lead = side === 0 ? h - a : a - h;
     const k = (this.ppp[side] / BASE_PPP) * (1 - Math.max(-0.1, Math.min(0.1, lead * RUBBER_BAND)));
-    const pts = [0.04 * k, 0.4 * k, 0.12 * k];
+    let pts = [0.04 * k, 0.4 * k, 0.12 * k];
+    // Last possession of regulation, trailing by 1-3: the play is drawn up to tie (a three when down 3).
+    const lastRegulation = !this.inOvertime && this.periodIndex === this.format.periods.length - 1;
+    if (lastRegulation && this.periodLength() - this.elapsed <= 24 && lead < 0 && lead >= -3)
+      pts = lead === -3 ? [0, 0.1, 0.36] : [0.05, 0.5, 0.05];
     const x = rng.next();
     const squad = this.squads[side];
     let scored = 0;

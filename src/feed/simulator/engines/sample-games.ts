@@ -27,7 +27,9 @@ export interface SampledGame {
  */
 export function sampleGames(o: SampleOptions): SampledGame[] {
   const leagues = o.world.leagues.filter(
-    (l) => l.sport === o.sport && (o.tier === undefined || l.tier === o.tier) &&
+    (l) =>
+      l.sport === o.sport &&
+      (o.tier === undefined || l.tier === o.tier) &&
       l.teams.length >= 2 &&
       !(o.leaguesOnly === true && l.plan.format?.knockout === true),
   );
