@@ -10,6 +10,8 @@ import type { EngineContext, FinalResult, MarketDepth, MatchEngine, Snapshot, St
 const PA_MS = 110_000;
 const HALF_BREAK_MS = 90_000;
 const RUNS_PER_HALF = 0.5;
+/** Spread of a starting pitcher's effect on the other side's batting (log scale). */
+const PITCHER_SD = 0.05;
 /** Expected runs to the end of the half-inning by outs and bases (RE24, bases as bits 1st=1, 2nd=2, 3rd=4). */
 const RUN_EXPECTANCY = [
   [0.48, 0.85, 1.1, 1.44, 1.35, 1.75, 1.96, 2.29],
@@ -38,7 +40,11 @@ export class BaseballEngine implements MatchEngine {
     // Per-PA rates scale with k squared-ish in runs: 0.02 keeps a 2-sigma rating gap near +/-1 run a game
     // (real MLB team run differentials stay within about +/-1.5 a game).
     const diff = (ctx.home.rating - ctx.away.rating) * 0.02;
-    this.batting = [Math.exp(diff + 0.01), Math.exp(-diff - 0.01)];
+    // Each side's starting pitcher is better or worse on the day: game-to-game spread in runs that
+    // team ratings alone miss (without it, too many games are level after nine).
+    const pitcherHome = ctx.rng.normal(0, PITCHER_SD);
+    const pitcherAway = ctx.rng.normal(0, PITCHER_SD);
+    this.batting = [Math.exp(diff + 0.01 + pitcherAway), Math.exp(-diff - 0.01 + pitcherHome)];
     const stats = ['hits', 'home_runs', 'runs', 'rbi', 'walks'];
     this.squads = [new TeamPlayers(ctx.home, 'home', stats), new TeamPlayers(ctx.away, 'away', stats)];
   }

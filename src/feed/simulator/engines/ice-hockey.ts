@@ -23,9 +23,9 @@ const PENALTY_SECONDS = 120;
 const PENALTIES_PER_GAME = 3.4;
 const SHOOTOUT_CONVERSION = 0.32;
 /** 3-on-3 overtime scores far faster than 5-on-5 (NHL: about 60% of overtimes end before the shoot-out). */
-const OVERTIME_FACTOR = 2.6;
+const OVERTIME_FACTOR = 2.1;
 const LEADING_FACTOR = 0.85;
-const TRAILING_FACTOR = 1.2;
+const TRAILING_FACTOR = 1.25;
 const GOAL_WEIGHT = (pos: string): number => (pos === 'F' ? 1.6 : pos === 'D' ? 0.5 : 0);
 
 export class IceHockeyEngine extends TimedEngine {
