@@ -55,8 +55,10 @@ export class SoccerEngine implements MatchEngine {
   constructor(private readonly ctx: EngineContext) {
     const { rng, home, away } = ctx;
     this.knockout = ctx.league.plan.format?.knockout === true;
-    const diff = (home.rating - away.rating) * 0.28;
-    this.lambda = [Math.exp(Math.log(1.45) + diff), Math.exp(Math.log(1.12) - diff)];
+    // Base rates per 90 minutes before the minute profile and stoppage time (which add ~12%): top
+    // flights score ~3.25 a game, home 1.8 / away 1.45 (openfootball 2023-24, see reference-figures.ts).
+    const diff = (home.rating - away.rating) * 0.18;
+    this.lambda = [Math.exp(Math.log(1.58) + diff), Math.exp(Math.log(1.24) - diff)];
     this.squads = [matchDaySquad(rng, home, 'home'), matchDaySquad(rng, away, 'away')];
   }
 
