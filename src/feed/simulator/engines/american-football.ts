@@ -53,7 +53,7 @@ export class AmericanFootballEngine extends TimedEngine {
       wallPerGameSecond: 2.6 * 1000,
       countdown: true,
     });
-    const diff = (ctx.home.rating - ctx.away.rating) * 0.08;
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.045;
     this.gain = [Math.exp(diff + 0.02), Math.exp(-diff - 0.02)];
     this.offense = ctx.rng.chance(0.5) ? 0 : 1;
     this.receivedFirst = this.offense;

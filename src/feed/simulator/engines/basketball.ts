@@ -40,7 +40,7 @@ export class BasketballEngine extends TimedEngine {
       wallPerGameSecond: 2.2 * 1000,
       countdown: true,
     });
-    const diff = (ctx.home.rating - ctx.away.rating) * 0.045;
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.035;
     this.ppp = [BASE_PPP * Math.exp(diff + 0.012), BASE_PPP * Math.exp(-diff - 0.012)];
     this.squads = [
       new TeamPlayers(ctx.home, 'home', ['points', 'rebounds', 'assists']),
