@@ -548,6 +548,9 @@ export class SimGame {
   }
 
   private finish(): void {
+    // Final whistle: the book is locked (decided markets withdrawn) before the final score is told.
+    this.publish(true, false);
+    this.locked = true;
     this.maybeScore(true);
     const r = this.engine.result();
     this.emit({
@@ -614,9 +617,7 @@ export class SimGame {
     this.now = now;
     this.emit(this.fixtureMessage());
     const started = this.phase === 'live' || this.phase === 'interrupted';
-    const locked =
-      this.phase === 'interrupted' ||
-      (this.phase === 'live' && now < this.lockedUntil);
+    const locked = this.phase === 'interrupted' || (this.phase === 'live' && now < this.lockedUntil);
     if (started) this.book.withdrawDecided = true;
     this.publish(locked, true);
     if (started) {

@@ -93,7 +93,14 @@ export function observeInPlay(sport: string, messages: readonly FeedMessage[], m
       }
       if (lineText === undefined) continue;
       const line = Number(lineText);
-      const side = family === 'totals' ? null : family === 'team_totals_home' ? 'home' : family === 'team_totals_away' ? 'away' : undefined;
+      const side =
+        family === 'totals'
+          ? null
+          : family === 'team_totals_home'
+            ? 'home'
+            : family === 'team_totals_away'
+              ? 'away'
+              : undefined;
       if (side === undefined) continue;
       const t = rowSum(period ?? null, side);
       if (t !== null && t > line) note(r.openDecided, `${m.key} open with ${t} counted${stateText()}`);
@@ -147,7 +154,13 @@ export function observeInPlay(sport: string, messages: readonly FeedMessage[], m
       case 'score': {
         score = msg;
         const s = clockSeconds(msg.clock);
-        if (s !== null && lastClock !== null && lastClock.period === msg.period && sport === 'soccer' && s < lastClock.s)
+        if (
+          s !== null &&
+          lastClock !== null &&
+          lastClock.period === msg.period &&
+          sport === 'soccer' &&
+          s < lastClock.s
+        )
           note(r.clockBack, `${String(msg.period)} ${String(msg.clock)} after ${lastClock.s}s`);
         lastClock = s === null ? null : { period: msg.period ?? null, s };
         break;

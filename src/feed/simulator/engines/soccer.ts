@@ -42,6 +42,8 @@ export class SoccerEngine implements MatchEngine {
   private phase: Phase = '1H';
   /** Minutes played in the current half (stoppage included). */
   private halfMinute = 0;
+  /** Clock when the last half of play ended (shown once the match is over). */
+  private finalClock: number | null = null;
   private stoppage = 0;
   private readonly goals: Record<Half, [number, number]> = { h1: [0, 0], h2: [0, 0], et: [0, 0] };
   private readonly pens: [number, number] = [0, 0];
@@ -209,6 +211,8 @@ export class SoccerEngine implements MatchEngine {
   }
 
   private endHalf(): void {
+    // The final whistle stops the clock where it stood (90:00 plus the time added), never back at 90:00.
+    if (this.phase === '2H' || this.phase === 'ET2') this.finalClock = this.clockSeconds();
     switch (this.phase) {
       case '1H':
         this.phase = 'HT';
@@ -290,6 +294,8 @@ export class SoccerEngine implements MatchEngine {
         return 105 * 60;
       case 'ET2':
         return (105 + this.halfMinute) * 60;
+      case 'END':
+        return this.finalClock ?? (this.etStarted ? 120 : 90) * 60;
       default:
         return (this.etStarted ? 120 : 90) * 60;
     }
