@@ -161,6 +161,12 @@ export class FeedChecker {
       case 'remove_markets':
         if (isTerminal(e.status)) return this.fail(m, 'remove_markets for a final event');
         if (m.all === true) e.removedAll = true;
+        // Withdrawn markets are no longer offered: their selections leave the open book.
+        for (const id of m.market_ids ?? []) {
+          for (const sel of this.markets.get(id)?.selections ?? []) this.selections.delete(sel);
+          this.markets.delete(id);
+          e.markets.delete(id);
+        }
         return;
       case 'status': {
         const r = checkStatusMove(e.status, m.status);

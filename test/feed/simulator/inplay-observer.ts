@@ -13,6 +13,13 @@ export interface InPlayReport {
   noOpenMs: number;
   /** Live time with no open selection in a main (winner) market. */
   noMainMs: number;
+  /**
+   * Live time up to the last instant a main market was open (after it, the game is as good as
+   * decided: the leader at the 1.01 bound, the other side beyond the maximum price).
+   */
+  mainLifeMs: number;
+  /** Live time within mainLifeMs with no main market open (locks while it was still in play). */
+  mainLockedInLifeMs: number;
   /** Longest continuous stretch with no open selection at all. */
   longestNoOpenMs: number;
   /** Markets left open although the state decided them (first few, with the state). */
@@ -42,6 +49,8 @@ export function observeInPlay(sport: string, messages: readonly FeedMessage[], m
     liveMs: 0,
     noOpenMs: 0,
     noMainMs: 0,
+    mainLifeMs: 0,
+    mainLockedInLifeMs: 0,
     longestNoOpenMs: 0,
     openDecided: [],
     atBounds: [],
@@ -50,6 +59,8 @@ export function observeInPlay(sport: string, messages: readonly FeedMessage[], m
   let live = false;
   let lastTs = 0;
   let stretch = 0;
+  /** Live time since the main market was last seen open, and how much of it had none open. */
+  let sinceMainOpen = 0;
   let score: ScoreMessage | null = null;
   let lastClock: { period: string | null; s: number } | null = null;
   const note = (list: string[], s: string): void => {
@@ -120,7 +131,14 @@ export function observeInPlay(sport: string, messages: readonly FeedMessage[], m
         r.longestNoOpenMs = Math.max(r.longestNoOpenMs, stretch);
       } else stretch = 0;
       const mainOpen = mids.some((mid) => MAIN_FAMILIES.has(markets.get(mid)!.key) && isOpen(mid));
-      if (!mainOpen) r.noMainMs += dt;
+      if (!mainOpen) {
+        r.noMainMs += dt;
+        sinceMainOpen += dt;
+      } else {
+        r.mainLockedInLifeMs += sinceMainOpen;
+        r.mainLifeMs = r.liveMs;
+        sinceMainOpen = 0;
+      }
     }
     if (Number.isFinite(ts)) lastTs = ts;
     switch (msg.type) {
