@@ -134,10 +134,24 @@ export class Book {
       for (let i = 0; i < outs.length; i++) {
         const bo = existing.outcomes[i];
         if (bo === undefined || bo.code !== outs[i]!.code) continue;
-        if (locked || priced.closed[i]) {
+        if (locked) {
           if (!bo.locked) {
             bo.locked = true;
             changes.push({ selection_id: bo.selectionId, is_locked: true });
+          }
+          continue;
+        }
+        if (priced.closed[i]) {
+          // Taken off by the state (impossible, near-certain): its shown price follows the state too,
+          // so a locked selection never shows a price the score has made absurd.
+          const odds = priced.odds[i]!;
+          if (!bo.locked || odds !== bo.odds) {
+            const change: OddsChange = { selection_id: bo.selectionId };
+            if (odds !== bo.odds) change.odds = odds;
+            if (!bo.locked) change.is_locked = true;
+            bo.odds = odds;
+            bo.locked = true;
+            changes.push(change);
           }
           continue;
         }
