@@ -94,8 +94,9 @@ export class Book {
     for (let i = 0; i < n; i++) {
       // A repriced outcome can reach a bound in turn (a rounding away): it is taken off too.
       if (!closed[i] && (odds[i]! <= MIN_DECIMAL_ODDS || odds[i]! >= this.opts.maxOdds)) closed[i] = true;
-      // A closed outcome that is new still needs a valid price: its fair price, within the limits.
-      if (closed[i]) odds[i] = oddsWithMargin([Math.min(1, Math.max(0, m.outcomes[i]!.p))], this.opts)[0]!;
+      // A closed outcome shows the bound it is taken off at: 1.01 when (near) certain, the maximum
+      // when (near) impossible; a client never reads an in-range price on something not offered.
+      if (closed[i]) odds[i] = m.outcomes[i]!.p >= 0.5 ? MIN_DECIMAL_ODDS : this.opts.maxOdds;
     }
     return { odds, closed };
   }
