@@ -138,6 +138,36 @@ describe('soccer books', () => {
     assert.deepEqual(checker.errors, []);
   });
 
+  it('a red card locks the book before the score tells it, then it reopens repriced', () => {
+    let found = false;
+    for (let seed = 1; seed < 40 && !found; seed++) {
+      const messages = game(1, seed);
+      let reds = 0;
+      for (let i = 0; i < messages.length; i++) {
+        const m = messages[i]!;
+        if (m.type !== 'score' || m.sport_data === undefined || m.sport_data === null) continue;
+        const now = Number(m.sport_data.home_red_cards) + Number(m.sport_data.away_red_cards);
+        const goalToo = i > 0 && messages.slice(0, i).some((x) => x.type === 'score' && x.ts === m.ts);
+        if (now > reds && m.period !== 'HT' && !goalToo) {
+          found = true;
+          const lock = messages
+            .slice(0, i)
+            .reverse()
+            .find((x): x is OddsMessage => x.type === 'odds')!;
+          assert.equal(ts(lock), ts(m), 'the lock comes with the red card');
+          assert.ok(lock.changes.length > 100 && lock.changes.every((c) => c.is_locked === true));
+          const reopen = messages
+            .slice(i + 1)
+            .find((x): x is OddsMessage => x.type === 'odds' && x.changes.some((c) => c.is_locked === false))!;
+          const after = (ts(reopen) - ts(m)) / 1000;
+          assert.ok(after >= 30 && after <= 61, `reopened after ${after} s`);
+        }
+        reds = now;
+      }
+    }
+    assert.ok(found, 'a game with a red card');
+  });
+
   it('a minor league withdraws its markets near the end', () => {
     const messages = game(3, 5);
     const removal = messages.find((m) => m.type === 'remove_markets' && m.all === true);
