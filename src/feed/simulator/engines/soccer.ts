@@ -27,6 +27,9 @@ import {
 } from './types.js';
 
 const MINUTE = 60_000;
+/** How long a red card locks the book (a review, then a repriced game of ten against eleven). */
+const RED_CARD_LOCK_MS = 45_000;
+
 type Phase = '1H' | 'HT' | '2H' | 'ET_BREAK' | 'ET1' | 'ET_HT' | 'ET2' | 'PEN_BREAK' | 'PEN' | 'END';
 type Half = 'h1' | 'h2' | 'et';
 
@@ -42,6 +45,8 @@ export class SoccerEngine implements MatchEngine {
   private phase: Phase = '1H';
   /** Minutes played in the current half (stoppage included). */
   private halfMinute = 0;
+  /** Clock when the last half of play ended (shown once the match is over). */
+  private finalClock: number | null = null;
   private stoppage = 0;
   private readonly goals: Record<Half, [number, number]> = { h1: [0, 0], h2: [0, 0], et: [0, 0] };
   private readonly pens: [number, number] = [0, 0];
@@ -129,8 +134,12 @@ export class SoccerEngine implements MatchEngine {
       }
       this.corners[side] += rng.poisson((5 / 90) * factor);
     }
+    const reds = this.squads[0].reds + this.squads[1].reds;
     this.playerMinute();
+    // A red card is reviewed and changes the game: the book locks as for a goal (no extra draw, so
+    // the game itself plays exactly as before).
     if (lockMs === undefined && rng.chance(0.05)) lockMs = rng.int(5, 15) * 1000;
+    if (this.squads[0].reds + this.squads[1].reds > reds) lockMs = Math.max(lockMs ?? 0, RED_CARD_LOCK_MS);
     if (this.halfMinute === len)
       this.stoppage = this.phase === '1H' ? rng.int(1, 4) : this.phase === '2H' ? rng.int(2, 7) : rng.int(0, 2);
     if (this.halfMinute >= len + this.stoppage && this.halfMinute >= len) this.endHalf();
@@ -211,6 +220,8 @@ export class SoccerEngine implements MatchEngine {
   }
 
   private endHalf(): void {
+    // The final whistle stops the clock where it stood (90:00 plus the time added), never back at 90:00.
+    if (this.phase === '2H' || this.phase === 'ET2') this.finalClock = this.clockSeconds();
     switch (this.phase) {
       case '1H':
         this.phase = 'HT';
@@ -292,6 +303,8 @@ export class SoccerEngine implements MatchEngine {
         return 105 * 60;
       case 'ET2':
         return (105 + this.halfMinute) * 60;
+      case 'END':
+        return this.finalClock ?? (this.etStarted ? 120 : 90) * 60;
       default:
         return (this.etStarted ? 120 : 90) * 60;
     }
