@@ -76,6 +76,7 @@ const oddsMemo: Record<OddsFormat, Map<number, string>> = {
   decimal: new Map(),
   american: new Map(),
   fractional: new Map(),
+  fractional_exact: new Map(),
 };
 const ODDS_MEMO_MAX = 1 << 16;
 

@@ -473,8 +473,8 @@ export interface components {
          * @description odds format of every odds value
          * @enum {string}
          */
-        OddsFormat: "decimal" | "american" | "fractional";
-        /** @description decimal (number), american (integer number) or fractional (string such as "3/2"); null when unpriced */
+        OddsFormat: "decimal" | "american" | "fractional" | "fractional_exact";
+        /** @description decimal (number), american (integer number), fractional (string on the traditional ladder such as "7/4") or fractional_exact (string such as "23/12", converts back to the decimal exactly); null when unpriced */
         OddsValue: number | string | null;
         PeriodScore: {
             period: string;
@@ -1237,7 +1237,7 @@ export interface operations {
                 /** @description >= 0 */
                 offset?: number;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -1311,7 +1311,7 @@ export interface operations {
                 /** @description 1 to 200, default 10 */
                 limit?: number;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -1381,7 +1381,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path: {
@@ -1463,7 +1463,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
                 /** @description ISO date-time: the odds as they stood then (from the odds history) */
                 at?: string;
             };
@@ -1626,7 +1626,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -1712,7 +1712,7 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path: {
@@ -1802,7 +1802,7 @@ export interface operations {
                 /** @description >= 0 */
                 offset?: number;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -2129,7 +2129,7 @@ export interface operations {
                 /** @description ISO date-time: entries changed after it, oldest change first */
                 updated_since?: string;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -2358,7 +2358,7 @@ export interface operations {
                 /** @description a sport_id from GET /v1/outrights/sports */
                 sport_id?: number;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -2496,7 +2496,7 @@ export interface operations {
                 /** @description comma-separated market families (1x2, totals…) for odds and markets events */
                 markets?: string;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
                 /** @description first send the current state of every matching event */
                 snapshot?: boolean;
                 /** @description resume after this id (as the Last-Event-ID header) */
