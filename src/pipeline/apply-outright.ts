@@ -53,14 +53,12 @@ export function planOutright(
       if (t.results.has(msg.market_id)) {
         return { ok: false, message: `outright market ${msg.market_id} of '${msg.tournament_id}' is already settled` };
       }
-      const selections = msg.selections.map(
-        (s): OutrightSelection => ({
-          selectionId: s.selection_id,
-          selection: s.selection,
-          odds: s.odds,
-          ...(s.eliminated === true ? { eliminated: true as const } : {}),
-        }),
-      );
+      const selections = msg.selections.map((s): OutrightSelection => ({
+        selectionId: s.selection_id,
+        selection: s.selection,
+        odds: s.odds,
+        ...(s.eliminated === true ? { eliminated: true as const } : {}),
+      }));
       const old = t.markets.get(msg.market_id);
       if (
         old !== undefined &&

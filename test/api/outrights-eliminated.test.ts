@@ -1,7 +1,13 @@
 // Eliminated outright selections (feed `eliminated: true`): not offered, still settled and still checkable.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { outrightMarket, outrightResult, tournament, type OutrightFeed, type OutrightList } from '../helpers/outrights.js';
+import {
+  outrightMarket,
+  outrightResult,
+  tournament,
+  type OutrightFeed,
+  type OutrightList,
+} from '../helpers/outrights.js';
 import { feedOk, startService } from '../helpers/service.js';
 
 const withEliminated = (): Record<string, unknown> => {
