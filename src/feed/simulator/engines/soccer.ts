@@ -457,7 +457,10 @@ export class SoccerEngine implements MatchEngine {
             cards: (ratePer90(p, 'cards') / 90) * minutes,
           },
           lines: {
-            passes: passLines(ratePer90(p, 'passes') * 0.9),
+            // Lines around what the player is expected to make from kick-off: a substitute's ~13 minutes
+            // (30 × 0.45 below) put a starter's lines out of reach, every one decided and closed before
+            // kick-off. `starter` never changes, so neither do a player's lines (keys and ids stay put).
+            passes: passLines(ratePer90(p, 'passes') * (p.starter ? 0.9 : BENCH_SHARE)),
           },
         });
       }
@@ -501,6 +504,9 @@ export class SoccerEngine implements MatchEngine {
 }
 
 /** Four pass lines around a player's expectation (…19.5, 29.5…): the same for the whole game. */
+/** A substitute's expected share of 90 minutes at kick-off: 30 minutes × 0.45 with every change left. */
+const BENCH_SHARE = (30 * 0.45) / 90;
+
 function passLines(expected: number): number[] {
   const centre = Math.max(10, Math.round(expected / 5) * 5);
   return [centre - 10.5, centre - 5.5, centre - 0.5, centre + 4.5, centre + 9.5].filter((l) => l > 0);
