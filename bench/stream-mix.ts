@@ -38,7 +38,8 @@ const KINDS: ReadonlyArray<{ kind: string; share: number }> = [
   { kind: 'tracker-main', share: 0.2 },
 ];
 
-const FORMATS: readonly OddsFormat[] = ['decimal', 'decimal', 'american', 'fractional'];
+// Fractional clients read `fractional_exact`: the ladder's `fractional` cannot carry a latency stamp (stream-stamp.ts).
+const FORMATS: readonly OddsFormat[] = ['decimal', 'decimal', 'american', 'fractional_exact'];
 
 export function streamClientMix(live: readonly LiveBook[], count: number, seed: number): StreamClientSpec[] {
   const random = prng(seed);
@@ -59,7 +60,7 @@ export function streamClientMix(live: readonly LiveBook[], count: number, seed: 
   for (const { kind, share } of KINDS) {
     const n = kind === 'firehose' ? Math.max(1, Math.round(count * share)) : Math.round(count * share);
     for (let i = 0; i < n && specs.length < count; i++) {
-      const format = kind === 'firehose' ? (i % 2 === 0 ? 'decimal' : 'fractional') : pick(FORMATS);
+      const format = kind === 'firehose' ? (i % 2 === 0 ? 'decimal' : 'fractional_exact') : pick(FORMATS);
       switch (kind) {
         case 'firehose':
           add(kind, {}, format);

@@ -15,12 +15,15 @@ export function stampOdds(seq: number): number {
 
 /**
  * The stamp code (seq mod 1000) of a price as the service rendered it, or null when it is not a
- * stamp price. Decimal: hundredths; American: +(d-1)×100 for d ≥ 2; fractional: the simplest p/q
- * whose 1 + p/q rounds (half up) to the decimal, so the rounding is undone exactly.
+ * stamp price. Decimal: hundredths; American: +(d-1)×100 for d ≥ 2; fractional_exact: the simplest
+ * p/q whose 1 + p/q rounds (half up) to the decimal, so the rounding is undone exactly. Fractional
+ * on the traditional ladder (`fractional`) rounds many prices to one rung, so it carries no stamp:
+ * the bench's fractional clients read `fractional_exact`, which costs the service the same.
  */
 export function decodeStamp(text: string, format: OddsFormat): number | null {
   let hundredths: number;
-  if (format === 'fractional') {
+  if (format === 'fractional') return null;
+  if (format === 'fractional_exact') {
     const m = /^"(\d+)\/(\d+)"$/.exec(text);
     if (m === null) return null;
     const p = Number(m[1]);

@@ -18,7 +18,7 @@ import type { OddsEntry } from '../../src/live/log-entry.js';
 import { oddsJson, renderEntryData } from '../../src/live/log-render.js';
 import { validateFeedMessage } from '../../src/feed/messages.js';
 
-const FORMATS: readonly OddsFormat[] = ['decimal', 'american', 'fractional'];
+const FORMATS: readonly OddsFormat[] = ['decimal', 'american', 'fractional_exact'];
 
 function oddsEntry(selectionIds: number[], odds: number[]): OddsEntry {
   const n = selectionIds.length;
@@ -54,10 +54,12 @@ describe('stream bench stamps', () => {
   it('a price outside the stamp range, or unreadable, is no stamp', () => {
     assert.equal(decodeStamp('1.5', 'decimal'), null);
     assert.equal(decodeStamp('-200', 'american'), null);
-    assert.equal(decodeStamp('"1/2"', 'fractional'), null);
+    assert.equal(decodeStamp('"1/2"', 'fractional_exact'), null);
+    // The traditional ladder rounds many prices to one rung: no stamp can be read from it.
+    assert.equal(decodeStamp(oddsJson(stampOdds(437), 'fractional'), 'fractional'), null);
     assert.equal(decodeStamp('12.5', 'decimal'), null);
     assert.equal(decodeStamp('', 'decimal'), null);
-    assert.equal(decodeStamp('"x/0"', 'fractional'), null);
+    assert.equal(decodeStamp('"x/0"', 'fractional_exact'), null);
   });
 
   it("finds the stamp selection's price in an SSE odds frame, not a selection whose id starts alike", () => {
