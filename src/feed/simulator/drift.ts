@@ -14,8 +14,8 @@ export const DRIFT = {
   nearLeadMs: 3 * HOUR,
   /** No move earlier than this before kick-off (the longest lead the world publishes ahead). */
   maxLeadMs: 8 * 24 * HOUR,
-  farSd: 0.02,
-  nearSd: 0.035,
+  farSd: 0.04,
+  nearSd: 0.05,
   /** Per far step: the chance of team news (an injury, a line-up), and the size range of its jump. */
   newsChance: 0.04,
   newsMin: 0.08,
