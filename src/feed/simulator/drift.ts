@@ -12,8 +12,8 @@ export const DRIFT = {
   /** In the last `nearLeadMs`, once per this interval: money and news arrive close to the start. */
   nearStepMs: 30 * MINUTE,
   nearLeadMs: 3 * HOUR,
-  /** No move earlier than this before kick-off (the longest lead the world publishes ahead). */
-  maxLeadMs: 8 * 24 * HOUR,
+  /** No move earlier than this before kick-off (beyond the longest horizon: tier 1, 14 days). */
+  maxLeadMs: 15 * 24 * HOUR,
   farSd: 0.04,
   nearSd: 0.05,
   /** Per far step: the chance of team news (an injury, a line-up), and the size range of its jump. */
