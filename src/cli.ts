@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Entry point: `serve` (default), `replay <file>`, `convert-openfootball <file>`, `keys create|list|revoke|plan`.
+// Entry point: `serve` (default), `replay <file>`, `convert-openfootball <file>`, `realism`, `keys create|list|revoke|plan`.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createApiKey } from './api/keys.js';
@@ -8,6 +10,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { PlanBook } from './domain/quota.js';
 import { convertOpenfootball } from './feed/openfootball.js';
 import { toNdjson } from './feed/ndjson.js';
+import { compare, formatReport, loadReferences, simulateFigures } from './feed/simulator/realism/report.js';
 import { replay } from './replay.js';
 import { createService, openStore } from './roles/index.js';
 import { redactDatabaseUrl } from './store/postgres-store.js';
@@ -160,6 +163,30 @@ program
     const ndjson = toNdjson(convertOpenfootball(season));
     if (o.out !== undefined) await writeFile(o.out, ndjson);
     else process.stdout.write(ndjson);
+  });
+
+program
+  .command('realism')
+  .description('simulate world days on a fast clock and print simulated figures beside real references (PASS/MISS)')
+  .option('--days <n>', 'world days to simulate', '1')
+  .option('--seed <n>', 'world seed', '1')
+  .option('--sports <list>', 'comma-separated sport keys (default: all)')
+  .option(
+    '--data <dir>',
+    'reference data (openfootball/, nfl/); default ../shared/data, else the copies in test/feed/fixtures',
+  )
+  .action(async (o: { days: string; seed: string; sports?: string; data?: string }) => {
+    // A clone without the workspace's shared data still has the same files as test fixtures.
+    const root = join(import.meta.dirname, '..', '..');
+    const shared = join(root, '..', 'shared', 'data');
+    const data = o.data ?? (existsSync(join(shared, 'openfootball')) ? shared : join(root, 'test', 'feed', 'fixtures'));
+    const refs = await loadReferences(data);
+    const figures = simulateFigures({
+      seed: Number(o.seed),
+      days: Number(o.days),
+      ...(o.sports !== undefined ? { sports: o.sports.split(',') } : {}),
+    });
+    process.stdout.write(formatReport(figures, compare(figures, refs)) + '\n');
   });
 
 const keys = program

@@ -1,5 +1,6 @@
 // Odds formats: decimal odds (held internally) rounded and converted to american and fractional, and parsed back.
 import { badRequest } from './errors.js';
+import { toLadderFractional } from './fractional-ladder.js';
 import type { OddsFormat } from './types.js';
 
 /** The shortest price the service holds or shows (decimal). */
@@ -153,7 +154,11 @@ export function fromFractional(s: string): number {
   return checkedDecimal(1 + numerator / denominator, JSON.stringify(s));
 }
 
-/** One odds value as a client asked for it: decimal number, american integer or fractional string. */
+/**
+ * One odds value as a client asked for it: decimal number, american integer, or a fractional string:
+ * `fractional` the nearest rung of the traditional ladder (what books print), `fractional_exact` the
+ * simplest fraction that converts back to the same 2-decimal price.
+ */
 export function formatOdds(decimal: number, format: OddsFormat): number | string {
   switch (format) {
     case 'decimal':
@@ -161,6 +166,8 @@ export function formatOdds(decimal: number, format: OddsFormat): number | string
     case 'american':
       return toAmerican(decimal);
     case 'fractional':
+      return toLadderFractional(hundredths(decimal) / 100);
+    case 'fractional_exact':
       return toFractional(decimal);
   }
 }

@@ -14,6 +14,13 @@ export interface OutrightSelection {
   selection: string;
   /** Last decimal odds fed. */
   odds: number;
+  /** Knocked out or out of reach: not offered, still settled (lost) and checkable. Absent otherwise. */
+  eliminated?: true;
+}
+
+/** Selections still offered: every one the feed has not marked eliminated. */
+export function offeredSelections(m: OutrightMarket): OutrightSelection[] {
+  return m.selections.filter((s) => s.eliminated !== true);
 }
 
 export interface OutrightMarket {

@@ -149,5 +149,5 @@ export interface EventResult {
   recordedAt: number;
 }
 
-export type OddsFormat = 'decimal' | 'american' | 'fractional';
-export const ODDS_FORMATS: readonly OddsFormat[] = ['decimal', 'american', 'fractional'];
+export type OddsFormat = 'decimal' | 'american' | 'fractional' | 'fractional_exact';
+export const ODDS_FORMATS: readonly OddsFormat[] = ['decimal', 'american', 'fractional', 'fractional_exact'];

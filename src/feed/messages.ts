@@ -178,6 +178,11 @@ export const OutrightSelectionSchema = Type.Object({
   selection_id: NumericId,
   selection: DisplayName,
   odds: Odds,
+  /**
+   * The selection can no longer win (knocked out, out of reach): no longer offered, but kept in the
+   * market so that it settles as lost and a bet on it can still be checked.
+   */
+  eliminated: Type.Optional(Type.Boolean()),
 });
 
 export const OutrightMarketMessageSchema = Type.Object({

@@ -1,5 +1,6 @@
 // Renders a change-log entry's stream `data` (one JSON object) in an odds format, optionally for some market families only.
 import { formatOdds } from '../domain/odds.js';
+import { offeredSelections } from '../domain/outrights.js';
 import type { OddsFormat, Market } from '../domain/types.js';
 import { resolvedInFormat, type ResolvedMarket } from '../domain/resolved-market.js';
 import type { JsonEntry, LogEntry, MarketsEntry, OddsEntry, OutrightEntry } from './log-entry.js';
@@ -76,6 +77,7 @@ const oddsMemo: Record<OddsFormat, Map<number, string>> = {
   decimal: new Map(),
   american: new Map(),
   fractional: new Map(),
+  fractional_exact: new Map(),
 };
 const ODDS_MEMO_MAX = 1 << 16;
 
@@ -186,7 +188,7 @@ function renderOutright(entry: OutrightEntry, opts: RenderOptions): string {
   const market =
     m === null
       ? 'null'
-      : `{"market_id":${m.marketId},"market":${JSON.stringify(m.market)},"selections":[${m.selections
+      : `{"market_id":${m.marketId},"market":${JSON.stringify(m.market)},"selections":[${offeredSelections(m)
           .map(
             (s) =>
               `{"selection_id":${s.selectionId},"selection":${JSON.stringify(s.selection)},"odds":${oddsJson(s.odds, opts.format)}}`,

@@ -1,6 +1,11 @@
 // Outright tournaments, their futures markets and results as last committed (listing, discovery, bet check).
 import { sportOrder } from '../domain/sports.js';
-import type { OutrightMarket, OutrightResult, TournamentInfo } from '../domain/outrights.js';
+import {
+  offeredSelections,
+  type OutrightMarket,
+  type OutrightResult,
+  type TournamentInfo,
+} from '../domain/outrights.js';
 import type { ChangeLog } from './change-log.js';
 import { outrightEntry } from './log-entries.js';
 
@@ -75,9 +80,11 @@ export class OutrightBook {
     }
   }
 
-  /** Markets still offered (not settled), by market id. */
+  /** Markets still offered (not settled, with a selection not eliminated), by market id. */
   openMarkets(t: Tournament): OutrightMarket[] {
-    return [...t.markets.values()].filter((m) => !t.results.has(m.marketId)).sort((a, b) => a.marketId - b.marketId);
+    return [...t.markets.values()]
+      .filter((m) => !t.results.has(m.marketId) && offeredSelections(m).length > 0)
+      .sort((a, b) => a.marketId - b.marketId);
   }
 
   /**

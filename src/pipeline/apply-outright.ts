@@ -1,5 +1,11 @@
 // Checks tournament, outright_market and outright_result messages against the outright book: the change to commit.
-import { normalizeWinners, outrightEntries, sameOutcome, type OutrightEntry } from '../domain/outrights.js';
+import {
+  normalizeWinners,
+  outrightEntries,
+  sameOutcome,
+  type OutrightEntry,
+  type OutrightSelection,
+} from '../domain/outrights.js';
 import { sportByKey } from '../domain/sports.js';
 import type { OutrightMarketMessage, OutrightResultMessage, TournamentMessage } from '../feed/messages.js';
 import type { OutrightBook, OutrightChange } from '../live/outright-book.js';
@@ -47,10 +53,11 @@ export function planOutright(
       if (t.results.has(msg.market_id)) {
         return { ok: false, message: `outright market ${msg.market_id} of '${msg.tournament_id}' is already settled` };
       }
-      const selections = msg.selections.map((s) => ({
+      const selections = msg.selections.map((s): OutrightSelection => ({
         selectionId: s.selection_id,
         selection: s.selection,
         odds: s.odds,
+        ...(s.eliminated === true ? { eliminated: true as const } : {}),
       }));
       const old = t.markets.get(msg.market_id);
       if (
@@ -59,7 +66,13 @@ export function planOutright(
         old.selections.length === selections.length &&
         old.selections.every((x, i) => {
           const y = selections[i];
-          return y !== undefined && x.selectionId === y.selectionId && x.selection === y.selection && x.odds === y.odds;
+          return (
+            y !== undefined &&
+            x.selectionId === y.selectionId &&
+            x.selection === y.selection &&
+            x.odds === y.odds &&
+            x.eliminated === y.eliminated
+          );
         })
       ) {
         return unchanged;

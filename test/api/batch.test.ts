@@ -121,9 +121,15 @@ describe('POST /v1/events/batch', () => {
     assert.equal(res.status, 200);
     const e = res.body.events.e1;
     assert.equal(e?.odds_format, 'fractional');
-    assert.deepEqual(e?.odds, { home: '3/2', draw: '11/5', away: '19/10' });
+    assert.deepEqual(e?.odds, { home: '3/2', draw: '9/4', away: '15/8' });
     assert.deepEqual(
       e?.markets.flatMap((m) => m.outcomes.map((o) => o.odds)),
+      ['3/2', '9/4', '15/8', '10/11', '10/11'],
+    );
+    const exact = await batch({ ids: ['e1'] }, '?odds_format=fractional_exact');
+    assert.equal(exact.body.events.e1?.odds_format, 'fractional_exact');
+    assert.deepEqual(
+      exact.body.events.e1?.markets.flatMap((m) => m.outcomes.map((o) => o.odds)),
       ['3/2', '11/5', '19/10', '10/11', '10/11'],
     );
     const american = await batch({ ids: ['e1'] }, '?odds_format=american');

@@ -111,11 +111,13 @@ describe('GET /v1/events/{id}', () => {
   test('odds_format applies to the markets and the main odds of the detail', async () => {
     const d = await detail('pre', '?odds_format=fractional');
     assert.equal(d.odds_format, 'fractional');
-    assert.deepEqual(d.odds, { home: '3/2', draw: '11/5', away: '19/10' });
+    assert.deepEqual(d.odds, { home: '3/2', draw: '9/4', away: '15/8' });
     assert.deepEqual(
       d.markets[1]?.outcomes.map((o) => o.odds),
       ['10/11', '10/11'],
     );
+    const exact = await detail('pre', '?odds_format=fractional_exact');
+    assert.deepEqual(exact.odds, { home: '3/2', draw: '11/5', away: '19/10' });
     const a = await detail('pre', '?odds_format=american');
     assert.deepEqual(
       a.markets.flatMap((m) => m.outcomes.map((o) => o.odds)),

@@ -283,7 +283,9 @@ describe('GET /v1/events', () => {
     const table: Array<[string, { home: unknown; draw: unknown; away: unknown }, unknown]> = [
       ['decimal', { home: 2.5, draw: 3.2, away: 2.9 }, 1.91],
       ['american', { home: 150, draw: 220, away: 190 }, -110],
-      ['fractional', { home: '3/2', draw: '11/5', away: '19/10' }, '10/11'],
+      // The ladder's nearest rungs: 3.20 → 9/4 (3.25), 2.90 → 15/8 (2.875); the exact forms stay available.
+      ['fractional', { home: '3/2', draw: '9/4', away: '15/8' }, '10/11'],
+      ['fractional_exact', { home: '3/2', draw: '11/5', away: '19/10' }, '10/11'],
     ];
     for (const [format, soon, ligaHome] of table) {
       const body = await list(`?status=prematch&odds_format=${format}`);

@@ -176,7 +176,7 @@ describe('conversion chart: decimal → american → fractional', () => {
       assert.equal(toFractional(decimal), fractional);
       assert.equal(formatOdds(decimal, 'decimal'), decimal);
       assert.equal(formatOdds(decimal, 'american'), american);
-      assert.equal(formatOdds(decimal, 'fractional'), fractional);
+      assert.equal(formatOdds(decimal, 'fractional_exact'), fractional);
     });
     test(`${decimal.toFixed(2)} round trips through american ${american} and fractional ${fractional}`, () => {
       assert.equal(fromAmerican(american), decimal);

@@ -475,8 +475,8 @@ export interface components {
          * @description odds format of every odds value
          * @enum {string}
          */
-        OddsFormat: "decimal" | "american" | "fractional";
-        /** @description decimal (number), american (integer number) or fractional (string such as "3/2"); null when unpriced */
+        OddsFormat: "decimal" | "american" | "fractional" | "fractional_exact";
+        /** @description decimal (number), american (integer number), fractional (string on the traditional ladder such as "7/4") or fractional_exact (string such as "23/12", converts back to the decimal exactly); null when unpriced */
         OddsValue: number | string | null;
         PeriodScore: {
             period: string;
@@ -1258,7 +1258,7 @@ export interface operations {
                 /** @description >= 0 */
                 offset?: number;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -1332,7 +1332,7 @@ export interface operations {
                 /** @description 1 to 200, default 10 */
                 limit?: number;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -1402,7 +1402,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path: {
@@ -1484,7 +1484,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
                 /** @description ISO date-time: the odds as they stood then (from the odds history) */
                 at?: string;
             };
@@ -1647,7 +1647,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -1733,7 +1733,7 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path: {
@@ -1823,7 +1823,7 @@ export interface operations {
                 /** @description >= 0 */
                 offset?: number;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -2150,7 +2150,7 @@ export interface operations {
                 /** @description ISO date-time: entries changed after it, oldest change first */
                 updated_since?: string;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -2379,7 +2379,7 @@ export interface operations {
                 /** @description a sport_id from GET /v1/outrights/sports */
                 sport_id?: number;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
             header?: never;
             path?: never;
@@ -2517,7 +2517,7 @@ export interface operations {
                 /** @description comma-separated market families (1x2, totals…) for odds and markets events */
                 markets?: string;
                 /** @description odds format of every odds value */
-                odds_format?: "decimal" | "american" | "fractional";
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
                 /** @description first send the current state of every matching event */
                 snapshot?: boolean;
                 /** @description resume after this id (as the Last-Event-ID header) */

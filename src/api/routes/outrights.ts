@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../domain/errors.js';
 import { formatOdds } from '../../domain/odds.js';
+import { offeredSelections } from '../../domain/outrights.js';
 import { SPORTS, sportById } from '../../domain/sports.js';
 import type { OddsFormat } from '../../domain/types.js';
 import type { OutrightBook } from '../../live/outright-book.js';
@@ -23,7 +24,7 @@ function listingJson(book: OutrightBook, sportKey: string | undefined, format: O
     markets: markets.map((m) => ({
       market_id: m.marketId,
       market: m.market,
-      selections: m.selections.map((s) => ({
+      selections: offeredSelections(m).map((s) => ({
         selection_id: s.selectionId,
         selection: s.selection,
         odds: formatOdds(s.odds, format),

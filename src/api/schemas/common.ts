@@ -71,10 +71,11 @@ export const DecidedBySchema = Type.Union([StringEnum(DECIDED_BY), Type.Null()],
 
 export const OddsValueSchema = Type.Union([Type.Number(), Type.String(), Type.Null()], {
   $id: 'OddsValue',
-  description: 'decimal (number), american (integer number) or fractional (string such as "3/2"); null when unpriced',
+  description:
+    'decimal (number), american (integer number), fractional (string on the traditional ladder such as "7/4") or fractional_exact (string such as "23/12", converts back to the decimal exactly); null when unpriced',
 });
 
-type OddsFormatTuple = ['decimal', 'american', 'fractional'];
+type OddsFormatTuple = ['decimal', 'american', 'fractional', 'fractional_exact'];
 export const OddsFormatSchema = StringEnum(ODDS_FORMATS as OddsFormatTuple, {
   $id: 'OddsFormat',
   description: 'odds format of every odds value',

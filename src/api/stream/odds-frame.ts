@@ -38,6 +38,7 @@ const oddsBytes: Record<OddsFormat, Map<number, Uint8Array>> = {
   decimal: new Map(),
   american: new Map(),
   fractional: new Map(),
+  fractional_exact: new Map(),
 };
 const ODDS_BYTES_MAX = 1 << 16;
 

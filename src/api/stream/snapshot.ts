@@ -1,4 +1,5 @@
 // The current state of the events (and outright tournaments) a stream matches, as `"snapshot": true` events.
+import { offeredSelections } from '../../domain/outrights.js';
 import type { Market } from '../../domain/types.js';
 import { scoreEntry, statusEntry } from '../../live/log-entries.js';
 import { familyOf, marketJson, oddsJson } from '../../live/log-render.js';
@@ -68,7 +69,9 @@ export function snapshotSource(readModel: ReadModel, outrights: OutrightBook, su
     if (t === undefined) return [];
     return outrights.openMarkets(t).map((m) => ({
       name: 'outright',
-      data: `{"tournament_id":${JSON.stringify(t.tournamentId)},"tournament":${JSON.stringify(t.tournament)},"sport":${JSON.stringify(t.sport)},"change":"market","market":{"market_id":${m.marketId},"market":${JSON.stringify(m.market)},"selections":[${m.selections
+      data: `{"tournament_id":${JSON.stringify(t.tournamentId)},"tournament":${JSON.stringify(t.tournament)},"sport":${JSON.stringify(t.sport)},"change":"market","market":{"market_id":${m.marketId},"market":${JSON.stringify(m.market)},"selections":[${offeredSelections(
+        m,
+      )
         .map(
           (s) =>
             `{"selection_id":${s.selectionId},"selection":${JSON.stringify(s.selection)},"odds":${oddsJson(s.odds, sub.format)}}`,

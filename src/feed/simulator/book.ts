@@ -3,6 +3,7 @@ import type { MarketDef, OddsChange } from '../messages.js';
 import { marketIdOf, selectionIdOf } from './ids.js';
 import type { FairMarket } from './pricing/fair.js';
 import { oddsWithMargin, type MarginOptions } from './pricing/margin.js';
+import { MIN_DECIMAL_ODDS } from '../../domain/odds.js';
 import type { TeamSide } from '../../domain/types.js';
 
 interface BookOutcome {
@@ -27,6 +28,8 @@ export interface BookSync {
   added: MarketDef[];
   /** Price and lock changes of known selections (an `odds` message). */
   changes: OddsChange[];
+  /** Markets the state has decided, withdrawn now (a `remove_markets` message); kept by the service for grading. */
+  withdrawn: number[];
 }
 
 interface Priced {
@@ -51,8 +54,12 @@ export function layoutOf(markets: readonly FairMarket[]): BookLayout {
 
 export class Book {
   private readonly markets = new Map<string, BookMarket>();
+  /** Keys of markets withdrawn as decided: never published again. */
+  private readonly withdrawnKeys = new Set<string>();
   /** All markets were withdrawn (remove_markets all): nothing more is published. */
   removed = false;
+  /** In play, a decided market is withdrawn rather than locked (prematch nothing is decided). */
+  withdrawDecided = false;
 
   constructor(
     private readonly eventNum: number,
@@ -67,19 +74,29 @@ export class Book {
     const n = m.outcomes.length;
     const closed: boolean[] = new Array<boolean>(n);
     const open: number[] = new Array<number>(n);
-    let anyClosed = false;
     for (let i = 0; i < n; i++) {
       const p = m.outcomes[i]!.p;
       closed[i] = m.decided === true || p < this.opts.minProbability;
       open[i] = closed[i] ? 0 : p;
-      if (closed[i]) anyClosed = true;
     }
-    const odds = oddsWithMargin(open, this.opts);
-    if (anyClosed) {
-      // A closed outcome that is new still needs a valid price: its fair price, within the limits.
-      for (let i = 0; i < n; i++) {
-        if (closed[i]) odds[i] = oddsWithMargin([Math.min(1, Math.max(0, m.outcomes[i]!.p))], this.opts)[0]!;
+    let odds = oddsWithMargin(open, this.opts);
+    // No outcome is offered at a price bound (1.01 or maxOdds): such a price says the outcome is as
+    // good as decided. It is taken off and the rest repriced without it (each at p × (1 + margin)).
+    let atBound = false;
+    for (let i = 0; i < n; i++) {
+      if (!closed[i] && (odds[i]! <= MIN_DECIMAL_ODDS || odds[i]! >= this.opts.maxOdds)) {
+        closed[i] = true;
+        open[i] = 0;
+        atBound = true;
       }
+    }
+    if (atBound) odds = oddsWithMargin(open, this.opts);
+    for (let i = 0; i < n; i++) {
+      // A repriced outcome can reach a bound in turn (a rounding away): it is taken off too.
+      if (!closed[i] && (odds[i]! <= MIN_DECIMAL_ODDS || odds[i]! >= this.opts.maxOdds)) closed[i] = true;
+      // A closed outcome shows the bound it is taken off at: 1.01 when (near) certain, the maximum
+      // when (near) impossible; a client never reads an in-range price on something not offered.
+      if (closed[i]) odds[i] = m.outcomes[i]!.p >= 0.5 ? MIN_DECIMAL_ODDS : this.opts.maxOdds;
     }
     return { odds, closed };
   }
@@ -91,11 +108,22 @@ export class Book {
   sync(fairMarkets: readonly FairMarket[], locked: boolean, layout?: BookLayout): BookSync {
     const added: MarketDef[] = [];
     const changes: OddsChange[] = [];
-    if (this.removed) return { added, changes };
+    const withdrawn: number[] = [];
+    if (this.removed) return { added, changes, withdrawn };
     const seen = new Set<string>();
     for (const m of fairMarkets) {
       seen.add(m.key);
+      if (this.withdrawnKeys.has(m.key)) continue;
       const existing = this.markets.get(m.key);
+      if (m.decided === true && this.withdrawDecided) {
+        // Decided by the state (a period over, a line passed): withdrawn at once, never reopened.
+        this.withdrawnKeys.add(m.key);
+        if (existing !== undefined) {
+          withdrawn.push(existing.marketId);
+          this.markets.delete(m.key);
+        }
+        continue;
+      }
       const priced = this.price(m);
       if (existing === undefined) {
         const at = layout?.get(m.key);
@@ -107,10 +135,24 @@ export class Book {
       for (let i = 0; i < outs.length; i++) {
         const bo = existing.outcomes[i];
         if (bo === undefined || bo.code !== outs[i]!.code) continue;
-        if (locked || priced.closed[i]) {
+        if (locked) {
           if (!bo.locked) {
             bo.locked = true;
             changes.push({ selection_id: bo.selectionId, is_locked: true });
+          }
+          continue;
+        }
+        if (priced.closed[i]) {
+          // Taken off by the state (impossible, near-certain): its shown price follows the state too,
+          // so a locked selection never shows a price the score has made absurd.
+          const odds = priced.odds[i]!;
+          if (!bo.locked || odds !== bo.odds) {
+            const change: OddsChange = { selection_id: bo.selectionId };
+            if (odds !== bo.odds) change.odds = odds;
+            if (!bo.locked) change.is_locked = true;
+            bo.odds = odds;
+            bo.locked = true;
+            changes.push(change);
           }
           continue;
         }
@@ -128,7 +170,7 @@ export class Book {
     for (const [key, market] of this.markets) {
       if (!seen.has(key)) changes.push(...this.lockMarket(market));
     }
-    return { added, changes };
+    return { added, changes, withdrawn };
   }
 
   private add(m: FairMarket, priced: Priced, locked: boolean, at: { market: number; selection: number }): MarketDef {

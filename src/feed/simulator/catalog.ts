@@ -36,6 +36,8 @@ export interface LeaguePlan {
   /** Kick-off times fall on multiples of this many minutes. */
   slotMinutes: number;
   format?: LeagueFormat;
+  /** Who competes: women's competitions get women's names (default: men). */
+  gender?: 'men' | 'women';
   /** City pools to name clubs from (default: the league's country). */
   cityPools?: readonly string[];
 }
@@ -248,6 +250,7 @@ export const SPORT_PLANS: readonly SportPlan[] = [
       {
         name: 'WTA 1000',
         country: 'World',
+        gender: 'women',
         tier: 1,
         size: 48,
         perDay: 8,

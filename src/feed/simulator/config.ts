@@ -96,7 +96,8 @@ export const DEFAULT_SIM_CONFIG: SimConfig = {
   clockUpdateMs: 30_000,
   keepAliveWallMs: 10_000,
   horizonHours: { 1: 14 * 24, 2: 4 * 24, 3: 36 },
-  fullMarketsLeadMs: 48 * 3_600_000,
+  // A week: a client browsing the coming round sees every market (docs/simulator.md, Depth).
+  fullMarketsLeadMs: 7 * 24 * 3_600_000,
   finalStatsDelayMs: 3 * 60_000,
   postponedCancelAfterMs: 72 * 3_600_000,
   disruptions: DEFAULT_DISRUPTIONS,

@@ -39,6 +39,8 @@ const IN_PLAY = new Set(['live', 'suspended', 'interrupted']);
 const INDIVIDUAL = new Set(['tennis', 'table_tennis', 'darts', 'snooker', 'mma', 'boxing']);
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
+/** A break (set, quarter, half time) locks the book this long, then it reopens repriced for the break's state. */
+export const BREAK_LOCK_MS = 30_000;
 
 export function planDisruption(rng: Rng, plan: FixturePlan, config: SimConfig, expectedMs: number): Disruption {
   const r = config.disruptions;
@@ -242,9 +244,11 @@ export class SimGame {
     if (this.silent) return;
     const fairMarkets = this.prematchTilt(this.engine.markets(this.depth));
     const layout = withLayout ? layoutOf(this.depth === 'full' ? fairMarkets : this.engine.markets('full')) : undefined;
-    const { added, changes } = this.book.sync(fairMarkets, locked, layout);
+    const { added, changes, withdrawn } = this.book.sync(fairMarkets, locked, layout);
     if (added.length > 0) this.emit({ type: 'markets', ts: iso(this.now), event_id: this.eventId, markets: added });
     if (changes.length > 0) this.emit({ type: 'odds', ts: iso(this.now), event_id: this.eventId, changes });
+    if (withdrawn.length > 0)
+      this.emit({ type: 'remove_markets', ts: iso(this.now), event_id: this.eventId, market_ids: withdrawn });
   }
 
   /** Before kick-off the book drifts (drift.ts): a pure function of the seed, event and world time. */
@@ -284,6 +288,13 @@ export class SimGame {
       this.lastScoreKey = key;
       this.scoreMessage(s);
     }
+  }
+
+  /** Whether the state a client sees (score, period, serve, bases…) differs from the last score sent. */
+  private stateChanged(): boolean {
+    if (this.silent) return false;
+    const s = this.engine.snapshot();
+    return JSON.stringify([s.score, s.period, s.periodScores, s.sportData, s.scoreboard]) !== this.lastScoreKey;
   }
 
   // --- lifecycle ------------------------------------------------------------------------------
@@ -431,6 +442,7 @@ export class SimGame {
     if (d.kind === 'abandoned' || d.kind === 'retired' || d.kind === 'interrupted')
       this.disruptionAt = this.now + d.afterMs;
     this.locked = false;
+    this.book.withdrawDecided = true;
     this.publish(false, true);
     this.lastPricedAt = this.now;
   }
@@ -453,19 +465,27 @@ export class SimGame {
         return;
       }
       if (res.lockMs !== undefined) this.lockedUntil = Math.max(this.lockedUntil, now + res.lockMs);
-      this.maybeScore(false);
       const inBreak = this.engine.inBreak();
-      if (inBreak && !this.wasInBreak && !this.silent)
-        this.emit({ type: 'stats', ts: iso(now), event_id: this.eventId, players: this.engine.stats(), final: false });
-      this.wasInBreak = inBreak;
+      // A break locks the book briefly (the period's markets close, the next ones are set), then it reopens.
+      if (inBreak && !this.wasInBreak) this.lockedUntil = Math.max(this.lockedUntil, now + BREAK_LOCK_MS);
       if (!this.finalLock && this.engine.nearEnd()) {
         this.finalLock = true;
+        // Minor leagues withdraw their book near the end; the others keep pricing to the last play.
         if (this.plan.league.tier >= 3 && !this.book.removed && this.book.size > 0) {
           this.emit({ type: 'remove_markets', ts: iso(now), event_id: this.eventId, all: true });
           this.book.removed = true;
         }
       }
+      // The book follows the state before the score is told: a client never sees a new score with
+      // the old prices open (a decided market is withdrawn, a goal locks, the rest is repriced).
+      this.updateLocks(this.stateChanged());
+      this.maybeScore(false);
+      if (inBreak && !this.wasInBreak && !this.silent)
+        this.emit({ type: 'stats', ts: iso(now), event_id: this.eventId, players: this.engine.stats(), final: false });
+      this.wasInBreak = inBreak;
       if (this.checkLiveDisruption(now)) return;
+      this.keepAlive();
+      return;
     }
     this.updateLocks(false);
     this.keepAlive();
@@ -481,9 +501,11 @@ export class SimGame {
 
   /** Publishes lock changes and, when open and due, new prices. */
   private updateLocks(force: boolean): void {
-    const locked = this.finalLock || this.engine.inBreak() || this.now < this.lockedUntil;
+    const locked = this.now < this.lockedUntil;
     if (locked) {
-      if (!this.locked) this.lockAll();
+      // A change of state during a lock still withdraws the markets it decided.
+      if (force) this.publish(true, false);
+      else if (!this.locked) this.lockAll();
       this.locked = true;
       return;
     }
@@ -542,6 +564,9 @@ export class SimGame {
   }
 
   private finish(): void {
+    // Final whistle: the book is locked (decided markets withdrawn) before the final score is told.
+    this.publish(true, false);
+    this.locked = true;
     this.maybeScore(true);
     const r = this.engine.result();
     this.emit({
@@ -608,9 +633,8 @@ export class SimGame {
     this.now = now;
     this.emit(this.fixtureMessage());
     const started = this.phase === 'live' || this.phase === 'interrupted';
-    const locked =
-      this.phase === 'interrupted' ||
-      (this.phase === 'live' && (this.finalLock || this.engine.inBreak() || now < this.lockedUntil));
+    const locked = this.phase === 'interrupted' || (this.phase === 'live' && now < this.lockedUntil);
+    if (started) this.book.withdrawDecided = true;
     this.publish(locked, true);
     if (started) {
       this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'live' });

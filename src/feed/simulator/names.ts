@@ -1,4 +1,4 @@
-// Name pools for the simulated world: cities, club suffixes, esports tags and player names (all fictional).
+// Name pools for the simulated world: cities, club suffixes, esports tags, men's and women's player names (all fictional).
 import type { Rng } from './rng.js';
 
 export const CITIES: Readonly<Record<string, readonly string[]>> = {
@@ -455,7 +455,8 @@ export const ESPORTS_TEAMS: readonly string[] = [
   'Red Comet',
 ];
 
-const FIRST_NAMES: readonly string[] = [
+/** Men's first names (men's competitions and every club squad of the world). */
+export const MALE_FIRST_NAMES: readonly string[] = [
   'Adam',
   'Alex',
   'Andre',
@@ -518,6 +519,64 @@ const FIRST_NAMES: readonly string[] = [
   'Milan',
   'Ruben',
   'Emil',
+];
+
+/** Women's first names (women's competitions: the WTA draw…). */
+export const FEMALE_FIRST_NAMES: readonly string[] = [
+  'Alice',
+  'Amelia',
+  'Ana',
+  'Anna',
+  'Beatriz',
+  'Bianca',
+  'Camila',
+  'Carla',
+  'Chloe',
+  'Clara',
+  'Daria',
+  'Elena',
+  'Elif',
+  'Elise',
+  'Emma',
+  'Eva',
+  'Freya',
+  'Giulia',
+  'Hana',
+  'Ingrid',
+  'Irina',
+  'Isabel',
+  'Jana',
+  'Julia',
+  'Karolina',
+  'Katja',
+  'Laura',
+  'Lena',
+  'Leonie',
+  'Lucia',
+  'Maja',
+  'Marta',
+  'Mia',
+  'Naomi',
+  'Nina',
+  'Olga',
+  'Paula',
+  'Petra',
+  'Priya',
+  'Renata',
+  'Sara',
+  'Simona',
+  'Sofia',
+  'Sophie',
+  'Tamara',
+  'Veronika',
+  'Yara',
+  'Zoe',
+  'Aiko',
+  'Amara',
+  'Ines',
+  'Magda',
+  'Noor',
+  'Valentina',
 ];
 
 const LAST_NAMES: readonly string[] = [
@@ -628,8 +687,11 @@ const HANDLE_PARTS: readonly string[] = [
   'grim',
 ];
 
-export function personName(rng: Rng): string {
-  return `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`;
+export type Gender = 'men' | 'women';
+
+/** A full name from the pool of the competition's gender (two draws either way, so streams stay aligned). */
+export function personName(rng: Rng, gender: Gender = 'men'): string {
+  return `${rng.pick(gender === 'women' ? FEMALE_FIRST_NAMES : MALE_FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`;
 }
 
 export function handleName(rng: Rng): string {

@@ -2,6 +2,7 @@
 import { SPORT_PLANS, type CompetitorKind, type LeaguePlan } from './catalog.js';
 import { CITIES, CLUB_SUFFIXES, ESPORTS_TEAMS, handleName, personName, slugify } from './names.js';
 import { Rng } from './rng.js';
+import { ratingSpread } from './strength.js';
 
 export interface SimPlayer {
   /** Unique in the world (`p1234`): the `player_id` of stats and the suffix of player-prop keys. */
@@ -17,7 +18,7 @@ export interface SimTeam {
   name: string;
   /** Stable logo id (slug of the name), unique in the world. */
   logoId: string;
-  /** Strength on a standard-normal scale; each engine turns it into its own parameters. */
+  /** Strength on a normal scale (sd: the sport's spread, strength.ts); each engine turns it into its own parameters. */
   rating: number;
   players: SimPlayer[];
 }
@@ -122,45 +123,72 @@ class Namer {
   }
 }
 
-function clubNames(rng: Rng, sport: string, plan: LeaguePlan): string[] {
+/**
+ * Club names of a league: one club per city first, then a second club in a city under another suffix
+ * (as Manchester has City and United); never a numbered duplicate. `taken` holds the names already
+ * given in this sport, so two leagues of a country do not share a club name either. One suffix draw
+ * per club, as before: a taken name steps to the city's next suffix instead of drawing again, so the
+ * league's random stream (and the ratings drawn after the names) stays where it was.
+ */
+function clubNames(rng: Rng, sport: string, plan: LeaguePlan, taken: Set<string>): string[] {
   const pools = plan.cityPools ?? [plan.country];
   const cities = rng.shuffle(pools.flatMap((c) => [...(CITIES[c] ?? CITIES.England!)]));
   const suffixes = CLUB_SUFFIXES[sport] ?? CLUB_SUFFIXES.soccer!;
-  const names = new Set<string>();
-  for (let i = 0; names.size < plan.size; i++) {
+  const format = (suffix: string, city: string): string =>
+    suffix === 'FC' || suffix === 'HC' || suffix === 'VC' || suffix === 'TV' || suffix === 'SG'
+      ? `${suffix} ${city}`
+      : `${city} ${suffix}`;
+  const names: string[] = [];
+  for (let i = 0; names.length < plan.size; i++) {
+    if (i >= cities.length * suffixes.length) throw new Error(`not enough club names for ${plan.name}`);
     const city = cities[i % cities.length]!;
-    const suffix = rng.pick(suffixes);
-    const name =
-      suffix === 'FC' || suffix === 'HC' || suffix === 'VC' || suffix === 'TV' || suffix === 'SG'
-        ? `${suffix} ${city}`
-        : `${city} ${suffix}`;
-    names.add(i >= cities.length ? `${name} ${Math.floor(i / cities.length) + 1}` : name);
+    const drawn = suffixes.indexOf(rng.pick(suffixes));
+    for (let step = 0; step < suffixes.length; step++) {
+      const name = format(suffixes[(drawn + step) % suffixes.length]!, city);
+      if (taken.has(name)) continue;
+      taken.add(name);
+      names.push(name);
+      break;
+    }
   }
-  return [...names];
+  return names;
 }
 
-function competitorNames(rng: Rng, sport: string, kind: CompetitorKind, plan: LeaguePlan): string[] {
-  if (kind === 'club') return clubNames(rng, sport, plan);
+function competitorNames(
+  rng: Rng,
+  sport: string,
+  kind: CompetitorKind,
+  plan: LeaguePlan,
+  taken: Set<string>,
+): string[] {
+  if (kind === 'club') return clubNames(rng, sport, plan, taken);
   if (kind === 'esports') {
-    const pool = rng.shuffle([...ESPORTS_TEAMS]);
-    return Array.from({ length: plan.size }, (_, i) =>
-      i < pool.length ? pool[i]! : `${pool[i % pool.length]!} ${Math.floor(i / pool.length) + 1}`,
-    );
+    // Organisations play in several tiers of a game, so esports names repeat across its leagues.
+    if (plan.size > ESPORTS_TEAMS.length) throw new Error(`not enough esports names for ${plan.name}`);
+    return rng.shuffle([...ESPORTS_TEAMS]).slice(0, plan.size);
   }
   const names = new Set<string>();
-  while (names.size < plan.size) names.add(personName(rng));
+  while (names.size < plan.size) names.add(personName(rng, plan.gender));
   return [...names];
 }
 
-function squad(rng: Rng, namer: Namer, sport: string, kind: CompetitorKind, teamName: string): SimPlayer[] {
+function squad(
+  rng: Rng,
+  namer: Namer,
+  sport: string,
+  kind: CompetitorKind,
+  plan: LeaguePlan,
+  teamName: string,
+): SimPlayer[] {
   if (kind === 'person') return [{ id: namer.playerId(), name: teamName, position: 'P', skill: 1 }];
   const shape = SQUADS[kind === 'esports' ? 'esports' : sport] ?? [];
   const players: SimPlayer[] = [];
   const used = new Set<string>();
   for (const [position, count] of shape) {
     for (let i = 0; i < count; i++) {
-      let name = kind === 'esports' ? handleName(rng) : personName(rng);
-      while (used.has(name)) name = kind === 'esports' ? handleName(rng) : personName(rng);
+      const draw = (): string => (kind === 'esports' ? handleName(rng) : personName(rng, plan.gender));
+      let name = draw();
+      while (used.has(name)) name = draw();
       used.add(name);
       players.push({ id: namer.playerId(), name, position, skill: Math.round(rng.uniform(0.6, 1.4) * 100) / 100 });
     }
@@ -175,17 +203,19 @@ export function buildWorld(seed: number): World {
   const slugs = new Set<string>();
   let teamCount = 0;
   for (const sport of SPORT_PLANS) {
+    const taken = new Set<string>();
     for (const plan of sport.leagues) {
       const index = leagues.length;
       const rng = Rng.derive(seed, 'league', sport.key, plan.name, plan.country);
       let slug = slugify(`${plan.country} ${plan.name}`);
       if (slugs.has(slug)) slug = slugify(`${sport.key} ${slug}`);
       slugs.add(slug);
-      const teams = competitorNames(rng, sport.key, sport.kind, plan).map((name): SimTeam => ({
+      const spread = ratingSpread(sport.key, plan.tier);
+      const teams = competitorNames(rng, sport.key, sport.kind, plan, taken).map((name): SimTeam => ({
         name,
         logoId: namer.logoId(name),
-        rating: Math.round(rng.normal(0, 1) * 1000) / 1000,
-        players: squad(rng, namer, sport.key, sport.kind, name),
+        rating: Math.round(rng.normal(0, 1) * spread * 1000) / 1000,
+        players: squad(rng, namer, sport.key, sport.kind, plan, name),
       }));
       teamCount += teams.length;
       leagues.push({

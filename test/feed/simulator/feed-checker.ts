@@ -78,6 +78,8 @@ const STATS_STATUSES = new Set(['live', 'suspended', 'interrupted', 'ended', 're
 
 export class FeedChecker {
   readonly errors: string[] = [];
+  /** The simulator's maximum price (a selection taken off at it may be repriced while locked). */
+  maxOdds = 1000;
   readonly events = new Map<string, EventState>();
   readonly markets = new Map<number, MarketState>();
   readonly selections = new Map<number, SelectionState>();
@@ -152,7 +154,11 @@ export class FeedChecker {
             return this.fail(m, `unknown selection ${c.selection_id}`);
           if (c.odds !== undefined) {
             if (c.odds < 1.01) this.fail(m, `odds ${c.odds} below 1.01`);
-            if (s.locked && c.is_locked !== false) this.fail(m, `price of locked selection ${c.selection_id} changed`);
+            // A locked selection keeps its last odds under a lock (goal, break); one the state took off
+            // (impossible, at a price bound) shows the state's price: only a price inside the bounds
+            // changing under a lock is a fault.
+            if (s.locked && c.is_locked !== false && c.odds > 1.01 && c.odds < this.maxOdds)
+              this.fail(m, `price of locked selection ${c.selection_id} changed`);
             s.odds = c.odds;
           }
           if (c.is_locked !== undefined) s.locked = c.is_locked;
@@ -161,6 +167,12 @@ export class FeedChecker {
       case 'remove_markets':
         if (isTerminal(e.status)) return this.fail(m, 'remove_markets for a final event');
         if (m.all === true) e.removedAll = true;
+        // Withdrawn markets are no longer offered: their selections leave the open book.
+        for (const id of m.market_ids ?? []) {
+          for (const sel of this.markets.get(id)?.selections ?? []) this.selections.delete(sel);
+          this.markets.delete(id);
+          e.markets.delete(id);
+        }
         return;
       case 'status': {
         const r = checkStatusMove(e.status, m.status);

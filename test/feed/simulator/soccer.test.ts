@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FeedMessage, MarketsMessage, OddsMessage, ScoreMessage } from '../../../src/feed/messages.js';
 import { NO_DISRUPTIONS } from '../../../src/feed/simulator/config.js';
+import { BREAK_LOCK_MS } from '../../../src/feed/simulator/game.js';
 import { playOneGame } from '../../../src/feed/simulator/single-game.js';
 import { buildWorld } from '../../../src/feed/simulator/world.js';
 import { FeedChecker } from './feed-checker.js';
@@ -83,7 +84,11 @@ describe('soccer books', () => {
   it('a goal locks the selections at once and reopens them 30-60 simulated seconds later', () => {
     const { messages, goalAt } = gameWithEarlyGoal(1);
     const goal = messages[goalAt] as ScoreMessage;
-    const next = messages.slice(goalAt + 1).find((m): m is OddsMessage => m.type === 'odds')!;
+    // The lock is sent before the goal's score: a client never sees the new score with old prices open.
+    const next = messages
+      .slice(0, goalAt)
+      .reverse()
+      .find((m): m is OddsMessage => m.type === 'odds')!;
     assert.equal(ts(next), ts(goal), 'the lock comes with the goal');
     assert.ok(
       next.changes.length > 100 && next.changes.every((c) => c.is_locked === true && c.odds === undefined),
@@ -100,19 +105,27 @@ describe('soccer books', () => {
     );
   });
 
-  it('everything is locked at half time and near the end of a top game', () => {
+  it('half time locks the book briefly, then it reopens repriced; nothing is open when the result comes', () => {
     const messages = game(1, 5);
     const checker = new FeedChecker();
-    let sawHalfTime = false;
+    let halfTimeAt: number | null = null;
+    let reopenedAt: number | null = null;
     let period = '';
     for (const m of messages) {
-      checker.one(m);
-      if (m.type === 'score') period = m.period ?? period;
-      if (m.type === 'odds' && period === 'HT') {
-        sawHalfTime = true;
+      if (m.type === 'score' && m.period === 'HT' && halfTimeAt === null) {
+        halfTimeAt = ts(m);
         assert.ok(
           [...checker.selections.values()].every((s) => s.locked),
-          'all locked at half time',
+          'all locked at the half-time whistle',
+        );
+      }
+      checker.one(m);
+      if (m.type === 'score') period = m.period ?? period;
+      if (m.type === 'odds' && period === 'HT' && reopenedAt === null && m.changes.some((c) => c.is_locked === false)) {
+        reopenedAt = ts(m);
+        assert.ok(
+          m.changes.some((c) => c.odds !== undefined),
+          'new prices come with the reopening',
         );
       }
       if (m.type === 'result') {
@@ -120,13 +133,44 @@ describe('soccer books', () => {
         assert.equal(open.length, 0, 'no open selection when the result comes');
       }
     }
-    assert.ok(sawHalfTime);
+    assert.ok(halfTimeAt !== null && reopenedAt !== null, 'reopened during half time');
+    assert.equal((reopenedAt - halfTimeAt) / 1000, BREAK_LOCK_MS / 1000);
     assert.deepEqual(checker.errors, []);
+  });
+
+  it('a red card locks the book before the score tells it, then it reopens repriced', () => {
+    let found = false;
+    for (let seed = 1; seed < 40 && !found; seed++) {
+      const messages = game(1, seed);
+      let reds = 0;
+      for (let i = 0; i < messages.length; i++) {
+        const m = messages[i]!;
+        if (m.type !== 'score' || m.sport_data === undefined || m.sport_data === null) continue;
+        const now = Number(m.sport_data.home_red_cards) + Number(m.sport_data.away_red_cards);
+        const goalToo = i > 0 && messages.slice(0, i).some((x) => x.type === 'score' && x.ts === m.ts);
+        if (now > reds && m.period !== 'HT' && !goalToo) {
+          found = true;
+          const lock = messages
+            .slice(0, i)
+            .reverse()
+            .find((x): x is OddsMessage => x.type === 'odds')!;
+          assert.equal(ts(lock), ts(m), 'the lock comes with the red card');
+          assert.ok(lock.changes.length > 100 && lock.changes.every((c) => c.is_locked === true));
+          const reopen = messages
+            .slice(i + 1)
+            .find((x): x is OddsMessage => x.type === 'odds' && x.changes.some((c) => c.is_locked === false))!;
+          const after = (ts(reopen) - ts(m)) / 1000;
+          assert.ok(after >= 30 && after <= 61, `reopened after ${after} s`);
+        }
+        reds = now;
+      }
+    }
+    assert.ok(found, 'a game with a red card');
   });
 
   it('a minor league withdraws its markets near the end', () => {
     const messages = game(3, 5);
-    const removal = messages.find((m) => m.type === 'remove_markets');
+    const removal = messages.find((m) => m.type === 'remove_markets' && m.all === true);
     assert.ok(removal !== undefined && removal.type === 'remove_markets' && removal.all === true);
     const after = messages.slice(messages.indexOf(removal));
     assert.ok(!after.some((m) => m.type === 'odds' || m.type === 'markets'));

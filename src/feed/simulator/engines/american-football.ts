@@ -13,6 +13,9 @@ const POINTS_PER_DRIVE = 2.0;
 const DRIVE_SECONDS = 165;
 /** Variance of a drive's points over its mean (0, 3, 6 or 7). */
 const DISPERSION = 3.9;
+/** Change of yards gained per point of lead, and its cap. */
+const SCORE_EFFECT = 0.005;
+const SCORE_EFFECT_CAP = 0.12;
 const STATS = ['passing_yards', 'rushing_yards', 'receiving_yards', 'touchdowns', 'field_goals'];
 
 function ordinal(n: number): string {
@@ -82,7 +85,10 @@ export class AmericanFootballEngine extends TimedEngine {
   /** The prop players of a side with their stat and expected yards per team play. */
   private propPlayers(side: 0 | 1): Array<[TrackedPlayer, string, number]> {
     const out: Array<[TrackedPlayer, string, number]> = [];
-    const g = this.gain[side];
+    // Score effects: a trailing offence gains more against softer coverage, a leading one plays safe.
+    const [h, a] = this.total();
+    const lead = side === 0 ? h - a : a - h;
+    const g = this.gain[side] * (1 - Math.max(-SCORE_EFFECT_CAP, Math.min(SCORE_EFFECT_CAP, lead * SCORE_EFFECT)));
     const qb = this.first(side, 'QB');
     const rb = this.first(side, 'RB');
     const wr = this.first(side, 'WR');
@@ -101,6 +107,15 @@ export class AmericanFootballEngine extends TimedEngine {
     this.ballOn = Math.min(99, Math.max(1, 100 - spot));
     this.down = 1;
     this.toGo = Math.min(10, 100 - this.ballOn);
+  }
+
+  /** In the last two minutes of regulation, level or down by 1-3 and in range: kick now (real teams do). */
+  private kickToTieOrWin(side: 0 | 1): boolean {
+    const lastRegulation = !this.inOvertime && this.periodIndex === this.format.periods.length - 1;
+    if (!lastRegulation || this.periodLength() - this.elapsed > 120 || this.ballOn < 62) return false;
+    const [h, a] = this.total();
+    const lead = side === 0 ? h - a : a - h;
+    return lead <= 0 && lead >= -3;
   }
 
   private kickoff(): void {
@@ -123,7 +138,7 @@ export class AmericanFootballEngine extends TimedEngine {
       this.down = 1;
       this.toGo = 10;
     }
-    if (this.down === 4) {
+    if (this.down === 4 || this.kickToTieOrWin(side)) {
       const distance = 100 - this.ballOn + 17;
       if (distance <= 55) {
         if (rng.chance(Math.min(0.98, 0.98 - Math.max(0, distance - 30) * 0.017))) {
@@ -143,7 +158,10 @@ export class AmericanFootballEngine extends TimedEngine {
     }
     const wasRedZone = this.ballOn >= 80;
     let gained: number;
-    const g = this.gain[side];
+    // Score effects: a trailing offence gains more against softer coverage, a leading one plays safe.
+    const [h, a] = this.total();
+    const lead = side === 0 ? h - a : a - h;
+    const g = this.gain[side] * (1 - Math.max(-SCORE_EFFECT_CAP, Math.min(SCORE_EFFECT_CAP, lead * SCORE_EFFECT)));
     if (rng.chance(0.55)) {
       if (rng.chance(0.025)) {
         this.turnover(this.ballOn + rng.int(0, 15));

@@ -10,6 +10,8 @@ import type { EngineContext, FinalResult, MarketDepth, MatchEngine, Snapshot, St
 const PA_MS = 110_000;
 const HALF_BREAK_MS = 90_000;
 const RUNS_PER_HALF = 0.5;
+/** Spread of a starting pitcher's effect on the other side's batting (log scale). */
+const PITCHER_SD = 0.05;
 /** Expected runs to the end of the half-inning by outs and bases (RE24, bases as bits 1st=1, 2nd=2, 3rd=4). */
 const RUN_EXPECTANCY = [
   [0.48, 0.85, 1.1, 1.44, 1.35, 1.75, 1.96, 2.29],
@@ -28,13 +30,21 @@ export class BaseballEngine implements MatchEngine {
   private readonly hits: [number, number] = [0, 0];
   private readonly order: [number, number] = [0, 0];
   private between = false;
+  /** The home side led after the top of the last inning and never batted in its bottom half. */
+  private homeSkipped = false;
   private over = false;
   private readonly squads: [TeamPlayers, TeamPlayers];
 
   constructor(private readonly ctx: EngineContext) {
     this.innings = ctx.league.plan.format?.innings ?? 9;
-    const diff = (ctx.home.rating - ctx.away.rating) * 0.1;
-    this.batting = [Math.exp(diff + 0.02), Math.exp(-diff - 0.02)];
+    // Per-PA rates scale with k squared-ish in runs: 0.02 keeps a 2-sigma rating gap near +/-1 run a game
+    // (real MLB team run differentials stay within about +/-1.5 a game).
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.02;
+    // Each side's starting pitcher is better or worse on the day: game-to-game spread in runs that
+    // team ratings alone miss (without it, too many games are level after nine).
+    const pitcherHome = ctx.rng.normal(0, PITCHER_SD);
+    const pitcherAway = ctx.rng.normal(0, PITCHER_SD);
+    this.batting = [Math.exp(diff + 0.01 + pitcherAway), Math.exp(-diff - 0.01 + pitcherHome)];
     const stats = ['hits', 'home_runs', 'runs', 'rbi', 'walks'];
     this.squads = [new TeamPlayers(ctx.home, 'home', stats), new TeamPlayers(ctx.away, 'away', stats)];
   }
@@ -72,7 +82,7 @@ export class BaseballEngine implements MatchEngine {
     const batter = lineup[this.order[side] % lineup.length]!;
     this.order[side]++;
     const squad = this.squads[side];
-    const probs = [0.085 * k, 0.145 * k, 0.045 * k, 0.004 * k, 0.031 * k];
+    const probs = [0.09 * k, 0.14 * k, 0.047 * k, 0.004 * k, 0.034 * k];
     const x = rng.next();
     let outcome = -1;
     let acc = 0;
@@ -157,6 +167,7 @@ export class BaseballEngine implements MatchEngine {
     if (this.top) {
       if (this.inning >= this.innings && h > a) {
         this.over = true;
+        this.homeSkipped = true;
         return { next: 60_000 };
       }
       this.top = false;
@@ -182,8 +193,11 @@ export class BaseballEngine implements MatchEngine {
   snapshot(): Snapshot {
     const [h, a] = this.total();
     const cols = Array.from({ length: Math.max(this.innings, this.runs.length) }, (_, i) => String(i + 1));
-    const row = (side: 0 | 1): number[] => [
-      ...cols.map((_, i) => this.runs[i]?.[side] ?? 0),
+    const row = (side: 0 | 1): Array<number | string> => [
+      // Real box scores show an X for the bottom half that was never played.
+      ...cols.map((_, i): number | string =>
+        side === 0 && this.homeSkipped && i === this.runs.length - 1 ? 'X' : (this.runs[i]?.[side] ?? 0),
+      ),
       side === 0 ? h : a,
       this.hits[side],
     ];

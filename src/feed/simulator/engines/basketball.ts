@@ -9,7 +9,9 @@ import type { EngineContext, MarketDepth } from './types.js';
 import type { PlayerStats } from '../../messages.js';
 
 const MEAN_POSSESSION = 14;
-const BASE_PPP = 1.08;
+const BASE_PPP = 1.2;
+/** Change of scoring rate per point of lead (negative when trailing). */
+const RUBBER_BAND = 0.006;
 /** Variance of points per possession over its mean (a 0/1/2/3 outcome). */
 const DISPERSION = 1.3;
 const USAGE = (pos: string): number => (pos === 'G' ? 1.2 : pos === 'F' ? 1 : 0.9);
@@ -66,8 +68,16 @@ export class BasketballEngine extends TimedEngine {
     const { rng } = this.ctx;
     const seconds = Math.min(rng.uniform(6, 22), this.periodLength() - this.elapsed);
     const side = this.possession;
-    const k = this.ppp[side] / BASE_PPP;
-    const pts = [0.03 * k, 0.36 * k, 0.11 * k];
+    // BASE_PPP a possession: 0.04 + 2 x 0.40 + 3 x 0.12. A trailing side plays harder and a leading one eases
+    // off (up to 10% either way): without it margins spread wider and overtime is rarer than in the NBA.
+    const [h, a] = this.total();
+    const lead = side === 0 ? h - a : a - h;
+    const k = (this.ppp[side] / BASE_PPP) * (1 - Math.max(-0.1, Math.min(0.1, lead * RUBBER_BAND)));
+    let pts = [0.04 * k, 0.4 * k, 0.12 * k];
+    // Last possession of regulation, trailing by 1-3: the play is drawn up to tie (a three when down 3).
+    const lastRegulation = !this.inOvertime && this.periodIndex === this.format.periods.length - 1;
+    if (lastRegulation && this.periodLength() - this.elapsed <= 24 && lead < 0 && lead >= -3)
+      pts = lead === -3 ? [0, 0.1, 0.36] : [0.05, 0.5, 0.05];
     const x = rng.next();
     const squad = this.squads[side];
     let scored = 0;

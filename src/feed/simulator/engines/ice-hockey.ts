@@ -22,6 +22,10 @@ const TICK = 30;
 const PENALTY_SECONDS = 120;
 const PENALTIES_PER_GAME = 3.4;
 const SHOOTOUT_CONVERSION = 0.32;
+/** 3-on-3 overtime scores far faster than 5-on-5 (NHL: about 60% of overtimes end before the shoot-out). */
+const OVERTIME_FACTOR = 2.1;
+const LEADING_FACTOR = 0.85;
+const TRAILING_FACTOR = 1.25;
 const GOAL_WEIGHT = (pos: string): number => (pos === 'F' ? 1.6 : pos === 'D' ? 0.5 : 0);
 
 export class IceHockeyEngine extends TimedEngine {
@@ -45,8 +49,8 @@ export class IceHockeyEngine extends TimedEngine {
       wallPerGameSecond: 1.9 * 1000,
       countdown: true,
     });
-    const diff = (ctx.home.rating - ctx.away.rating) * 0.15;
-    this.lambda = [3.0 * Math.exp(diff + 0.04), 3.0 * Math.exp(-diff - 0.04)];
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.1;
+    this.lambda = [2.85 * Math.exp(diff + 0.04), 2.85 * Math.exp(-diff - 0.04)];
     this.squads = [
       new TeamPlayers(ctx.home, 'home', ['goals', 'assists']),
       new TeamPlayers(ctx.away, 'away', ['goals', 'assists']),
@@ -62,7 +66,11 @@ export class IceHockeyEngine extends TimedEngine {
     const opp = this.penalties[side === 0 ? 1 : 0].length;
     if (opp > own) return 1 + 1.6 * (opp - own);
     if (own > opp) return 0.3;
-    return this.inOvertime ? 1.5 : 1;
+    if (this.inOvertime) return OVERTIME_FACTOR;
+    // Score effects: a trailing side presses (and pulls its goalie late), a leading one sits back.
+    const [h, a] = this.total();
+    const lead = side === 0 ? h - a : a - h;
+    return lead > 0 ? LEADING_FACTOR : lead < 0 ? TRAILING_FACTOR : 1;
   }
 
   protected tick(): Tick {

@@ -27,6 +27,9 @@ import {
 } from './types.js';
 
 const MINUTE = 60_000;
+/** How long a red card locks the book (a review, then a repriced game of ten against eleven). */
+const RED_CARD_LOCK_MS = 45_000;
+
 type Phase = '1H' | 'HT' | '2H' | 'ET_BREAK' | 'ET1' | 'ET_HT' | 'ET2' | 'PEN_BREAK' | 'PEN' | 'END';
 type Half = 'h1' | 'h2' | 'et';
 
@@ -42,6 +45,8 @@ export class SoccerEngine implements MatchEngine {
   private phase: Phase = '1H';
   /** Minutes played in the current half (stoppage included). */
   private halfMinute = 0;
+  /** Clock when the last half of play ended (shown once the match is over). */
+  private finalClock: number | null = null;
   private stoppage = 0;
   private readonly goals: Record<Half, [number, number]> = { h1: [0, 0], h2: [0, 0], et: [0, 0] };
   private readonly pens: [number, number] = [0, 0];
@@ -55,8 +60,10 @@ export class SoccerEngine implements MatchEngine {
   constructor(private readonly ctx: EngineContext) {
     const { rng, home, away } = ctx;
     this.knockout = ctx.league.plan.format?.knockout === true;
-    const diff = (home.rating - away.rating) * 0.28;
-    this.lambda = [Math.exp(Math.log(1.45) + diff), Math.exp(Math.log(1.12) - diff)];
+    // Base rates per 90 minutes before the minute profile and stoppage time (which add ~12%): top
+    // flights score ~3.25 a game, home 1.8 / away 1.45 (openfootball 2023-24, see reference-figures.ts).
+    const diff = (home.rating - away.rating) * 0.18;
+    this.lambda = [Math.exp(Math.log(1.58) + diff), Math.exp(Math.log(1.24) - diff)];
     this.squads = [matchDaySquad(rng, home, 'home'), matchDaySquad(rng, away, 'away')];
   }
 
@@ -127,8 +134,12 @@ export class SoccerEngine implements MatchEngine {
       }
       this.corners[side] += rng.poisson((5 / 90) * factor);
     }
+    const reds = this.squads[0].reds + this.squads[1].reds;
     this.playerMinute();
+    // A red card is reviewed and changes the game: the book locks as for a goal (no extra draw, so
+    // the game itself plays exactly as before).
     if (lockMs === undefined && rng.chance(0.05)) lockMs = rng.int(5, 15) * 1000;
+    if (this.squads[0].reds + this.squads[1].reds > reds) lockMs = Math.max(lockMs ?? 0, RED_CARD_LOCK_MS);
     if (this.halfMinute === len)
       this.stoppage = this.phase === '1H' ? rng.int(1, 4) : this.phase === '2H' ? rng.int(2, 7) : rng.int(0, 2);
     if (this.halfMinute >= len + this.stoppage && this.halfMinute >= len) this.endHalf();
@@ -209,6 +220,8 @@ export class SoccerEngine implements MatchEngine {
   }
 
   private endHalf(): void {
+    // The final whistle stops the clock where it stood (90:00 plus the time added), never back at 90:00.
+    if (this.phase === '2H' || this.phase === 'ET2') this.finalClock = this.clockSeconds();
     switch (this.phase) {
       case '1H':
         this.phase = 'HT';
@@ -290,6 +303,8 @@ export class SoccerEngine implements MatchEngine {
         return 105 * 60;
       case 'ET2':
         return (105 + this.halfMinute) * 60;
+      case 'END':
+        return this.finalClock ?? (this.etStarted ? 120 : 90) * 60;
       default:
         return (this.etStarted ? 120 : 90) * 60;
     }
@@ -442,7 +457,10 @@ export class SoccerEngine implements MatchEngine {
             cards: (ratePer90(p, 'cards') / 90) * minutes,
           },
           lines: {
-            passes: passLines(ratePer90(p, 'passes') * 0.9),
+            // Lines around what the player is expected to make from kick-off: a substitute's ~13 minutes
+            // (30 × 0.45 below) put a starter's lines out of reach, every one decided and closed before
+            // kick-off. `starter` never changes, so neither do a player's lines (keys and ids stay put).
+            passes: passLines(ratePer90(p, 'passes') * (p.starter ? 0.9 : BENCH_SHARE)),
           },
         });
       }
@@ -486,6 +504,9 @@ export class SoccerEngine implements MatchEngine {
 }
 
 /** Four pass lines around a player's expectation (…19.5, 29.5…): the same for the whole game. */
+/** A substitute's expected share of 90 minutes at kick-off: 30 minutes × 0.45 with every change left. */
+const BENCH_SHARE = (30 * 0.45) / 90;
+
 function passLines(expected: number): number[] {
   const centre = Math.max(10, Math.round(expected / 5) * 5);
   return [centre - 10.5, centre - 5.5, centre - 0.5, centre + 4.5, centre + 9.5].filter((l) => l > 0);

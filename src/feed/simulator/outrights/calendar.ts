@@ -104,15 +104,35 @@ export function tournamentIdOf(s: Series, k: number): string {
   return `${s.idPrefix}${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}`;
 }
 
-/** "Premier League 2026 Season 2", "Pro Tour 7 Mar 2026", "Fight Night Boxing Prizefighter 7 Mar 2026". */
+/**
+ * The season a league's edition belongs to, as the real competition writes it: "2026-27" for an
+ * August-May league (a season opening from July on belongs to that year's season, one opening
+ * January-June to the season that began the year before), "2026" for a calendar-year league.
+ */
+export function seasonLabel(seasonYears: 'split' | 'calendar', start: number): string {
+  const d = new Date(start);
+  const year = d.getUTCFullYear();
+  if (seasonYears === 'calendar') return String(year);
+  const opening = d.getUTCMonth() >= 6 ? year : year - 1;
+  return `${opening}-${pad((opening + 1) % 100)}`;
+}
+
+/**
+ * "Premier League 2026-27 (Nov-Dec)", "MLB 2026 (Apr-May)", "Pro Tour 7 Mar 2026", "Fight Night
+ * Boxing Prizefighter 7 Mar 2026". The simulated league season is compressed into weeks, so a real
+ * season holds several of them: the months they are played in tell them apart (a period of 28 days
+ * or more never starts and ends two editions in the same months).
+ */
 export function tournamentNameOf(s: Series, k: number): string {
   const start = editionStart(s, k);
   const d = new Date(start);
   const year = d.getUTCFullYear();
   let label: string;
   if (s.plan.label === 'season') {
-    const firstOfYear = Math.ceil((Date.UTC(year, 0, 1) - s.phaseMs) / s.plan.periodMs);
-    label = `${year} Season ${k - firstOfYear + 1}`;
+    const last = new Date(start + s.plan.durationMs - 1);
+    const from = MONTHS[d.getUTCMonth()]!;
+    const to = MONTHS[last.getUTCMonth()]!;
+    label = `${seasonLabel(s.plan.seasonYears, start)} (${from === to ? from : `${from}-${to}`})`;
   } else {
     label = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]!} ${year}`;
   }

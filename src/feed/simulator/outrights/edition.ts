@@ -24,6 +24,14 @@ export interface OutrightMarketSpec {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/**
+ * The longest price of a selection still in the running (500/1). The Monte Carlo cannot tell a
+ * 1-in-5,000 outsider from a 1-in-50,000 one, and books quote such outsiders at a round 500/1
+ * rather than at their price limit; only an eliminated selection reaches the limit, and it is not
+ * offered (it is sent with `eliminated: true`).
+ */
+export const LONGEST_LIVE_ODDS = 501;
+
 export class Edition {
   readonly id: string;
   readonly name: string;
@@ -128,22 +136,37 @@ export class Edition {
       const { margin, maxOdds } = this.config;
       // Margin on each selection alone: with 20 or 60 of them, moving a clamped favourite's share onto
       // the longshots (as two- and three-way match markets do) would price near-certain losers short.
+      const gone = this.model.eliminated(m.kind);
+      const longest = Math.min(LONGEST_LIVE_ODDS, maxOdds);
       out.set(
         m.marketId,
-        m.keys.map((key) => toOdds((p?.[key] ?? 0) * (1 + margin), maxOdds)),
+        m.keys.map((key) =>
+          gone.has(key) ? maxOdds : Math.min(longest, toOdds((p?.[key] ?? 0) * (1 + margin), maxOdds)),
+        ),
       );
     }
     return out;
   }
 
+  /** Which selections of a market are eliminated, as of the state the last `odds` call reached. */
+  eliminatedOf(m: OutrightMarketSpec): boolean[] {
+    const out = this.model.eliminated(m.kind);
+    return m.keys.map((key) => out.has(key));
+  }
+
   marketMessage(m: OutrightMarketSpec, odds: readonly number[], ts: number): OutrightMarketMessage {
+    const eliminated = this.eliminatedOf(m);
     return {
       type: 'outright_market',
       ts: iso(ts),
       tournament_id: this.id,
       market_id: m.marketId,
       market: m.name,
-      selections: m.selections.map((s, i) => ({ ...s, odds: odds[i]! })),
+      selections: m.selections.map((s, i) => ({
+        ...s,
+        odds: odds[i]!,
+        ...(eliminated[i] === true ? { eliminated: true } : {}),
+      })),
     };
   }
 

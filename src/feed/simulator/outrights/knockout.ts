@@ -2,7 +2,7 @@
 import { Rng } from '../rng.js';
 import type { SimTeam } from '../world.js';
 import { addPlaceShares, placeShares } from './dead-heat.js';
-import type { FairTable, FinalTable, TournamentModel } from './model.js';
+import type { FairTable, FinalTable, MarketKind, TournamentModel } from './model.js';
 import type { RacePlan, SportModel } from './plans.js';
 import { logistic, matchRate, poissonSampler, racersOf, type Racer } from './race.js';
 
@@ -172,6 +172,14 @@ export class Knockout implements TournamentModel {
       if (race.top !== undefined) table.race_top = placeShares(this.counts, race.top.places);
     }
     return table;
+  }
+
+  eliminated(kind: MarketKind): ReadonlySet<number> {
+    // A finalist who loses the final still reached it: the final market looks at the last two.
+    const round = kind === 'winner' ? this.played : kind === 'final' ? Math.min(this.played, this.rounds - 1) : -1;
+    if (round < 0) return new Set();
+    const alive = new Set(this.alive[round]!);
+    return new Set(this.entrants.filter((t) => !alive.has(t)));
   }
 
   /** Who is still in (tests and diagnostics). */

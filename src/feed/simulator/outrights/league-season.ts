@@ -2,7 +2,7 @@
 import { Rng } from '../rng.js';
 import type { SimTeam } from '../world.js';
 import { addPlaceShares, placeShares } from './dead-heat.js';
-import type { FairTable, FinalTable, TournamentModel } from './model.js';
+import type { FairTable, FinalTable, MarketKind, TournamentModel } from './model.js';
 import type { RacePlan, SportModel } from './plans.js';
 import { logistic, matchRate, poissonSampler, racersOf, type Racer } from './race.js';
 
@@ -204,6 +204,37 @@ export class LeagueSeason implements TournamentModel {
       if (race.top !== undefined) table.race_top = placeShares(this.counts, race.top.places);
     }
     return table;
+  }
+
+  /**
+   * Teams out of reach on points alone (ties may still go either way, so they are not counted): the
+   * winner when the leader has more than a team can still reach, a top-N place when N teams have,
+   * and relegation, from which a team is safe once enough teams cannot climb to its points.
+   */
+  eliminated(kind: MarketKind): ReadonlySet<number> {
+    const out = new Set<number>();
+    if (kind !== 'winner' && kind !== 'top' && kind !== 'relegation') return out;
+    const games = new Array<number>(this.n).fill(0);
+    for (let j = this.playedRounds; j < this.o.rounds; j++) {
+      for (const [h, a] of this.pairings(j)) {
+        games[h]! += 1;
+        games[a]! += 1;
+      }
+    }
+    const most = this.points.map((p, i) => p + games[i]! * this.o.model.win);
+    for (let i = 0; i < this.n; i++) {
+      if (kind === 'relegation') {
+        let below = 0;
+        for (let j = 0; j < this.n; j++) if (j !== i && most[j]! < this.points[i]!) below++;
+        if (below >= this.o.relegation) out.add(i);
+        continue;
+      }
+      const places = kind === 'winner' ? 1 : this.o.top;
+      let ahead = 0;
+      for (let j = 0; j < this.n; j++) if (j !== i && this.points[j]! > most[i]!) ahead++;
+      if (ahead >= places) out.add(i);
+    }
+    return out;
   }
 
   /** Points and counters so far (tests and diagnostics). */

@@ -25,4 +25,9 @@ export interface TournamentModel {
   fair(sims: number, rng: Rng): FairTable;
   /** Winners of every market once all rounds are played. */
   final(): FinalTable;
+  /**
+   * Selections (team league indices or racer positions) of a market that can no longer win it
+   * whatever happens in the rounds left: knocked out, or out of reach on points.
+   */
+  eliminated(kind: MarketKind): ReadonlySet<number>;
 }

@@ -82,7 +82,7 @@ export class OutrightWorld {
     const odds = e.odds(Math.max(e.times.publishAt, lastTick));
     for (const m of e.markets) {
       const o = odds.get(m.marketId)!;
-      this.sent.set(m.marketId, o.join(','));
+      this.sent.set(m.marketId, `${o.join(',')}|${e.eliminatedOf(m).join(',')}`);
       out.push(e.marketMessage(m, o, t));
     }
   }
@@ -123,7 +123,8 @@ export class OutrightWorld {
     const odds = e.odds(at);
     for (const m of e.markets) {
       const o = odds.get(m.marketId)!;
-      const key = o.join(',');
+      // Eliminations are part of what was sent: a flag can change while every price stays put.
+      const key = `${o.join(',')}|${e.eliminatedOf(m).join(',')}`;
       if (this.sent.get(m.marketId) === key) continue;
       this.sent.set(m.marketId, key);
       out.push(e.marketMessage(m, o, at));

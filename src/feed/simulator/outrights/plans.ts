@@ -38,8 +38,14 @@ export interface OutrightPlan {
   race: RacePlan | null;
   /** Word inserted in the tournament name ('Grand Prix', 'Prizefighter'). */
   title: string | null;
-  /** Seasons are named "2026 Season 3", events by their start date. */
+  /** Seasons are named by their season and months ("2026-27 (Nov-Dec)"), events by their start date. */
   label: 'season' | 'date';
+  /**
+   * How the real competition names its seasons: `split` for August-May leagues ("2026-27"),
+   * `calendar` for those played within a calendar year ("2026"; the NFL names a season by its
+   * opening year the same way).
+   */
+  seasonYears: 'split' | 'calendar';
 }
 
 /** How one match between two competitors of a sport goes, for the tournament models. */
@@ -180,6 +186,26 @@ const OVERRIDES: Readonly<Record<string, Override>> = {
   'cricket/European Cricket League T10': { format: 'knockout', days: 1, everyDays: 3, startHour: 9, drawSize: 16 },
 };
 
+/**
+ * Leagues whose real season sits in one calendar year (or is named by its opening year): baseball,
+ * gridiron, Brazil's Série A, Super Rugby, the IPL-style T20 league, Premier League Darts and the
+ * esports circuits. Every other league runs August-May and writes "2026-27".
+ */
+const CALENDAR_YEAR_SPORTS = new Set(['baseball', 'american_football', 'cs2', 'valorant', 'dota2', 'lol']);
+const CALENDAR_YEAR_LEAGUES = new Set([
+  'soccer/Serie A/Brazil',
+  'rugby/Super Rugby/New Zealand',
+  'cricket/Indian T20 League/India',
+  'darts/Premier League Darts/England',
+]);
+
+function seasonYearsOf(league: SimLeague): 'split' | 'calendar' {
+  return CALENDAR_YEAR_SPORTS.has(league.sport) ||
+    CALENDAR_YEAR_LEAGUES.has(`${league.sport}/${league.name}/${league.country}`)
+    ? 'calendar'
+    : 'split';
+}
+
 /** League seasons by tier: days of play (a week's break follows). */
 const SEASON_DAYS: Readonly<Record<1 | 2 | 3, number>> = { 1: 42, 2: 28, 3: 21 };
 const SEASON_BREAK_DAYS = 7;
@@ -205,6 +231,7 @@ export function outrightPlanOf(league: SimLeague): OutrightPlan {
     periodMs: everyDays * DAY,
     startHour: o.startHour ?? 12,
     title: o.title ?? null,
+    seasonYears: seasonYearsOf(league),
   };
   if (format === 'knockout') {
     const drawSize = o.drawSize ?? largestPowerOfTwo(Math.min(n, MAX_DRAW));

@@ -22,6 +22,8 @@ export interface TeamOutlook {
 }
 
 export function finalDist(t: TeamOutlook): Dist {
+  // Nothing still to come (a period over): the count stands, so the period's markets are decided.
+  if (t.mean <= 0) return normalDist(t.current, 0);
   return normalDist(t.current + t.mean, Math.sqrt(Math.max(0, t.variance))).clampBelow(t.current);
 }
 

@@ -1,0 +1,58 @@
+// Plays many games of one sport straight through its match engine (no book, no clock) to measure scoring figures.
+import { Rng } from '../rng.js';
+import type { World } from '../world.js';
+import { createEngine } from './registry.js';
+import type { FinalResult, Snapshot } from './types.js';
+
+export interface SampleOptions {
+  world: World;
+  sport: string;
+  games: number;
+  seed: number;
+  /** Only leagues of this tier (default: every league of the sport). */
+  tier?: 1 | 2 | 3;
+  /** Leave out knockout competitions (cups: no draws, extra time). */
+  leaguesOnly?: boolean;
+}
+
+export interface SampledGame {
+  result: FinalResult;
+  /** The last snapshot (its sportData carries counters such as corners). */
+  last: Snapshot;
+}
+
+/**
+ * Final results of `games` games between random pairs of teams of the sport's leagues (leagues taken
+ * in turn). Seeded: the same options give the same results.
+ */
+export function sampleGames(o: SampleOptions): SampledGame[] {
+  const leagues = o.world.leagues.filter(
+    (l) =>
+      l.sport === o.sport &&
+      (o.tier === undefined || l.tier === o.tier) &&
+      l.teams.length >= 2 &&
+      !(o.leaguesOnly === true && l.plan.format?.knockout === true),
+  );
+  if (leagues.length === 0) throw new Error(`no ${o.sport} league`);
+  const pick = Rng.derive(o.seed, 'sample', o.sport);
+  const out: SampledGame[] = [];
+  for (let g = 0; g < o.games; g++) {
+    const league = leagues[g % leagues.length]!;
+    const hi = pick.int(0, league.teams.length - 1);
+    let ai = pick.int(0, league.teams.length - 2);
+    if (ai >= hi) ai++;
+    const home = league.teams[hi]!;
+    const away = league.teams[ai]!;
+    const engine = createEngine(o.sport, {
+      rng: Rng.derive(o.seed, 'sample-game', o.sport, g),
+      league,
+      home,
+      away,
+      names: { home: home.name, away: away.name },
+    });
+    engine.begin();
+    for (let guard = 0; !engine.finished() && guard < 100_000; guard++) engine.step();
+    out.push({ result: engine.result(), last: engine.snapshot() });
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+// The realism report: runs the simulator on a fast injected clock, measures what it emits, prints it beside the references.
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Simulator } from '../simulator.js';
+import { figuresOf, RealismCollector, type SportFigures } from './figures.js';
+import { defaultReferences, nflFigures, referenceTable, soccerSeasonFigures, type Reference } from './references.js';
+
+export interface RealismOptions {
+  seed: number;
+  /** World days to simulate after the start. */
+  days: number;
+  /** Only these sports; all when absent. */
+  sports?: readonly string[];
+  /** Simulated epoch ms of the start (a fixed date keeps the report reproducible). */
+  startAt?: number;
+  /** Simulated step between two looks at the live books (ms). */
+  sampleMs?: number;
+  /** Figures per sport and league tier (`soccer t1`) instead of per sport. */
+  byTier?: boolean;
+}
+
+export interface RealismRow {
+  sport: string;
+  figure: string;
+  simulated: number | null;
+  reference: Reference;
+  pass: boolean;
+}
+
+/** Runs the simulator for `days` world days and returns the figures of every sport. */
+export function simulateFigures(opts: RealismOptions): Map<string, SportFigures> {
+  const startAt = opts.startAt ?? Date.UTC(2026, 0, 10);
+  const sampleMs = opts.sampleMs ?? 60_000;
+  const sim = new Simulator({
+    seed: opts.seed,
+    speed: 60,
+    startAt,
+    config: { outrights: false, ...(opts.sports !== undefined ? { sports: opts.sports } : {}) },
+  });
+  const c = new RealismCollector(opts.byTier ?? false);
+  const end = startAt + opts.days * 86_400_000;
+  for (let t = startAt; t <= end; t += sampleMs) {
+    c.add(sim.advance(t));
+    c.sample();
+  }
+  const out = new Map<string, SportFigures>();
+  for (const [sport, tally] of [...c.tallies].sort(([a], [b]) => a.localeCompare(b))) out.set(sport, figuresOf(tally));
+  return out;
+}
+
+/** The reference table from the data files under `dataDir` (openfootball/*.json, nfl/*.csv). */
+export async function loadReferences(dataDir: string): Promise<Map<string, Reference[]>> {
+  const ofDir = join(dataDir, 'openfootball');
+  const seasons = await Promise.all(
+    (await readdir(ofDir))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map(async (f) => JSON.parse(await readFile(join(ofDir, f), 'utf8')) as unknown),
+  );
+  const nfl = await readFile(join(dataDir, 'nfl', 'nfl-2012-2022-scores-lines.csv'), 'utf8');
+  return referenceTable(soccerSeasonFigures(seasons), nflFigures(nfl));
+}
+
+/** Simulated figures beside their references; a missing simulated figure is a miss. */
+export function compare(
+  figures: ReadonlyMap<string, SportFigures>,
+  refs: ReadonlyMap<string, Reference[]>,
+): RealismRow[] {
+  const rows: RealismRow[] = [];
+  for (const [sport, f] of figures) {
+    for (const r of refs.get(sport.split(' ')[0]!) ?? defaultReferences()) {
+      const v = f[r.figure];
+      rows.push({ sport, figure: r.figure, simulated: v, reference: r, pass: v !== null && v >= r.low && v <= r.high });
+    }
+  }
+  return rows;
+}
+
+const fmt = (x: number | null): string =>
+  x === null ? '-' : Math.abs(x) >= 10 ? x.toFixed(1) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toFixed(3);
+
+/** A plain-text table: one block per sport, with sample sizes in its header. */
+export function formatReport(figures: ReadonlyMap<string, SportFigures>, rows: readonly RealismRow[]): string {
+  const lines: string[] = [];
+  for (const [sport, f] of figures) {
+    lines.push(`${sport}  (finals ${f.finals}, prematch books ${f.books}, live samples ${f.liveSamples})`);
+    for (const r of rows.filter((x) => x.sport === sport)) {
+      const band = `[${fmt(r.reference.low)}, ${fmt(r.reference.high)}]`;
+      lines.push(
+        `  ${r.figure.padEnd(18)} ${fmt(r.simulated).padStart(8)}  ref ${fmt(r.reference.value).padStart(7)} ${band.padEnd(17)} ${r.pass ? 'PASS' : 'MISS'}  ${r.reference.source}`,
+      );
+    }
+  }
+  const pass = rows.filter((r) => r.pass).length;
+  lines.push(`${pass}/${rows.length} figures within their bands`);
+  return lines.join('\n');
+}

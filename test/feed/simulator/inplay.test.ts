@@ -1,0 +1,47 @@
+// In-play rules, followed through whole seeded games of several sports: markets stay open, decided ones close, no bound prices.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { NO_DISRUPTIONS, resolveConfig } from '../../../src/feed/simulator/config.js';
+import { playOneGame } from '../../../src/feed/simulator/single-game.js';
+import { buildWorld } from '../../../src/feed/simulator/world.js';
+import { observeInPlay } from './inplay-observer.js';
+
+const PUBLISH = Date.parse('2026-03-07T10:00:00Z');
+const world = buildWorld(2026);
+const MAX_ODDS = resolveConfig({}).maxOdds;
+const SPORTS = ['tennis', 'basketball', 'baseball', 'soccer', 'ice_hockey', 'handball', 'darts'];
+const SEEDS = [11, 12, 13];
+/** The longest a client may find every market of a live game locked (a goal review, a set break). */
+const LONGEST_LOCK_MS = 3 * 60_000;
+
+describe('in-play markets live through the whole game', () => {
+  for (const sport of SPORTS) {
+    it(`${sport}: open through the game, decided markets closed, nothing at the bounds, locks brief`, () => {
+      for (const seed of SEEDS) {
+        const { messages } = playOneGame({
+          seed,
+          world,
+          sport,
+          tier: 1,
+          publishAt: PUBLISH,
+          config: { disruptions: NO_DISRUPTIONS },
+        });
+        const r = observeInPlay(sport, messages, MAX_ODDS);
+        const tag = `${sport} seed ${seed}`;
+        assert.ok(r.liveMs > 0, `${tag}: the game was played live`);
+        assert.deepEqual(r.openDecided, [], `${tag}: open markets the state decided`);
+        assert.deepEqual(r.atBounds, [], `${tag}: open outcomes at the price bounds`);
+        assert.deepEqual(r.clockBack, [], `${tag}: clock ran backwards`);
+        const anyShare = 1 - r.noOpenMs / r.liveMs;
+        assert.ok(anyShare >= 0.9, `${tag}: some market open ${(anyShare * 100).toFixed(1)}% of live time`);
+        // While the winner is still in play, its market is open but for brief locks.
+        const mainShare = 1 - r.mainLockedInLifeMs / r.mainLifeMs;
+        assert.ok(mainShare >= 0.9, `${tag}: main market open ${(mainShare * 100).toFixed(1)}% of its life`);
+        assert.ok(
+          r.longestNoOpenMs <= LONGEST_LOCK_MS,
+          `${tag}: everything locked for ${(r.longestNoOpenMs / 1000).toFixed(0)} s in a row`,
+        );
+      }
+    });
+  }
+});
