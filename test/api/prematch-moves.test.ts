@@ -61,23 +61,35 @@ describe('prematch books move in the simulated world', () => {
     // Events that stay prematch for the whole wait (kick-off a day or more ahead).
     const far = first.items.filter((e) => Date.parse(e.start_time) > first.worldNow + 24 * 3_600_000);
     assert.ok(far.length >= 20, `${far.length} prematch events a day ahead`);
-    await new Promise((r) => setTimeout(r, 10_000)); // 10 real seconds: 10 world hours
+    // 10+ world hours (10 real seconds at 3600x; a loaded machine's simulator may lag: wait up to 40 s).
+    const deadline = Date.now() + 40_000;
+    await new Promise((r) => setTimeout(r, 10_000));
     let moved = 0;
     let compared = 0;
-    for (const e of far) {
-      const res = await service.app.inject({ method: 'GET', url: `/v1/events/${e.id}`, headers: { 'x-api-key': KEY } });
-      assert.equal(res.statusCode, 200, res.body);
-      const now = JSON.parse(res.body) as Item & { status: string };
-      const worldNow = Date.parse(String(res.headers['x-world-time']));
-      if (now.status !== 'prematch') continue;
-      compared++;
-      assert.ok(Date.parse(now.updated_at) <= worldNow, `${e.id} updated_at ${now.updated_at} is after now`);
-      if (JSON.stringify(now.odds) !== JSON.stringify(e.odds)) {
-        moved++;
-        assert.ok(Date.parse(now.updated_at) > Date.parse(e.updated_at), `${e.id}: prices moved, updated_at did not`);
+    for (;;) {
+      moved = 0;
+      compared = 0;
+      for (const e of far) {
+        const res = await service.app.inject({
+          method: 'GET',
+          url: `/v1/events/${e.id}`,
+          headers: { 'x-api-key': KEY },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        const now = JSON.parse(res.body) as Item & { status: string };
+        const worldNow = Date.parse(String(res.headers['x-world-time']));
+        if (now.status !== 'prematch') continue;
+        compared++;
+        assert.ok(Date.parse(now.updated_at) <= worldNow, `${e.id} updated_at ${now.updated_at} is after now`);
+        if (JSON.stringify(now.odds) !== JSON.stringify(e.odds)) {
+          moved++;
+          assert.ok(Date.parse(now.updated_at) > Date.parse(e.updated_at), `${e.id}: prices moved, updated_at did not`);
+        }
       }
+      if (moved >= compared / 2 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 2_000));
     }
     assert.ok(compared >= 20, `${compared} events compared`);
-    assert.ok(moved >= compared / 2, `${moved} of ${compared} prematch events moved in 10 world hours`);
+    assert.ok(moved >= compared / 2, `${moved} of ${compared} prematch events moved`);
   });
 });
