@@ -3,6 +3,7 @@ import { isTerminal } from '../../domain/lifecycle.js';
 import type { TeamSide } from '../../domain/types.js';
 import type { FeedMessage, FixtureMessage } from '../messages.js';
 import { Book, layoutOf } from './book.js';
+import { driftAt, nextDriftAt, tiltMarkets } from './drift.js';
 import type { SimConfig } from './config.js';
 import { createEngine } from './engines/registry.js';
 import type { MarketDepth, MatchEngine, Snapshot } from './engines/types.js';
@@ -98,6 +99,8 @@ export class SimGame {
   private depth: MarketDepth = 'main';
   private kickoffAt: number;
   private deepenAt: number | null;
+  /** The next prematch move of the book (drift.ts); null once none is left before kick-off. */
+  private driftAt: number | null;
   private stepAt: number | null = null;
   private pausedUntil: number | null = null;
   private lockedUntil = 0;
@@ -147,6 +150,7 @@ export class SimGame {
     this.kickoffAt = plan.startTime;
     this.deepenAt = plan.startTime - opts.config.fullMarketsLeadMs;
     this.announcedStart = plan.startTime;
+    this.driftAt = nextDriftAt(plan.startTime, plan.publishAt);
     const d = this.disruption;
     if (d.kind === 'cancelled' || d.kind === 'walkover') {
       // A disruption drawn for before the publication happens just after it. Both instants are
@@ -182,6 +186,7 @@ export class SimGame {
     switch (this.phase) {
       case 'prematch':
         consider(this.deepenAt);
+        consider(this.driftAt);
         consider(this.disruptionAt);
         consider(this.kickoffAt);
         break;
@@ -237,13 +242,20 @@ export class SimGame {
   private publish(locked: boolean, withLayout: boolean): void {
     // Played silently, the book is left as it is: what it holds is what consumers were sent.
     if (this.silent) return;
-    const fairMarkets = this.engine.markets(this.depth);
+    const fairMarkets = this.prematchTilt(this.engine.markets(this.depth));
     const layout = withLayout ? layoutOf(this.depth === 'full' ? fairMarkets : this.engine.markets('full')) : undefined;
     const { added, changes, withdrawn } = this.book.sync(fairMarkets, locked, layout);
     if (added.length > 0) this.emit({ type: 'markets', ts: iso(this.now), event_id: this.eventId, markets: added });
     if (changes.length > 0) this.emit({ type: 'odds', ts: iso(this.now), event_id: this.eventId, changes });
     if (withdrawn.length > 0)
       this.emit({ type: 'remove_markets', ts: iso(this.now), event_id: this.eventId, market_ids: withdrawn });
+  }
+
+  /** Before kick-off the book drifts (drift.ts): a pure function of the seed, event and world time. */
+  private prematchTilt(markets: ReturnType<MatchEngine['markets']>): ReturnType<MatchEngine['markets']> {
+    if (this.phase !== 'prematch' && this.phase !== 'delayed' && this.phase !== 'postponed') return markets;
+    const at = Math.min(this.now, this.plan.startTime);
+    return tiltMarkets(markets, driftAt(this.opts.seed, this.plan.eventNum, this.plan.startTime, at));
   }
 
   private lockAll(): void {
@@ -352,6 +364,10 @@ export class SimGame {
         this.depth = 'full';
         this.publish(false, true);
       }
+    }
+    if (this.driftAt !== null && now >= this.driftAt) {
+      this.driftAt = nextDriftAt(this.plan.startTime, now);
+      this.publish(false, false);
     }
     const d = this.disruption;
     if (this.disruptionAt !== null && now >= this.disruptionAt) {
