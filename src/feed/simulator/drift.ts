@@ -21,7 +21,7 @@ export const DRIFT = {
   newsMin: 0.08,
   newsMax: 0.2,
   /** The whole drift stays within this (the engine's strengths remain the anchor). */
-  maxAbs: 0.4,
+  maxAbs: 0.2,
 } as const;
 
 /**

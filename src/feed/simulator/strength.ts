@@ -11,7 +11,7 @@ export const RATING_SPREAD: Readonly<Record<string, number | Readonly<Partial<Re
   // at 1 the Premier League had 3.6% at <= 1.05 and 11% at <= 1.15.
   soccer: 0.78,
   // NBA: ~10% of moneyline favourites at 1.15 or shorter, a couple of per cent at 1.05.
-  basketball: 0.85,
+  basketball: 0.8,
   // NFL: closing spreads of nfl-2012-2022-scores-lines.csv imply ~0.3% at <= 1.05 and ~5% at <= 1.15.
   american_football: 0.36,
   // MLB: moneylines almost never shorter than ~1.15 (at 1: 12% at <= 1.05, 26% at <= 1.15).
