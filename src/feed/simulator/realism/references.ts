@@ -1,5 +1,7 @@
 // Real-world reference figures for the realism report: computed from the data files, or published league averages (sources cited).
 import type { SportFigures } from './figures.js';
+// Published league figures have one home, shared with the engines' calibration tests; the bands here are wider (a report's sample is smaller).
+import { BASEBALL, BASKETBALL, ICE_HOCKEY } from '../engines/reference-figures.js';
 
 export type FigureName = Exclude<keyof SportFigures, 'finals' | 'books' | 'liveSamples'>;
 
@@ -229,9 +231,9 @@ export function referenceTable(soccer: SoccerSeasonFigures, nfl: NflFigures): Ma
   ]);
   t.set('baseball', [
     ref('homeShare', 0.53, 0.49, 0.57, 'MLB home win share ~53% (Baseball-Reference, 2015-2023)'),
-    ref('pointsPerGame', 9, 8, 10, 'MLB ~4.5 runs per team per game (Baseball-Reference, 2023: 4.62)'),
-    ref('bigMarginShare', 0.04, 0, 0.07, 'MLB games decided by 9+ runs: a few per cent (Baseball-Reference)'),
-    ref('overtimeShare', 0.08, 0.05, 0.11, 'MLB extra-inning games ~8% (Baseball-Reference, 2015-2023)'),
+    ref('pointsPerGame', 2 * BASEBALL.runsPerTeam.value, 8, 10, BASEBALL.runsPerTeam.source),
+    ref('bigMarginShare', BASEBALL.nineRunsOrMoreShare.value, 0, 0.08, BASEBALL.nineRunsOrMoreShare.source),
+    ref('overtimeShare', BASEBALL.extraInningsShare.value, 0.05, 0.11, BASEBALL.extraInningsShare.source),
     ref('favUnder105', 0, 0, 0.005, 'MLB moneylines almost never below -500 (1.20): none at 1.05'),
     ref('favUnder115', 0, 0, 0.01, 'MLB moneylines almost never below ~1.15 (closing lines, e.g. covers.com archives)'),
     ...common,
@@ -240,21 +242,21 @@ export function referenceTable(soccer: SoccerSeasonFigures, nfl: NflFigures): Ma
     ref('homeShare', 0.56, 0.52, 0.62, 'NBA home win share ~55-58% (Basketball-Reference, 2015-2024)'),
     ref(
       'pointsPerGame',
-      228,
+      2 * BASKETBALL.pointsPerTeam.value,
       200,
       240,
-      'NBA 2023-24: 114.2 points per team (Basketball-Reference); European leagues ~160',
+      `${BASKETBALL.pointsPerTeam.source}; European leagues ~160`,
     ),
-    ref('overtimeShare', 0.06, 0.03, 0.09, 'NBA ~6% of games to overtime (Basketball-Reference, 2015-2024)'),
+    ref('overtimeShare', BASKETBALL.overtimeShare.value, 0.03, 0.09, BASKETBALL.overtimeShare.source),
     ref('favUnder105', 0.02, 0, 0.05, 'NBA closing moneylines below 1.05 only in the biggest mismatches'),
     ref('favUnder115', 0.1, 0.03, 0.2, 'NBA closing moneylines: ~10% of favourites at 1.15 or shorter'),
     ...common,
   ]);
   t.set('ice_hockey', [
     ref('homeShare', 0.54, 0.5, 0.58, 'NHL home win share incl. OT ~54% (Hockey-Reference, 2015-2024)'),
-    ref('pointsPerGame', 6.2, 5.5, 6.8, 'NHL 2023-24: 6.2 goals per game incl. shoot-out winners (Hockey-Reference)'),
-    ref('overtimeShare', 0.23, 0.18, 0.28, 'NHL ~23% of games past regulation (Hockey-Reference, 2015-2024)'),
-    ref('shootoutShare', 0.085, 0.05, 0.12, 'NHL ~7-10% of games to a shoot-out (Hockey-Reference, 2015-2024)'),
+    ref('pointsPerGame', ICE_HOCKEY.goalsPerGame.value, 5.5, 6.8, ICE_HOCKEY.goalsPerGame.source),
+    ref('overtimeShare', ICE_HOCKEY.overtimeShare.value, 0.18, 0.28, ICE_HOCKEY.overtimeShare.source),
+    ref('shootoutShare', ICE_HOCKEY.shootoutShare.value, 0.05, 0.12, ICE_HOCKEY.shootoutShare.source),
     ...common,
   ]);
   t.set('tennis', [
