@@ -175,7 +175,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   };
   try {
     for (const port of pipelinePorts) cluster.pipeline.push(await startNode('pipeline', port));
-    await cluster.leader();
+    // The first leader loads the simulator's whole world before it is ready (two weeks of fixtures,
+    // full books a week ahead): like an API node's first load, it gets more than a failover's 10 s.
+    await cluster.leader(30_000);
     for (let i = 0; i < (opts.apiNodes ?? 2); i++) {
       const node = await startNode('api');
       await waitFor(`${node.base}/readyz`, (s) => s === 200, 20_000);
