@@ -93,32 +93,74 @@ export function oddsJson(decimal: number, format: OddsFormat): string {
   return json;
 }
 
+/** Family names as small numbers (0: unknown), so a filter's test of a change is an array read. */
+const familyIds = new Map<string, number>();
+const familyNames: string[] = [''];
+/** Families of market keys already seen: the same keys recur across every event. */
+const familyOfKey = new Map<string, number>();
+
+function familyIdOfKey(key: string): number {
+  let id = familyOfKey.get(key);
+  if (id === undefined) {
+    const family = familyOf(key);
+    id = familyIds.get(family);
+    if (id === undefined) {
+      id = familyNames.length;
+      familyNames.push(family);
+      familyIds.set(family, id);
+    }
+    if (familyOfKey.size >= 1 << 18) familyOfKey.clear(); // a feed of endless keys: stay bounded
+    familyOfKey.set(key, id);
+  }
+  return id;
+}
+
 /**
  * Per odds entry, worked out once and shared by every stream of every format: each change's market
- * family (undefined when the event left the read model: such a market is kept, not lost), and for
- * each set of families streams ask for, which changes it keeps.
+ * family (0 when the event left the read model: such a market is kept, not lost), and for each set
+ * of families streams ask for, which changes it keeps.
  */
 interface OddsFilters {
-  families: Array<string | undefined>;
+  families: Uint32Array;
   kept: Map<string, Uint32Array>;
 }
 const oddsFilters = new WeakMap<OddsEntry, OddsFilters>();
-/** A families filter's key (its members sorted), per filter object. */
+/** A families filter as a mask over family ids (rebuilt when new families appear). */
+const familyMasks = new WeakMap<ReadonlySet<string>, Uint8Array>();
+/** A families filter's key (its members sorted), per filter object: equal filters of different streams share results. */
 const familiesKeys = new WeakMap<ReadonlySet<string>, string>();
 
-function keptChanges(entry: OddsEntry, wanted: ReadonlySet<string>, opts: RenderOptions): Uint32Array {
+function maskOf(wanted: ReadonlySet<string>): Uint8Array {
+  let mask = familyMasks.get(wanted);
+  if (mask === undefined || mask.length < familyNames.length) {
+    mask = new Uint8Array(familyNames.length + 64);
+    mask[0] = 1;
+    for (const family of wanted) {
+      const id = familyIds.get(family);
+      if (id !== undefined) mask[id] = 1;
+    }
+    familyMasks.set(wanted, mask);
+  }
+  return mask;
+}
+
+/**
+ * Which changes of an odds entry a families filter keeps (indices into entry.changes, in order),
+ * remembered per entry and filter.
+ */
+export function keptChanges(entry: OddsEntry, wanted: ReadonlySet<string>, keyOf: RenderOptions['keyOf']): Uint32Array {
   let f = oddsFilters.get(entry);
   const c = entry.changes;
   if (f === undefined) {
-    const families = new Array<string | undefined>(c.odds.length);
+    const families = new Uint32Array(c.odds.length);
     let lastMarket = Number.NaN;
-    let family: string | undefined;
+    let family = 0;
     for (let k = 0; k < families.length; k++) {
       const marketId = c.marketIds[k] as number;
       if (marketId !== lastMarket) {
         lastMarket = marketId;
-        const key = opts.keyOf?.(entry.eventId, marketId);
-        family = key === undefined ? undefined : familyOf(key);
+        const key = keyOf?.(entry.eventId, marketId);
+        family = key === undefined ? 0 : familyIdOfKey(key);
       }
       families[k] = family;
     }
@@ -129,12 +171,12 @@ function keptChanges(entry: OddsEntry, wanted: ReadonlySet<string>, opts: Render
   if (fk === undefined) familiesKeys.set(wanted, (fk = [...wanted].sort().join(',')));
   let kept = f.kept.get(fk);
   if (kept === undefined) {
-    const at: number[] = [];
-    for (let k = 0; k < f.families.length; k++) {
-      const family = f.families[k];
-      if (family === undefined || wanted.has(family)) at.push(k);
-    }
-    kept = Uint32Array.from(at);
+    const mask = maskOf(wanted);
+    const families = f.families;
+    let n = 0;
+    for (let k = 0; k < families.length; k++) n += mask[families[k] as number] as number;
+    kept = new Uint32Array(n);
+    for (let k = 0, i = 0; k < families.length; k++) if (mask[families[k] as number] === 1) kept[i++] = k;
     f.kept.set(fk, kept);
   }
   return kept;
@@ -150,7 +192,7 @@ function renderOdds(entry: OddsEntry, opts: RenderOptions): string | null {
   if (opts.families === null) {
     for (let k = 0; k < c.odds.length; k++) out += `${k === 0 ? '' : ','}${changeJson(c, k, opts.format)}`;
   } else {
-    const kept = keptChanges(entry, opts.families, opts);
+    const kept = keptChanges(entry, opts.families, opts.keyOf);
     for (let i = 0; i < kept.length; i++)
       out += `${i === 0 ? '' : ','}${changeJson(c, kept[i] as number, opts.format)}`;
   }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OddsFormat } from '../../src/domain/types.js';
 import type { OddsEntry } from '../../src/live/log-entry.js';
-import { renderEntryData } from '../../src/live/log-render.js';
+import { keptChanges, renderEntryData } from '../../src/live/log-render.js';
 import { oddsFrame } from '../../src/api/stream/odds-frame.js';
 import { sseFrame } from '../../src/api/stream/sse.js';
 import { Rng } from '../../src/feed/simulator/rng.js';
@@ -52,6 +52,44 @@ describe('odds frames written as bytes', () => {
             assert.ok(got.equals(expected));
           }
         }
+      }
+    }
+  });
+
+  it('with a families filter equal the string renderer, keeping exactly the markets of those families', () => {
+    const rng = new Rng(11);
+    const families = ['1x2', 'totals', 'asian_handicap', 'player_goals', 'btts'];
+    const formats: OddsFormat[] = ['decimal', 'american', 'fractional', 'fractional_exact'];
+    for (let round = 0; round < 40; round++) {
+      const e = entry(rng, `ev-${round}`, 1 + Math.floor(rng.next() * 120));
+      // Each market gets a key of some family; a few markets are unknown (their event left: kept).
+      const keys = new Map<number, string | undefined>();
+      for (const m of e.changes.marketIds) {
+        if (keys.has(m)) continue;
+        const r = rng.next();
+        const family = families[Math.floor(rng.next() * families.length)] as string;
+        keys.set(m, r < 0.05 ? undefined : r < 0.5 ? family : `${family.toUpperCase()}@1h:${(r * 10).toFixed(1)}`);
+      }
+      const keyOf = (_: string, marketId: number): string | undefined => keys.get(marketId);
+      const wanted = new Set(families.filter(() => rng.next() < 0.4));
+      const kept = keptChanges(e, wanted, keyOf);
+      // The indices kept are exactly the changes whose family is wanted or unknown, in order.
+      const expectedKept: number[] = [];
+      e.changes.marketIds.forEach((m, k) => {
+        const key = keys.get(m);
+        if (key === undefined || wanted.has(key.split(/[@:]/)[0]!.toLowerCase())) expectedKept.push(k);
+      });
+      assert.deepEqual([...kept], expectedKept);
+      // The same set again, and an equal set of another stream, give the remembered answer.
+      assert.equal(keptChanges(e, new Set([...wanted].reverse()), keyOf), kept);
+      for (const format of formats) {
+        const data = renderEntryData(e, { format, families: wanted, keyOf });
+        if (kept.length === 0) {
+          assert.equal(data, null);
+          continue;
+        }
+        const expected = sseFrame('odds', data as string, '1772366400000-9');
+        assert.equal(oddsFrame(e, format, '1772366400000-9', kept).toString('utf8'), expected.toString('utf8'));
       }
     }
   });

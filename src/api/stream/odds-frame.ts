@@ -1,4 +1,4 @@
-// An odds entry's whole SSE frame (every market, no filter) written as bytes: the stream flush's hottest render, without building strings.
+// An odds entry's SSE frame (every change, or those a families filter keeps) written as bytes: the stream flush's hottest render, without building strings.
 import type { OddsFormat } from '../../domain/types.js';
 import type { OddsEntry } from '../../live/log-entry.js';
 import { oddsJson } from '../../live/log-render.js';
@@ -59,33 +59,38 @@ const TAIL = Buffer.from(']}\n\n', 'latin1');
 
 /**
  * The frame `id: …\nevent: odds\ndata: {"event_id":…,"changes":[…]}\n\n`, byte for byte what
- * sseFrame(renderEntryData(entry, {format, families: null})) gives.
+ * sseFrame(renderEntryData(entry, {format, families})) gives: every change, or only those at the
+ * indices `kept` (keptChanges of the families filter; never empty).
  */
-export function oddsFrame(entry: OddsEntry, format: OddsFormat, id: string): Buffer {
+export function oddsFrame(entry: OddsEntry, format: OddsFormat, id: string, kept?: Uint32Array): Buffer {
   const c = entry.changes;
-  const n = c.odds.length;
+  const n = kept === undefined ? c.odds.length : kept.length;
   const heads = headsOf(entry);
-  const head = Buffer.from(`id: ${id}\nevent: odds\ndata: {"event_id":${JSON.stringify(entry.eventId)},"changes":[`);
+  const hb = heads.view;
+  const at = heads.at;
+  const head = `id: ${id}\nevent: odds\ndata: {"event_id":${JSON.stringify(entry.eventId)},"changes":[`;
+  const headBytes = Buffer.byteLength(head);
   const prices = new Array<Uint8Array>(n);
-  let size = head.length + heads.view.length + TAIL.length + Math.max(0, n - 1);
-  for (let k = 0; k < n; k++) {
+  let size = headBytes + TAIL.length + Math.max(0, n - 1);
+  for (let i = 0; i < n; i++) {
+    const k = kept === undefined ? i : (kept[i] as number);
     const p = priceBytes(c.odds[k] as number, format);
-    prices[k] = p;
-    size += p.length + (c.locked[k] === 1 ? LOCKED.length : OPEN.length);
+    prices[i] = p;
+    size += (at[k + 1] as number) - (at[k] as number) + p.length + (c.locked[k] === 1 ? LOCKED.length : OPEN.length);
   }
   const out = Buffer.allocUnsafe(size);
-  let p = head.copy(out, 0);
+  let p = out.write(head, 0, headBytes);
   // Plain Uint8Array views: element stores on them are faster than on the Buffer subclass.
   const o = new Uint8Array(out.buffer, out.byteOffset, out.length);
-  const hb = heads.view;
   // Byte loops, not Buffer#copy: the pieces are a few dozen bytes, and copy() costs more per call.
-  for (let k = 0; k < n; k++) {
-    if (k > 0) o[p++] = 44; // ','
-    for (let i = heads.at[k] as number, end = heads.at[k + 1] as number; i < end; i++) o[p++] = hb[i] as number;
-    const price = prices[k] as Uint8Array;
-    for (let i = 0; i < price.length; i++) o[p++] = price[i] as number;
+  for (let i = 0; i < n; i++) {
+    const k = kept === undefined ? i : (kept[i] as number);
+    if (i > 0) o[p++] = 44; // ','
+    for (let j = at[k] as number, end = at[k + 1] as number; j < end; j++) o[p++] = hb[j] as number;
+    const price = prices[i] as Uint8Array;
+    for (let j = 0; j < price.length; j++) o[p++] = price[j] as number;
     const lock = c.locked[k] === 1 ? LOCKED : OPEN;
-    for (let i = 0; i < lock.length; i++) o[p++] = lock[i] as number;
+    for (let j = 0; j < lock.length; j++) o[p++] = lock[j] as number;
   }
   TAIL.copy(out, p);
   return out;

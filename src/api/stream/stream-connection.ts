@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { LogEntry, OddsEntry } from '../../live/log-entry.js';
 import { compareLogPositions, formatLogPosition, type LogPosition } from '../../live/log-position.js';
-import { renderEntryData } from '../../live/log-render.js';
+import { keptChanges, renderEntryData } from '../../live/log-render.js';
 import { oddsFrame } from './odds-frame.js';
 import { sseFrame } from './sse.js';
 import type { StreamMetrics } from './stream-metrics.js';
@@ -320,12 +320,12 @@ export class StreamConnection {
     const hit = byEntry?.get(entry);
     if (hit !== undefined) return hit;
     let frame: Buffer | null;
-    if (entry.kind === 'odds' && this.deps.sub.families === null) {
-      // Every market of the entry: written as bytes (the flush's hottest frame, see odds-frame.ts).
-      frame =
-        entry.changes.odds.length === 0
-          ? null
-          : oddsFrame(entry, this.deps.sub.format, formatLogPosition(entry.position));
+    if (entry.kind === 'odds') {
+      // Written as bytes, every market or the families the stream asks for (see odds-frame.ts).
+      const families = this.deps.sub.families;
+      const kept = families === null ? undefined : keptChanges(entry, families, this.deps.keyOf);
+      const n = kept === undefined ? entry.changes.odds.length : kept.length;
+      frame = n === 0 ? null : oddsFrame(entry, this.deps.sub.format, formatLogPosition(entry.position), kept);
     } else {
       const data = renderEntryData(entry, {
         format: this.deps.sub.format,
