@@ -5,19 +5,9 @@ import type { OddsFormat, Market } from '../domain/types.js';
 import { resolvedInFormat, type ResolvedMarket } from '../domain/resolved-market.js';
 import type { JsonEntry, LogEntry, MarketsEntry, OddsEntry, OutrightEntry } from './log-entry.js';
 import { iso } from './payloads.js';
+import { familyCount, familyGeneration, familyIdOfKey, familyOf, knownFamilyId } from './market-families.js';
 
-/** A market key's family (`totals` of `totals@1h:2.5`): what the stream's `markets` filter names. */
-export function familyOf(key: string): string {
-  let end = key.length;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    if (c === 64 /* @ */ || c === 58 /* : */) {
-      end = i;
-      break;
-    }
-  }
-  return key.slice(0, end).toLowerCase();
-}
+export { familyOf } from './market-families.js';
 
 export interface RenderOptions {
   format: OddsFormat;
@@ -25,6 +15,8 @@ export interface RenderOptions {
   families: ReadonlySet<string> | null;
   /** The key of a market of the entry's event (odds entries carry ids only), if the event is still known. */
   keyOf?: (eventId: string, marketId: number) => string | undefined;
+  /** The family number of a market (market-families.ts), if quicker than its key (an event's book remembers them). */
+  familyIdOf?: FamilyIdOf;
   /** Extra members for the data object (e.g. `"snapshot":true`, `"conflated":true`), already JSON. */
   extra?: string;
 }
@@ -93,78 +85,67 @@ export function oddsJson(decimal: number, format: OddsFormat): string {
   return json;
 }
 
-/** Family names as small numbers (0: unknown), so a filter's test of a change is an array read. */
-const familyIds = new Map<string, number>();
-const familyNames: string[] = [''];
-/** Families of market keys already seen: the same keys recur across every event. */
-const familyOfKey = new Map<string, number>();
-
-function familyIdOfKey(key: string): number {
-  let id = familyOfKey.get(key);
-  if (id === undefined) {
-    const family = familyOf(key);
-    id = familyIds.get(family);
-    if (id === undefined) {
-      id = familyNames.length;
-      familyNames.push(family);
-      familyIds.set(family, id);
-    }
-    if (familyOfKey.size >= 1 << 18) familyOfKey.clear(); // a feed of endless keys: stay bounded
-    familyOfKey.set(key, id);
-  }
-  return id;
-}
-
 /**
  * Per odds entry, worked out once and shared by every stream of every format: each change's market
- * family (0 when the event left the read model: such a market is kept, not lost), and for each set
- * of families streams ask for, which changes it keeps.
+ * family number (0 when the event left the read model: such a market is kept, not lost), and for
+ * each set of families streams ask for, which changes it keeps.
  */
 interface OddsFilters {
+  gen: number;
   families: Uint32Array;
   kept: Map<string, Uint32Array>;
 }
 const oddsFilters = new WeakMap<OddsEntry, OddsFilters>();
-/** A families filter as a mask over family ids (rebuilt when new families appear). */
-const familyMasks = new WeakMap<ReadonlySet<string>, Uint8Array>();
+/** A families filter as a mask over family numbers (worked out again when families are added or renumbered). */
+const familyMasks = new WeakMap<ReadonlySet<string>, { gen: number; mask: Uint8Array }>();
 /** A families filter's key (its members sorted), per filter object: equal filters of different streams share results. */
 const familiesKeys = new WeakMap<ReadonlySet<string>, string>();
 
 function maskOf(wanted: ReadonlySet<string>): Uint8Array {
-  let mask = familyMasks.get(wanted);
-  if (mask === undefined || mask.length < familyNames.length) {
-    mask = new Uint8Array(familyNames.length + 64);
+  const gen = familyGeneration();
+  let m = familyMasks.get(wanted);
+  if (m === undefined || m.gen !== gen || m.mask.length < familyCount()) {
+    const mask = new Uint8Array(familyCount() + 64);
     mask[0] = 1;
     for (const family of wanted) {
-      const id = familyIds.get(family);
+      const id = knownFamilyId(family);
       if (id !== undefined) mask[id] = 1;
     }
-    familyMasks.set(wanted, mask);
+    m = { gen, mask };
+    familyMasks.set(wanted, m);
   }
-  return mask;
+  return m.mask;
 }
+
+/** The family number of a market of an event (0: unknown), from the event's book. */
+export type FamilyIdOf = (eventId: string, marketId: number) => number;
 
 /**
  * Which changes of an odds entry a families filter keeps (indices into entry.changes, in order),
  * remembered per entry and filter.
  */
-export function keptChanges(entry: OddsEntry, wanted: ReadonlySet<string>, keyOf: RenderOptions['keyOf']): Uint32Array {
+export function keptChanges(entry: OddsEntry, wanted: ReadonlySet<string>, familyIdOf: FamilyIdOf): Uint32Array {
+  const gen = familyGeneration();
   let f = oddsFilters.get(entry);
   const c = entry.changes;
-  if (f === undefined) {
+  if (f === undefined || f.gen !== gen) {
     const families = new Uint32Array(c.odds.length);
-    let lastMarket = Number.NaN;
-    let family = 0;
-    for (let k = 0; k < families.length; k++) {
-      const marketId = c.marketIds[k] as number;
-      if (marketId !== lastMarket) {
-        lastMarket = marketId;
-        const key = keyOf?.(entry.eventId, marketId);
-        family = key === undefined ? 0 : familyIdOfKey(key);
+    let at = gen;
+    do {
+      // Numbering a book's families may start a new generation: then this entry's are read again.
+      at = familyGeneration();
+      let lastMarket = Number.NaN;
+      let family = 0;
+      for (let k = 0; k < families.length; k++) {
+        const marketId = c.marketIds[k] as number;
+        if (marketId !== lastMarket) {
+          lastMarket = marketId;
+          family = familyIdOf(entry.eventId, marketId);
+        }
+        families[k] = family;
       }
-      families[k] = family;
-    }
-    f = { families, kept: new Map() };
+    } while (at !== familyGeneration());
+    f = { gen: at, families, kept: new Map() };
     oddsFilters.set(entry, f);
   }
   let fk = familiesKeys.get(wanted);
@@ -174,12 +155,20 @@ export function keptChanges(entry: OddsEntry, wanted: ReadonlySet<string>, keyOf
     const mask = maskOf(wanted);
     const families = f.families;
     let n = 0;
-    for (let k = 0; k < families.length; k++) n += mask[families[k] as number] as number;
+    for (let k = 0; k < families.length; k++) n += mask[families[k] as number] ?? 0;
     kept = new Uint32Array(n);
     for (let k = 0, i = 0; k < families.length; k++) if (mask[families[k] as number] === 1) kept[i++] = k;
     f.kept.set(fk, kept);
   }
   return kept;
+}
+
+/** Family numbers from market keys. */
+function familyIdFromKey(keyOf: RenderOptions['keyOf']): FamilyIdOf {
+  return (eventId, marketId) => {
+    const key = keyOf?.(eventId, marketId);
+    return key === undefined ? 0 : familyIdOfKey(key);
+  };
 }
 
 function changeJson(c: OddsEntry['changes'], k: number, format: OddsFormat): string {
@@ -192,7 +181,7 @@ function renderOdds(entry: OddsEntry, opts: RenderOptions): string | null {
   if (opts.families === null) {
     for (let k = 0; k < c.odds.length; k++) out += `${k === 0 ? '' : ','}${changeJson(c, k, opts.format)}`;
   } else {
-    const kept = keptChanges(entry, opts.families, opts.keyOf);
+    const kept = keptChanges(entry, opts.families, opts.familyIdOf ?? familyIdFromKey(opts.keyOf));
     for (let i = 0; i < kept.length; i++)
       out += `${i === 0 ? '' : ','}${changeJson(c, kept[i] as number, opts.format)}`;
   }

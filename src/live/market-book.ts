@@ -1,5 +1,6 @@
 // An event's markets held column-wise (typed arrays, indexes of shared strings): ~17-25 bytes a selection, not ~300.
 import type { Market, Outcome, TeamSide } from '../domain/types.js';
+import { familyGeneration, familyIdOfKey } from './market-families.js';
 import { sharedStrings } from './shared-strings.js';
 
 /**
@@ -38,6 +39,9 @@ export class MarketBook {
    * a string pointer per outcome would cost 8 bytes and a scan by every full collection.
    */
   private keyIdx = new Uint32Array(0);
+  /** Family numbers by market index (built lazily, dropped when the keys change). */
+  private familyCol: Uint32Array | null = null;
+  private familyGen = -1;
   private nameIdx = new Uint32Array(0);
   /** Outcome range of market i: [starts[i], starts[i + 1]). */
   private starts = new Uint32Array(1);
@@ -94,6 +98,22 @@ export class MarketBook {
   }
   key(i: number): string {
     return sharedStrings.get(this.keyIdx[i] as number);
+  }
+  /** Market i's family number (market-families.ts), remembered per book until its markets change. */
+  familyId(i: number): number {
+    let col = this.familyCol;
+    if (col === null || this.familyGen !== familyGeneration()) {
+      col = new Uint32Array(this.marketCount);
+      let gen: number;
+      do {
+        // Numbering these may start a new generation: then the column is numbered again in it.
+        gen = familyGeneration();
+        for (let m = 0; m < col.length; m++) col[m] = familyIdOfKey(this.key(m));
+      } while (gen !== familyGeneration());
+      this.familyCol = col;
+      this.familyGen = gen;
+    }
+    return col[i] as number;
   }
   name(i: number): string {
     return sharedStrings.get(this.nameIdx[i] as number);
@@ -455,6 +475,7 @@ export class MarketBook {
     releaseOnCollect.unregister(this);
     releaseStrings({ keys: this.keyIdx, names: this.nameIdx, codes: this.codeIdx, labels: this.labelIdx });
     this.keyIdx = keys;
+    this.familyCol = null;
     this.nameIdx = names;
     this.starts = starts;
     this.withdrawnCol = withdrawn;

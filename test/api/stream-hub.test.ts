@@ -1,4 +1,5 @@
 // The stream hub's flush: streams sharing a subscription share one rendered batch, streams following a few events get only theirs, and every stream receives exactly what it would alone.
+import { familyIdOfKey } from '../../src/live/market-families.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
@@ -40,6 +41,7 @@ class FakeResponse extends EventEmitter {
 
 const SPORTS = ['soccer', 'basketball'];
 const keyOf = (_eventId: string, marketId: number): string => (marketId % 2 === 0 ? '1x2' : 'totals:2.5');
+const familyIdOf = (eventId: string, marketId: number): number => familyIdOfKey(keyOf(eventId, marketId));
 
 function sub(over: Partial<StreamSubscription> = {}): StreamSubscription {
   return { sport: null, league: null, eventIds: null, types: null, families: null, format: 'decimal', ...over };
@@ -133,6 +135,7 @@ describe('stream hub flush', () => {
           limits: { maxSelections: 1e6, maxEntries: 1e6, maxStallMs: 1e9 },
           metrics,
           keyOf,
+          familyIdOf,
           head: () => log.head,
           continuity: log.continuity,
           now: () => now,

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import type { OddsFormat } from '../../src/domain/types.js';
 import type { OddsEntry } from '../../src/live/log-entry.js';
 import { keptChanges, renderEntryData } from '../../src/live/log-render.js';
+import { familyIdOfKey } from '../../src/live/market-families.js';
 import { oddsFrame } from '../../src/api/stream/odds-frame.js';
 import { sseFrame } from '../../src/api/stream/sse.js';
 import { Rng } from '../../src/feed/simulator/rng.js';
@@ -71,8 +72,12 @@ describe('odds frames written as bytes', () => {
         keys.set(m, r < 0.05 ? undefined : r < 0.5 ? family : `${family.toUpperCase()}@1h:${(r * 10).toFixed(1)}`);
       }
       const keyOf = (_: string, marketId: number): string | undefined => keys.get(marketId);
+      const familyIdOf = (_: string, marketId: number): number => {
+        const key = keys.get(marketId);
+        return key === undefined ? 0 : familyIdOfKey(key);
+      };
       const wanted = new Set(families.filter(() => rng.next() < 0.4));
-      const kept = keptChanges(e, wanted, keyOf);
+      const kept = keptChanges(e, wanted, familyIdOf);
       // The indices kept are exactly the changes whose family is wanted or unknown, in order.
       const expectedKept: number[] = [];
       e.changes.marketIds.forEach((m, k) => {
@@ -81,7 +86,7 @@ describe('odds frames written as bytes', () => {
       });
       assert.deepEqual([...kept], expectedKept);
       // The same set again, and an equal set of another stream, give the remembered answer.
-      assert.equal(keptChanges(e, new Set([...wanted].reverse()), keyOf), kept);
+      assert.equal(keptChanges(e, new Set([...wanted].reverse()), familyIdOf), kept);
       for (const format of formats) {
         const data = renderEntryData(e, { format, families: wanted, keyOf });
         if (kept.length === 0) {

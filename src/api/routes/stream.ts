@@ -110,6 +110,12 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       const i = le.book.indexOfMarket(marketId);
       return i < 0 ? undefined : le.book.key(i);
     };
+    const familyIdOf = (eventId: string, marketId: number): number => {
+      const le = readModel.get(eventId);
+      if (le === undefined) return 0;
+      const i = le.book.indexOfMarket(marketId);
+      return i < 0 ? 0 : le.book.familyId(i);
+    };
 
     app.get(
       '/v1/stream',
@@ -156,6 +162,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             limits: HOLD_LIMITS,
             metrics,
             keyOf,
+            familyIdOf,
             head: () => log.head,
             continuity: log.continuity,
             now: ctx.now,

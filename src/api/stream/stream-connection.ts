@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { LogEntry, OddsEntry } from '../../live/log-entry.js';
 import { compareLogPositions, formatLogPosition, type LogPosition } from '../../live/log-position.js';
-import { keptChanges, renderEntryData } from '../../live/log-render.js';
+import { keptChanges, renderEntryData, type FamilyIdOf } from '../../live/log-render.js';
 import { oddsFrame } from './odds-frame.js';
 import { sseFrame } from './sse.js';
 import type { StreamMetrics } from './stream-metrics.js';
@@ -45,6 +45,8 @@ export interface ConnectionDeps {
   metrics: StreamMetrics;
   /** The key of a market, for the market-family filter of odds entries. */
   keyOf: (eventId: string, marketId: number) => string | undefined;
+  /** The family number of a market (market-families.ts), for the same filter on the hot path. */
+  familyIdOf: FamilyIdOf;
   /** The log's head now (a snapshot records where each event's state was taken). */
   head: () => LogPosition;
   /** The log's continuity when the stream opened (ChangeLog.continuity). */
@@ -323,7 +325,7 @@ export class StreamConnection {
     if (entry.kind === 'odds') {
       // Written as bytes, every market or the families the stream asks for (see odds-frame.ts).
       const families = this.deps.sub.families;
-      const kept = families === null ? undefined : keptChanges(entry, families, this.deps.keyOf);
+      const kept = families === null ? undefined : keptChanges(entry, families, this.deps.familyIdOf);
       const n = kept === undefined ? entry.changes.odds.length : kept.length;
       frame = n === 0 ? null : oddsFrame(entry, this.deps.sub.format, formatLogPosition(entry.position), kept);
     } else {
@@ -499,6 +501,7 @@ export class StreamConnection {
         format: this.deps.sub.format,
         families: this.deps.sub.families,
         keyOf: this.deps.keyOf,
+        familyIdOf: this.deps.familyIdOf,
         extra: '"conflated":true',
       });
       if (data !== null) pieces.push({ name: 'odds', data });
