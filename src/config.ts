@@ -17,7 +17,9 @@ export interface Config {
   role: 'all' | 'api' | 'pipeline';
   /** ROLE=api: the pipeline nodes (PIPELINE_URL, comma-separated) that this node relays feed requests to. */
   pipelineUrls: string[];
-  feed: 'simulator' | 'none';
+  feed: 'simulator' | 'the-odds-api' | 'none';
+  /** FEED=the-odds-api: where and what to poll (docs/upstream.md). */
+  upstream: UpstreamConfig;
   simSeed: number;
   simSpeed: number;
   adminKey: string | null;
@@ -73,6 +75,22 @@ export interface Config {
   staleLockSeconds: number;
 }
 
+/** The Odds API (v4) adapter's settings; only read with FEED=the-odds-api. */
+export interface UpstreamConfig {
+  url: string;
+  apiKey: string | null;
+  /** The provider's sport keys (`soccer_epl`, `basketball_nba`). */
+  sports: readonly string[];
+  /** Bookmaker regions asked for (each region multiplies the cost of an /odds call). */
+  regions: readonly string[];
+  /** One bookmaker's key, or `consensus`: the median price across bookmakers. */
+  bookmaker: string;
+  /** Shortest time between two polls of one sport (the budget may space them further). */
+  pollSeconds: number;
+  /** Credits this service may spend per calendar month (UTC); never exceeded. */
+  monthlyBudget: number;
+}
+
 export class ConfigError extends Error {}
 
 const DEFAULTS = {
@@ -107,6 +125,11 @@ const DEFAULTS = {
   STREAM_HEARTBEAT_SECONDS: '15',
   STREAM_BUFFER_KB: '1024',
   STALE_LOCK_SECONDS: '30',
+  UPSTREAM_URL: 'https://api.the-odds-api.com',
+  UPSTREAM_REGIONS: 'uk',
+  UPSTREAM_BOOKMAKER: 'consensus',
+  UPSTREAM_POLL_SECONDS: '60',
+  UPSTREAM_MONTHLY_BUDGET: '20000',
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -191,6 +214,7 @@ export function loadConfig(env?: Env): Config {
         : /^\d{1,2}$/.test(trustProxyText)
           ? Number(trustProxyText)
           : trustProxyText;
+  const feed = oneOf(env, 'FEED', ['simulator', 'the-odds-api', 'none'] as const);
   return {
     port: num(env, 'PORT', 0, 65535),
     host: str(env, 'HOST'),
@@ -202,7 +226,8 @@ export function loadConfig(env?: Env): Config {
     redisPrefix,
     role: oneOf(env, 'ROLE', ['all', 'api', 'pipeline'] as const),
     pipelineUrls,
-    feed: oneOf(env, 'FEED', ['simulator', 'none'] as const),
+    feed,
+    upstream: parseUpstream(env, feed),
     simSeed: num(env, 'SIM_SEED', 0, 2 ** 31 - 1),
     simSpeed: num(env, 'SIM_SPEED', 0.01, 100000, false),
     adminKey: optional(env, 'ADMIN_KEY'),
@@ -236,6 +261,58 @@ export function loadConfig(env?: Env): Config {
     streamHeartbeatSeconds: num(env, 'STREAM_HEARTBEAT_SECONDS', 1, 3600, false),
     streamBufferBytes: num(env, 'STREAM_BUFFER_KB', 16, 1024 * 1024) * 1024,
     staleLockSeconds: num(env, 'STALE_LOCK_SECONDS', 0, 86400, false),
+  };
+}
+
+/** The UPSTREAM_* variables; with FEED=the-odds-api a key and at least one sport are required. */
+function parseUpstream(env: Env, feed: string): UpstreamConfig {
+  const csv = (text: string): string[] =>
+    text
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  const url = str(env, 'UPSTREAM_URL').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(url)) {
+    throw new ConfigError(`UPSTREAM_URL must be an http(s) URL like https://api.the-odds-api.com, got '${url}'`);
+  }
+  const sports = csv(optional(env, 'UPSTREAM_SPORTS') ?? '');
+  for (const s of sports) {
+    if (!/^[a-z0-9_]+$/.test(s)) {
+      throw new ConfigError(
+        `UPSTREAM_SPORTS must be the provider's sport keys (like soccer_epl) separated by commas, got '${s}'`,
+      );
+    }
+  }
+  const regions = csv(str(env, 'UPSTREAM_REGIONS'));
+  if (regions.length === 0 || regions.some((r) => !/^[a-z]{2,4}$/.test(r))) {
+    throw new ConfigError(
+      `UPSTREAM_REGIONS must be region codes (uk, us, us2, eu, au) separated by commas, got '${str(env, 'UPSTREAM_REGIONS')}'`,
+    );
+  }
+  const bookmaker = str(env, 'UPSTREAM_BOOKMAKER');
+  if (!/^[a-z0-9_]+$/.test(bookmaker)) {
+    throw new ConfigError(
+      `UPSTREAM_BOOKMAKER must be a bookmaker key (like williamhill) or 'consensus', got '${bookmaker}'`,
+    );
+  }
+  const apiKey = optional(env, 'UPSTREAM_API_KEY');
+  if (feed === 'the-odds-api') {
+    if (apiKey === null)
+      throw new ConfigError('FEED=the-odds-api needs UPSTREAM_API_KEY (the key the provider emailed you)');
+    if (sports.length === 0) {
+      throw new ConfigError(
+        "FEED=the-odds-api needs UPSTREAM_SPORTS (the provider's sport keys, e.g. soccer_epl,basketball_nba)",
+      );
+    }
+  }
+  return {
+    url,
+    apiKey,
+    sports,
+    regions,
+    bookmaker,
+    pollSeconds: num(env, 'UPSTREAM_POLL_SECONDS', 1, 86400, false),
+    monthlyBudget: num(env, 'UPSTREAM_MONTHLY_BUDGET', 1, 1e9),
   };
 }
 

@@ -69,6 +69,18 @@ export interface Freshness {
   lastChangeAt(): number | null;
 }
 
+/** /v1/health `data_pipeline.upstream` (docs/upstream.md). */
+export interface UpstreamHealth {
+  provider: string;
+  state: 'starting' | 'ok' | 'backing_off' | 'unauthorized' | 'budget_exhausted';
+  last_success_seconds_ago: number | null;
+  next_poll_seconds: number | null;
+  monthly_budget: number;
+  credits_used_this_month: number;
+  credits_left: number;
+  provider_remaining: number | null;
+}
+
 export interface ApiContext {
   settings: ApiSettings;
   readModel: ReadModel;
@@ -109,6 +121,8 @@ export interface ApiContext {
    * `loading` and /v1/status `starting` (a client must not take 1 sport and 0 live events for the world).
    */
   loading?: () => boolean;
+  /** FEED=the-odds-api: the upstream's freshness and budget, shown in /v1/health's data_pipeline. */
+  upstream?: () => UpstreamHealth | null;
   /**
    * Scaled out (ROLE=api): how long a stream resuming from a position this node has not applied yet
    * waits for it (the client came from a node a few milliseconds ahead). Absent: not at all.

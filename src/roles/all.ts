@@ -5,7 +5,8 @@ import { openHttp, type NodeHttp } from './http.js';
 import { nodeMetrics } from './metrics.js';
 import { newPipeline, newSettlement, openNode } from './node.js';
 import type { Service, ServiceOptions } from './service-types.js';
-import { BuiltInFeed } from './simulator.js';
+import { nodeFeed } from './feeds.js';
+import { UpstreamFeed } from './upstream.js';
 import { startWork } from './work.js';
 
 export async function composeAll(config: Config, opts: ServiceOptions): Promise<Service> {
@@ -16,14 +17,21 @@ export async function composeAll(config: Config, opts: ServiceOptions): Promise<
     const pipeline = newPipeline(node, { store });
     await pipeline.load();
     const settlement = newSettlement(node, pipeline, store);
-    const feed = config.feed === 'simulator' ? new BuiltInFeed(node, pipeline) : null;
-    const start = await startWork(node, { pipeline, settlement, simulated: feed !== null });
+    const feed = nodeFeed(node, pipeline, opts);
+    const upstream = feed instanceof UpstreamFeed ? feed : null;
+    const start = await startWork(node, { pipeline, settlement, simulated: config.feed === 'simulator' });
     const demoKeyCreated = await ensureDemoKey(node);
-    const metrics = nodeMetrics(node, { pipeline, settlement, retryHeld: () => feed?.held ?? 0 });
+    const metrics = nodeMetrics(node, {
+      pipeline,
+      settlement,
+      retryHeld: () => feed?.held ?? 0,
+      ...(upstream !== null ? { upstream: () => upstream.status() } : {}),
+    });
     http = await openHttp(node, {
       pipeline,
       metrics,
       ...(feed !== null ? { loading: () => !feed.loaded } : {}),
+      ...(upstream !== null ? { upstream: () => upstream.health() } : {}),
     });
     feed?.start(start);
 

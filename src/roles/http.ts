@@ -2,7 +2,7 @@
 import { OddsHistoryReads } from '../pipeline/history-reads.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
-import type { ApiContext, FeedRole } from '../api/context.js';
+import type { ApiContext, FeedRole, UpstreamHealth } from '../api/context.js';
 import { KeyAdmin } from '../api/key-admin.js';
 import { KeyAuthenticator } from '../api/keys.js';
 import { teamLogoSource } from '../api/logo-source.js';
@@ -47,6 +47,8 @@ export interface HttpParts {
   streamCatchUpMs?: number;
   /** True while the built-in feed still sends the world it starts with (not ready yet). */
   loading?: () => boolean;
+  /** FEED=the-odds-api: the upstream's state for /v1/health. */
+  upstream?: () => UpstreamHealth | null;
 }
 
 export interface NodeHttp {
@@ -59,7 +61,7 @@ export interface NodeHttp {
 
 export async function openHttp(
   node: NodeParts,
-  { pipeline, metrics, feedRole, streamCatchUpMs, loading }: HttpParts,
+  { pipeline, metrics, feedRole, streamCatchUpMs, loading, upstream }: HttpParts,
 ): Promise<NodeHttp> {
   const { config, store, now, logger } = node;
   // Quota counters (in memory, or in Redis with REDIS_URL): this month's counts come back from the store.
@@ -99,6 +101,7 @@ export async function openHttp(
       ...(feedRole !== undefined ? { feedRole } : {}),
       ...(streamCatchUpMs !== undefined ? { streamCatchUpMs } : {}),
       ...(loading !== undefined ? { loading } : {}),
+      ...(upstream !== undefined ? { upstream } : {}),
     };
     const app = await buildApp(ctx, {
       ...(logger ? { loggerInstance: logger } : {}),

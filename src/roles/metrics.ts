@@ -5,15 +5,18 @@ import type { LogWindowKeeper } from '../pipeline/log-window.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { SettlementEngine } from '../pipeline/settlement/engine.js';
 import type { NodeParts } from './node.js';
+import type { UpstreamStatus } from '../feed/upstream/the-odds-api/producer.js';
 
 export interface MetricSources {
   pipeline: Pipeline;
   settlement: SettlementEngine;
   /** Messages the built-in producer holds to send again (read at scrape time). */
   retryHeld: () => number;
+  /** FEED=the-odds-api: the adapter's freshness and budget (read at scrape time). */
+  upstream?: () => UpstreamStatus | null;
 }
 
-export function nodeMetrics(node: NodeParts, { pipeline, settlement, retryHeld }: MetricSources): ApiMetrics {
+export function nodeMetrics(node: NodeParts, { pipeline, settlement, retryHeld, upstream }: MetricSources): ApiMetrics {
   const { readModel } = node;
   const metrics = new ApiMetrics({
     feedLagSeconds: () => pipeline.lastLagMs / 1000,
@@ -36,7 +39,50 @@ export function nodeMetrics(node: NodeParts, { pipeline, settlement, retryHeld }
   });
   const keeper = pipeline.logWindow;
   if (keeper !== undefined) registerLogWindowMetrics(metrics.registry, keeper);
+  if (upstream !== undefined) registerUpstreamMetrics(metrics.registry, upstream, node.now);
   return metrics;
+}
+
+/** The upstream adapter: how fresh its data is, and what the monthly budget has left. */
+function registerUpstreamMetrics(registry: Registry, status: () => UpstreamStatus | null, now: () => number): void {
+  const registers = [registry];
+  const gauge = (name: string, help: string, read: (s: UpstreamStatus) => number | null): void => {
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const s = status();
+        const v = s === null ? null : read(s);
+        // No value yet (never answered, header never seen): -1 rather than a misleading 0.
+        this.set(v ?? -1);
+      },
+    });
+  };
+  gauge('upstream_last_success_age_seconds', 'Seconds since the upstream last answered (-1: never)', (s) =>
+    s.lastSuccessAt === null ? null : Math.max(0, (now() - s.lastSuccessAt) / 1000),
+  );
+  gauge(
+    'upstream_budget_monthly_credits',
+    'UPSTREAM_MONTHLY_BUDGET: credits this service may spend per UTC month',
+    (s) => s.monthlyBudget,
+  );
+  gauge('upstream_budget_used_credits', 'Credits spent this UTC month by this process', (s) => s.creditsSpentThisMonth);
+  gauge(
+    'upstream_budget_left_credits',
+    'Credits that may still be spent this month (budget, or the provider remaining if lower)',
+    (s) => s.creditsLeft,
+  );
+  gauge(
+    'upstream_provider_remaining_credits',
+    "The provider's last x-requests-remaining (-1: not seen)",
+    (s) => s.providerRemaining,
+  );
+  gauge('upstream_calls', 'Upstream calls made since start', (s) => s.calls);
+  gauge('upstream_consecutive_failures', 'Failed upstream calls in a row (0: answering)', (s) => s.failures);
+  gauge('upstream_next_poll_seconds', 'Seconds until the next planned poll (-1: none planned)', (s) =>
+    s.nextPollAt === null ? null : Math.max(0, (s.nextPollAt - now()) / 1000),
+  );
 }
 
 /** The stored replay window: what a restart can resume from. */

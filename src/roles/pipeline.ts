@@ -10,7 +10,8 @@ import { nodeMetrics } from './metrics.js';
 import { newPipeline, newSettlement, openNode } from './node.js';
 import { openStreamWriter, registerScaleOutMetrics, scaleOutUrls, type StreamWriterEnd } from './scale-out.js';
 import type { Service, ServiceOptions } from './service-types.js';
-import { BuiltInFeed } from './simulator.js';
+import { nodeFeed } from './feeds.js';
+import { UpstreamFeed } from './upstream.js';
 import { startWork } from './work.js';
 
 export async function composePipeline(config: Config, opts: ServiceOptions): Promise<Service> {
@@ -28,7 +29,8 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
     const settlement = newSettlement(node, pipeline, leadership.store, (e) =>
       pipeline.exclusive(() => node.changeLog.append(e)),
     );
-    const feed = config.feed === 'simulator' ? new BuiltInFeed(node, pipeline) : null;
+    const feed = nodeFeed(node, pipeline, opts);
+    const upstream = feed instanceof UpstreamFeed ? feed : null;
     // Settlement counters of the API nodes follow every committed settlement batch.
     node.changeLog.subscribe((c) => {
       if (c.kind !== 'settlement') return;
@@ -46,7 +48,13 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
       const continues = await continuePredecessor(writer, pipeline, log);
       if (!current()) return;
       const t1 = performance.now();
-      const start = await startWork(node, { pipeline, settlement, simulated: feed !== null, writer, continues });
+      const start = await startWork(node, {
+        pipeline,
+        settlement,
+        simulated: config.feed === 'simulator',
+        writer,
+        continues,
+      });
       if (!current()) return;
       feed?.start(start);
       const ms = (t: number): number => Math.round(performance.now() - t);
@@ -76,7 +84,12 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
     });
 
     const demoKeyCreated = await ensureDemoKey(node);
-    const metrics = nodeMetrics(node, { pipeline, settlement, retryHeld: () => feed?.held ?? 0 });
+    const metrics = nodeMetrics(node, {
+      pipeline,
+      settlement,
+      retryHeld: () => feed?.held ?? 0,
+      ...(upstream !== null ? { upstream: () => upstream.status() } : {}),
+    });
     registerScaleOutMetrics(metrics.registry, {
       leading: () => leadership.leading,
       stepDowns: () => election.stepDowns,
@@ -86,6 +99,7 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
       metrics,
       feedRole: { kind: 'candidate', leading: () => leadership.leading, position: () => writer.position },
       ...(feed !== null ? { loading: () => !feed.loaded } : {}),
+      ...(upstream !== null ? { upstream: () => upstream.health() } : {}),
     });
     // Stands for election once the whole node exists: being elected starts the work at once.
     election.start();

@@ -12,6 +12,7 @@ import type { LeaderElection } from '../pipeline/leader-election.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { SettlementEngine } from '../pipeline/settlement/engine.js';
 import type { Store } from '../store/store.js';
+import type { UpstreamOptions } from './upstream.js';
 
 export interface ServiceOptions {
   /** Injected wall clock (tests); defaults to Date.now. */
@@ -26,6 +27,8 @@ export interface ServiceOptions {
   onLeadershipLost?: (reason: string) => void;
   /** Settings of the built-in simulator (tests: a smaller world); default: the whole world. */
   simulator?: SimConfigInput;
+  /** FEED=the-odds-api (tests): the fake upstream's fetch, a fast poll loop, a short timeout. */
+  upstream?: UpstreamOptions;
 }
 
 export interface Service {

@@ -83,6 +83,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
                 ? 'data_pipeline'
                 : undefined;
         const now = ctx.now();
+        const upstream = ctx.upstream?.() ?? null;
         return reply.code(component === undefined ? 200 : 503).send({
           status: component === undefined ? 'healthy' : 'degraded',
           ...(component !== undefined ? { component } : {}),
@@ -96,6 +97,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
               status: pipeline.status,
               last_update_seconds_ago: pipeline.secondsAgo,
               total_events: ctx.readModel.size,
+              ...(upstream !== null ? { upstream } : {}),
             },
             ...(counters !== undefined ? { usage_counters: { status: counters } } : {}),
           },

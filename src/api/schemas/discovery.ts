@@ -85,6 +85,21 @@ export const HealthSchema = Type.Object(
         }),
         last_update_seconds_ago: Type.Integer(),
         total_events: Type.Integer(),
+        upstream: Type.Optional(
+          Type.Object(
+            {
+              provider: Type.String(),
+              state: StringEnum(['starting', 'ok', 'backing_off', 'unauthorized', 'budget_exhausted'] as const),
+              last_success_seconds_ago: Type.Union([Type.Integer(), Type.Null()]),
+              next_poll_seconds: Type.Union([Type.Integer(), Type.Null()]),
+              monthly_budget: Type.Integer(),
+              credits_used_this_month: Type.Integer(),
+              credits_left: Type.Integer(),
+              provider_remaining: Type.Union([Type.Integer(), Type.Null()]),
+            },
+            { description: 'FEED=the-odds-api: how fresh the upstream data is and what the monthly budget allows' },
+          ),
+        ),
       }),
       usage_counters: Type.Optional(
         Type.Object({

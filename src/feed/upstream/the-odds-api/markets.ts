@@ -1,0 +1,138 @@
+// Pure mapping of one provider event's bookmaker prices to our markets: h2h → 1x2/moneyline, spreads → asian_handicap, totals → totals.
+import { formatMarketKey, isValidLine } from '../../../domain/market-key.js';
+import type { MarketDef, Outcome } from '../../messages.js';
+import { marketIdOf, selectionIdOf } from './ids.js';
+import type { OddsEvent, ProviderOutcome } from './provider-types.js';
+
+/** The provider markets asked for; each one multiplies the credits an /odds call costs. */
+export const PROVIDER_MARKETS = ['h2h', 'spreads', 'totals'] as const;
+
+/** Prices below this are not valid feed odds (spec/feed.md). */
+const MIN_ODDS = 1.01;
+
+/** One outcome as we name it, with its price and (for lines) the line from the home side's view. */
+interface Priced {
+  code: string;
+  label: string;
+  side: 'home' | 'away' | null;
+  price: number;
+  line: number | null;
+}
+
+/** A provider market's outcomes in our codes, or null when they do not form the market we expect. */
+function codesOf(ev: OddsEvent, marketKey: string, outcomes: ProviderOutcome[]): Priced[] | null {
+  const home = outcomes.find((o) => o.name === ev.home_team);
+  const away = outcomes.find((o) => o.name === ev.away_team);
+  if (marketKey === 'h2h') {
+    if (home === undefined || away === undefined) return null;
+    const draw = outcomes.find((o) => o.name.toLowerCase() === 'draw');
+    const priced: Priced[] = [
+      { code: 'home', label: ev.home_team, side: 'home', price: home.price, line: null },
+      ...(draw ? [{ code: 'draw', label: 'Draw', side: null, price: draw.price, line: null }] : []),
+      { code: 'away', label: ev.away_team, side: 'away', price: away.price, line: null },
+    ];
+    return outcomes.length === priced.length ? priced : null;
+  }
+  if (marketKey === 'spreads') {
+    // The provider gives each team its own handicap; ours is the home side's (away's is its negation).
+    if (home?.point === undefined || away?.point === undefined || home.point !== -away.point) return null;
+    return [
+      { code: 'home', label: ev.home_team, side: 'home', price: home.price, line: home.point },
+      { code: 'away', label: ev.away_team, side: 'away', price: away.price, line: home.point },
+    ];
+  }
+  if (marketKey === 'totals') {
+    const over = outcomes.find((o) => o.name.toLowerCase() === 'over');
+    const under = outcomes.find((o) => o.name.toLowerCase() === 'under');
+    if (over?.point === undefined || under?.point === undefined || over.point !== under.point) return null;
+    return [
+      { code: 'over', label: 'Over', side: null, price: over.price, line: over.point },
+      { code: 'under', label: 'Under', side: null, price: under.price, line: over.point },
+    ];
+  }
+  return null;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  const m = s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  return Math.round(m * 1000) / 1000;
+}
+
+/**
+ * The prices to show for one provider market: the named bookmaker's, or with `consensus` the
+ * median price per outcome across the bookmakers quoting the line most of them quote (a tie goes to
+ * the smaller line, so the choice does not depend on the order bookmakers are listed in).
+ */
+export function choosePrices(ev: OddsEvent, marketKey: string, bookmaker: string): Priced[] | null {
+  const quotes: Priced[][] = [];
+  for (const b of ev.bookmakers) {
+    if (bookmaker !== 'consensus' && b.key !== bookmaker) continue;
+    const m = b.markets.find((x) => x.key === marketKey);
+    const priced = m ? codesOf(ev, marketKey, m.outcomes) : null;
+    if (priced) quotes.push(priced);
+  }
+  if (quotes.length === 0) return null;
+  if (bookmaker !== 'consensus') return quotes[0]!;
+  const byLine = new Map<string, Priced[][]>();
+  for (const q of quotes) {
+    const k = String(q[0]!.line);
+    byLine.set(k, [...(byLine.get(k) ?? []), q]);
+  }
+  const [, chosen] = [...byLine.entries()].sort(
+    ([la, a], [lb, b]) => b.length - a.length || Number(la) - Number(lb),
+  )[0]!;
+  return chosen[0]!.map((o, i) => ({ ...o, price: median(chosen.map((q) => q[i]!.price)) }));
+}
+
+/** Our market key and display name for a provider market at a line. */
+function keyAndName(marketKey: string, hasDraw: boolean, line: number | null): { key: string; name: string } | null {
+  if (marketKey === 'h2h') return hasDraw ? { key: '1x2', name: '1X2' } : { key: 'moneyline', name: 'Moneyline' };
+  if (line === null || !isValidLine(line)) return null;
+  if (marketKey === 'spreads') {
+    return { key: formatMarketKey({ family: 'asian_handicap', period: null, line }), name: `Asian Handicap ${line}` };
+  }
+  return { key: formatMarketKey({ family: 'totals', period: null, line }), name: `Total ${line}` };
+}
+
+/** Our markets for one provider event, with ids derived from the provider's event id and our market key. */
+export function marketsOf(ev: OddsEvent, bookmaker: string): MarketDef[] {
+  const out: MarketDef[] = [];
+  for (const providerKey of PROVIDER_MARKETS) {
+    const priced = choosePrices(ev, providerKey, bookmaker);
+    if (priced === null || priced.some((o) => !(o.price >= MIN_ODDS))) continue;
+    const named = keyAndName(
+      providerKey,
+      priced.some((o) => o.code === 'draw'),
+      priced[0]!.line,
+    );
+    if (named === null) continue;
+    const outcomes: Outcome[] = priced.map((o) => ({
+      selection_id: selectionIdOf(ev.id, named.key, o.code),
+      code: o.code,
+      label: o.label,
+      odds: o.price,
+      team_side: o.side,
+    }));
+    out.push({ market_id: marketIdOf(ev.id, named.key), key: named.key, name: named.name, outcomes });
+  }
+  return out;
+}
+
+/** The final or running score from a /scores item, matched by team name; null when not both are there. */
+export function scoreOf(ev: {
+  home_team: string;
+  away_team: string;
+  scores: Array<{ name: string; score: string }> | null;
+}): { home: number; away: number } | null {
+  if (ev.scores === null) return null;
+  const read = (team: string): number | null => {
+    const s = ev.scores!.find((x) => x.name === team);
+    if (s === undefined || !/^\d+$/.test(s.score.trim())) return null;
+    return Number(s.score.trim());
+  };
+  const home = read(ev.home_team);
+  const away = read(ev.away_team);
+  return home === null || away === null ? null : { home, away };
+}

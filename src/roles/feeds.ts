@@ -1,0 +1,19 @@
+// Which producer feeds this node (FEED): the built-in simulator, The Odds API adapter, or none (admin feed only).
+import type { Pipeline } from '../pipeline/pipeline.js';
+import type { NodeParts } from './node.js';
+import type { ServiceOptions } from './service-types.js';
+import { BuiltInFeed } from './simulator.js';
+import { UpstreamFeed } from './upstream.js';
+
+export type NodeFeed = BuiltInFeed | UpstreamFeed;
+
+export function nodeFeed(node: NodeParts, pipeline: Pipeline, opts: ServiceOptions): NodeFeed | null {
+  switch (node.config.feed) {
+    case 'simulator':
+      return new BuiltInFeed(node, pipeline);
+    case 'the-odds-api':
+      return new UpstreamFeed(node, pipeline, opts.upstream);
+    case 'none':
+      return null;
+  }
+}
