@@ -1,0 +1,133 @@
+// The Odds API mapping, pure: provider markets to our keys and codes, one bookmaker or the consensus, stable ids, sports and leagues.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { validateFeedMessage } from '../../../src/feed/messages.js';
+import { marketIdOf, selectionIdOf, stableId } from '../../../src/feed/upstream/the-odds-api/ids.js';
+import { choosePrices, marketsOf, scoreOf } from '../../../src/feed/upstream/the-odds-api/markets.js';
+import { leagueOf } from '../../../src/feed/upstream/the-odds-api/sports.js';
+import { oddsEvent } from './the-odds-api-fixtures.js';
+
+const TEAMS = { home: 'Arsenal', away: 'Chelsea' };
+const epl = oddsEvent('e1aaaa', 'soccer_epl', TEAMS, '2026-03-01T15:00:00Z', [
+  { key: 'williamhill', h2h: [2.1, 3.4, 3.6], spread: [-0.5, 2.05, 1.85], total: [2.5, 1.9, 1.95] },
+  { key: 'betfair', h2h: [2.2, 3.3, 3.5], spread: [-0.5, 2.1, 1.8], total: [2.5, 1.95, 1.9] },
+  { key: 'paddypower', h2h: [2.0, 3.5, 3.8], spread: [-1, 2.6, 1.5], total: [3, 2.4, 1.6] },
+]);
+
+const byKey = (markets: ReturnType<typeof marketsOf>) => new Map(markets.map((m) => [m.key, m]));
+const prices = (m: { outcomes: Array<{ code: string; odds: number }> } | undefined) =>
+  Object.fromEntries((m?.outcomes ?? []).map((o) => [o.code, o.odds]));
+
+describe('The Odds API markets', () => {
+  it('soccer h2h with a draw is 1x2 with home, draw and away, whatever order the provider lists them in', () => {
+    const m = byKey(marketsOf(epl, 'williamhill')).get('1x2');
+    assert.deepEqual(prices(m), { home: 2.1, draw: 3.4, away: 3.6 });
+    assert.deepEqual(
+      m!.outcomes.map((o) => [o.code, o.label, o.team_side]),
+      [
+        ['home', 'Arsenal', 'home'],
+        ['draw', 'Draw', null],
+        ['away', 'Chelsea', 'away'],
+      ],
+    );
+  });
+
+  it('a two-way h2h is moneyline', () => {
+    const nba = oddsEvent('e2', 'basketball_nba', { home: 'Lakers', away: 'Celtics' }, '2026-03-02T01:00:00Z', [
+      { key: 'fanduel', h2h: [1.8, 2.05] },
+    ]);
+    const markets = marketsOf(nba, 'fanduel');
+    assert.deepEqual(
+      markets.map((m) => m.key),
+      ['moneyline'],
+    );
+    assert.deepEqual(prices(markets[0]), { home: 1.8, away: 2.05 });
+  });
+
+  it("spreads are asian_handicap at the home side's line, totals are totals at theirs", () => {
+    const m = byKey(marketsOf(epl, 'paddypower'));
+    assert.deepEqual(prices(m.get('asian_handicap:-1')), { home: 2.6, away: 1.5 });
+    assert.deepEqual(prices(m.get('totals:3')), { over: 2.4, under: 1.6 });
+    assert.deepEqual([...m.keys()], ['1x2', 'asian_handicap:-1', 'totals:3']);
+  });
+
+  it('consensus is the median price per outcome over the bookmakers quoting the most common line', () => {
+    const m = byKey(marketsOf(epl, 'consensus'));
+    assert.deepEqual(prices(m.get('1x2')), { home: 2.1, draw: 3.4, away: 3.6 });
+    // Two bookmakers quote -0.5 and 2.5, one -1 and 3: the majority lines, the mean of two middle prices.
+    assert.deepEqual(prices(m.get('asian_handicap:-0.5')), { home: 2.075, away: 1.825 });
+    assert.deepEqual(prices(m.get('totals:2.5')), { over: 1.925, under: 1.925 });
+    assert.equal(m.has('totals:3'), false);
+  });
+
+  it('consensus breaks a tie between lines towards the smaller line, whatever the bookmakers order', () => {
+    const a = oddsEvent('e3', 'soccer_epl', TEAMS, '2026-03-01T15:00:00Z', [
+      { key: 'x', total: [3, 2.0, 1.8] },
+      { key: 'y', total: [2.5, 1.7, 2.1] },
+    ]);
+    const b = { ...a, bookmakers: [...a.bookmakers].reverse() };
+    assert.equal(choosePrices(a, 'totals', 'consensus')![0]!.line, 2.5);
+    assert.equal(choosePrices(b, 'totals', 'consensus')![0]!.line, 2.5);
+  });
+
+  it('a bookmaker that does not quote the event gives no markets', () => {
+    assert.deepEqual(marketsOf(epl, 'pinnacle'), []);
+  });
+
+  it('prices below 1.01 and spreads whose two lines do not mirror are left out, not repaired', () => {
+    const bad = oddsEvent('e4', 'soccer_epl', TEAMS, '2026-03-01T15:00:00Z', [
+      { key: 'x', h2h: [1.0, 3.4, 3.6], total: [2.5, 1.9, 1.9] },
+    ]);
+    bad.bookmakers[0]!.markets.push({
+      key: 'spreads',
+      outcomes: [
+        { name: 'Arsenal', price: 1.9, point: -1 },
+        { name: 'Chelsea', price: 1.9, point: 0.5 },
+      ],
+    });
+    assert.deepEqual(
+      marketsOf(bad, 'x').map((m) => m.key),
+      ['totals:2.5'],
+    );
+  });
+
+  it('market and selection ids are stable integers below 2^53 derived from the provider event id', () => {
+    const once = marketsOf(epl, 'williamhill');
+    const again = marketsOf(structuredClone(epl), 'williamhill');
+    assert.deepEqual(once, again);
+    for (const m of once) {
+      assert.equal(m.market_id, marketIdOf('e1aaaa', m.key));
+      for (const o of m.outcomes) {
+        assert.equal(o.selection_id, selectionIdOf('e1aaaa', m.key, o.code));
+        assert.ok(Number.isSafeInteger(o.selection_id) && o.selection_id >= 0);
+      }
+    }
+    assert.notEqual(marketIdOf('e1aaaa', '1x2'), marketIdOf('e1aaab', '1x2'));
+    assert.notEqual(marketIdOf('e1aaaa', 'totals:2.5'), marketIdOf('e1aaaa', 'totals:3'));
+    assert.ok(stableId('x') < 2 ** 48);
+  });
+
+  it('every market made is a valid feed markets message', () => {
+    const v = validateFeedMessage({ type: 'markets', event_id: 'toa-e1aaaa', markets: marketsOf(epl, 'consensus') });
+    assert.equal(v.ok, true, v.ok ? '' : v.message);
+  });
+
+  it('scores are matched to teams by name; a missing or non-numeric score is no score', () => {
+    const s = (scores: Array<{ name: string; score: string }> | null) => scoreOf({ home_team: 'A', away_team: 'B', scores });
+    assert.deepEqual(s([{ name: 'B', score: '1' }, { name: 'A', score: '3' }]), { home: 3, away: 1 });
+    assert.equal(s(null), null);
+    assert.equal(s([{ name: 'A', score: '3' }]), null);
+    assert.equal(s([{ name: 'A', score: '3' }, { name: 'B', score: 'x' }]), null);
+  });
+
+  it('provider sport keys map to our sports and a league; unknown groups to none', () => {
+    assert.deepEqual(leagueOf('soccer_epl', 'EPL'), {
+      sport: 'soccer',
+      league: { slug: 'soccer-epl', name: 'EPL', country: 'England' },
+    });
+    assert.equal(leagueOf('basketball_euroleague', 'Euroleague')!.sport, 'basketball');
+    assert.equal(leagueOf('basketball_euroleague', 'Euroleague')!.league.country, 'International');
+    assert.equal(leagueOf('americanfootball_nfl', undefined)!.sport, 'american_football');
+    assert.equal(leagueOf('aussierules_afl', 'AFL'), null);
+  });
+});
