@@ -1,5 +1,9 @@
 // Provider-shaped fixtures (The Odds API v4 /odds and /scores items) for the adapter's tests.
-import type { OddsEvent, ProviderBookmaker, ScoreEvent } from '../../../src/feed/upstream/the-odds-api/provider-types.js';
+import type {
+  OddsEvent,
+  ProviderBookmaker,
+  ScoreEvent,
+} from '../../../src/feed/upstream/the-odds-api/provider-types.js';
 
 export interface BookPrices {
   key: string;

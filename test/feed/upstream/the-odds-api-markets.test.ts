@@ -113,11 +113,24 @@ describe('The Odds API markets', () => {
   });
 
   it('scores are matched to teams by name; a missing or non-numeric score is no score', () => {
-    const s = (scores: Array<{ name: string; score: string }> | null) => scoreOf({ home_team: 'A', away_team: 'B', scores });
-    assert.deepEqual(s([{ name: 'B', score: '1' }, { name: 'A', score: '3' }]), { home: 3, away: 1 });
+    const s = (scores: Array<{ name: string; score: string }> | null) =>
+      scoreOf({ home_team: 'A', away_team: 'B', scores });
+    assert.deepEqual(
+      s([
+        { name: 'B', score: '1' },
+        { name: 'A', score: '3' },
+      ]),
+      { home: 3, away: 1 },
+    );
     assert.equal(s(null), null);
     assert.equal(s([{ name: 'A', score: '3' }]), null);
-    assert.equal(s([{ name: 'A', score: '3' }, { name: 'B', score: 'x' }]), null);
+    assert.equal(
+      s([
+        { name: 'A', score: '3' },
+        { name: 'B', score: 'x' },
+      ]),
+      null,
+    );
   });
 
   it('provider sport keys map to our sports and a league; unknown groups to none', () => {

@@ -43,7 +43,9 @@ describe('The Odds API tracker', () => {
   it('a moved line withdraws the old market and adds the new one', () => {
     const t = new EventTracker('wh');
     const first = t.fromOdds([ev()]);
-    const oldTotal = (first[1] as Extract<FeedMessage, { type: 'markets' }>).markets.find((m) => m.key === 'totals:2.5')!;
+    const oldTotal = (first[1] as Extract<FeedMessage, { type: 'markets' }>).markets.find(
+      (m) => m.key === 'totals:2.5',
+    )!;
     const out = valid(t.fromOdds([ev([{ key: 'wh', h2h: [2.1, 3.4, 3.6], total: [3, 2.2, 1.7] }])]));
     assert.deepEqual(types(out), ['remove_markets', 'markets']);
     assert.deepEqual((out[0] as Extract<FeedMessage, { type: 'remove_markets' }>).market_ids, [oldTotal.market_id]);
@@ -58,7 +60,11 @@ describe('The Odds API tracker', () => {
     const e = ev();
     t.fromOdds([e]);
     assert.deepEqual(t.fromScores([scoreEvent(e, null)], START + 60_000), [], 'no scores yet: still prematch');
-    assert.deepEqual(t.fromScores([scoreEvent(e, [0, 0])], START - 60_000), [], 'scores before the start are not a kick-off');
+    assert.deepEqual(
+      t.fromScores([scoreEvent(e, [0, 0])], START - 60_000),
+      [],
+      'scores before the start are not a kick-off',
+    );
     const live = valid(t.fromScores([scoreEvent(e, [0, 0])], START + 60_000));
     assert.deepEqual(live, [
       { type: 'status', event_id: 'toa-g1', status: 'live' },
@@ -81,7 +87,13 @@ describe('The Odds API tracker', () => {
     t.fromScores([scoreEvent(e, [1, 0])], START + 60_000);
     const done = valid(t.fromScores([scoreEvent(e, [2, 1], true, '2026-03-01T16:55:00Z')], START + 7_000_000));
     assert.deepEqual(done, [
-      { type: 'result', event_id: 'toa-g1', status: 'ended', score: { home: 2, away: 1 }, ended_at: '2026-03-01T16:55:00.000Z' },
+      {
+        type: 'result',
+        event_id: 'toa-g1',
+        status: 'ended',
+        score: { home: 2, away: 1 },
+        ended_at: '2026-03-01T16:55:00.000Z',
+      },
     ]);
     assert.deepEqual(t.fromScores([scoreEvent(e, [2, 1], true, '2026-03-01T16:55:00Z')], START + 7_100_000), []);
     const corrected = t.fromScores([scoreEvent(e, [2, 2], true, '2026-03-01T17:10:00Z')], START + 8_000_000);
@@ -122,7 +134,11 @@ describe('The Odds API tracker', () => {
   it('the summary counts hot (live or within the hour) and started events per sport', () => {
     const t = new EventTracker('wh');
     t.fromOdds([ev()]);
-    assert.deepEqual(t.summary('soccer_epl', START - 2 * 3600_000, 3600_000), { hot: 0, started: 0, nextStartAt: START });
+    assert.deepEqual(t.summary('soccer_epl', START - 2 * 3600_000, 3600_000), {
+      hot: 0,
+      started: 0,
+      nextStartAt: START,
+    });
     assert.deepEqual(t.summary('soccer_epl', START - 1800_000, 3600_000), { hot: 1, started: 0, nextStartAt: START });
     assert.deepEqual(t.summary('soccer_epl', START + 60_000, 3600_000), { hot: 1, started: 1, nextStartAt: null });
     assert.deepEqual(t.summary('basketball_nba', START, 3600_000), { hot: 0, started: 0, nextStartAt: null });

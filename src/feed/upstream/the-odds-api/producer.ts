@@ -170,7 +170,14 @@ export class TheOddsApiProducer implements FeedProducer {
           this.setState('budget_exhausted', { sport, left: this.budget.left(this.opts.now()) });
         }
       }
-      this.nextAt.set(sport, this.opts.now() + this.spacingMs(sport));
+      const after = this.opts.now();
+      if (!this.budget.allows(this.oddsCost, after)) {
+        this.setState('budget_exhausted', { sport, left: this.budget.left(after) });
+        this.nextAt.set(sport, this.budget.nextMonthAt(after));
+      } else {
+        // A new month brings a new budget: never plan past its start.
+        this.nextAt.set(sport, Math.min(after + this.spacingMs(sport), this.budget.nextMonthAt(after)));
+      }
     } catch (err) {
       if (!(err instanceof UpstreamError)) throw err;
       this.failed(err, sport);
@@ -257,6 +264,7 @@ export class TheOddsApiProducer implements FeedProducer {
     const backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (this.failures - 1));
     const wait = err.kind === 'unauthorized' ? BACKOFF_MAX_MS : Math.max(backoff, err.retryAfterMs ?? 0);
     this.backoffUntil = this.opts.now() + wait;
+    this.nextAt.set(sport, this.backoffUntil);
     // 0 credits left at the provider: nothing more this period (our month) unless its answer changes.
     if (err.headers?.remaining === 0) {
       this.setState('budget_exhausted', { sport, reason: err.message });
