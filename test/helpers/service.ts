@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, type Service, type ServiceOptions } from '../../src/service.js';
 
 export const ADMIN_KEY = 'test-admin-key';
 export const DEMO_KEY = 'test-demo-key';
@@ -61,6 +61,8 @@ export interface StartOptions {
   now?: number;
   /** Extra environment variables. */
   env?: Record<string, string>;
+  /** Extra service options (e.g. a fake upstream's fast poll loop); the clock stays the test's. */
+  options?: Omit<ServiceOptions, 'now'>;
 }
 
 export async function startService(opts: StartOptions = {}): Promise<TestService> {
@@ -80,7 +82,7 @@ export async function startService(opts: StartOptions = {}): Promise<TestService
     STALE_LOCK_SECONDS: '0',
     ...opts.env,
   });
-  const service = await createService(config, { now: () => t });
+  const service = await createService(config, { ...opts.options, now: () => t });
 
   async function inject<T>(method: string, url: string, o: InjectOptions = {}): Promise<Reply<T>> {
     const headers: Record<string, string> = {};
