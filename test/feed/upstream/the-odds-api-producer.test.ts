@@ -247,6 +247,73 @@ describe('The Odds API producer', () => {
     assert.ok(!JSON.stringify(h.logs).includes('wrong'), 'the key is never logged');
   });
 
+  it('stop() during an unanswered call ends at once, logging and counting nothing', async () => {
+    fake.faults.push({ kind: 'hang' });
+    const h = harness({}, 60_000);
+    const p = new TheOddsApiProducer({
+      settings: {
+        url: fake.url,
+        apiKey: FAKE_KEY,
+        sports: ['soccer_epl'],
+        regions: ['uk'],
+        bookmaker: 'wh',
+        pollSeconds: 60,
+        monthlyBudget: 1000,
+      },
+      sink: async () => undefined,
+      now: () => h.clock.t,
+      log: {
+        info: () => undefined,
+        warn: (obj, msg) => h.logs.push({ level: 'warn', msg, obj: obj as Record<string, unknown> }),
+      },
+    });
+    p.start();
+    for (let i = 0; i < 100 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    const t = Date.now();
+    await p.stop();
+    assert.ok(Date.now() - t < 1000, 'did not wait for the 60 s timeout');
+    assert.deepEqual(h.logs, []);
+    assert.equal(p.status().creditsSpentThisMonth, 0);
+  });
+
+  it('a sink that throws is logged and the loop goes on', async () => {
+    fake.odds.set('soccer_epl', [game]);
+    const h = harness();
+    let calls = 0;
+    const p = new TheOddsApiProducer({
+      settings: {
+        url: fake.url,
+        apiKey: FAKE_KEY,
+        sports: ['soccer_epl'],
+        regions: ['uk'],
+        bookmaker: 'wh',
+        pollSeconds: 60,
+        monthlyBudget: 1000,
+      },
+      sink: async () => {
+        calls++;
+        throw new Error('boom');
+      },
+      now: () => h.clock.t,
+      tickMs: 5,
+      log: {
+        info: () => undefined,
+        warn: (obj, msg) => h.logs.push({ level: 'warn', msg, obj: obj as Record<string, unknown> }),
+      },
+    });
+    p.start();
+    for (let i = 0; i < 100 && calls === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    // Not polled again before its turn (no credits burnt in a tight loop)…
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(fake.requests.length, 1);
+    // …and at its turn everything is sent again, so the loop is alive and nothing was lost.
+    h.clock.t = p.status().nextPollAt!;
+    for (let i = 0; i < 100 && calls < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await p.stop();
+    assert.ok(calls >= 2, `sink called ${calls} times`);
+    assert.match(h.logs[0]!.msg, /failed unexpectedly/);
+  });
+
   it('start() polls on its own and stop() ends it', async () => {
     fake.odds.set('soccer_epl', [game]);
     const h = harness();

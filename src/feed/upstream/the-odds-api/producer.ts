@@ -61,11 +61,13 @@ const NEAR_FACTOR = 4;
 /** /scores with daysFrom=1 (completed games of the last day) costs 2 credits. */
 const SCORES_COST = 2;
 const BACKOFF_BASE_MS = 5_000;
+/** Ended games are forgotten after this (memory stays bounded over a season; /scores looks back one day). */
+const PRUNE_AFTER_MS = 3 * DAY_MS;
 const BACKOFF_MAX_MS = 15 * 60_000;
 
 class UpstreamError extends Error {
   constructor(
-    readonly kind: 'http' | 'timeout' | 'network' | 'unauthorized' | 'rate_limited' | 'bad_body',
+    readonly kind: 'http' | 'timeout' | 'network' | 'unauthorized' | 'rate_limited' | 'bad_body' | 'stopped',
     message: string,
     readonly retryAfterMs: number | null = null,
     readonly headers: QuotaHeaders | null = null,
@@ -101,10 +103,13 @@ export class TheOddsApiProducer implements FeedProducer {
     this.running = true;
     this.abort = new AbortController();
     const loop = (): void => {
-      this.current = this.tick().finally(() => {
-        this.current = null;
-        if (this.running) this.timer = setTimeout(loop, this.opts.tickMs ?? 1000);
-      });
+      // A throwing sink is a bug elsewhere: logged, and the loop goes on (an unhandled rejection would end the process).
+      this.current = this.tick()
+        .catch((err: unknown) => this.opts.log?.warn({ err }, 'upstream the-odds-api: a poll failed unexpectedly'))
+        .finally(() => {
+          this.current = null;
+          if (this.running) this.timer = setTimeout(loop, this.opts.tickMs ?? 1000);
+        });
     };
     loop();
   }
@@ -138,6 +143,7 @@ export class TheOddsApiProducer implements FeedProducer {
   /** One look at the clock: polls every sport that is due (tests call it directly). */
   async tick(): Promise<void> {
     for (const sport of this.opts.settings.sports) {
+      if (this.abort.signal.aborted) return;
       const now = this.opts.now();
       if (now < this.backoffUntil || now < (this.nextAt.get(sport) ?? 0)) continue;
       await this.pollSport(sport);
@@ -171,6 +177,7 @@ export class TheOddsApiProducer implements FeedProducer {
         }
       }
       const after = this.opts.now();
+      this.tracker.prune(after - PRUNE_AFTER_MS);
       if (!this.budget.allows(this.oddsCost, after)) {
         this.setState('budget_exhausted', { sport, left: this.budget.left(after) });
         this.nextAt.set(sport, this.budget.nextMonthAt(after));
@@ -179,7 +186,13 @@ export class TheOddsApiProducer implements FeedProducer {
         this.nextAt.set(sport, Math.min(after + this.spacingMs(sport), this.budget.nextMonthAt(after)));
       }
     } catch (err) {
-      if (!(err instanceof UpstreamError)) throw err;
+      if (!(err instanceof UpstreamError)) {
+        // The sink failed (a bug elsewhere): what it was given may be lost, so the next poll sends
+        // everything again (the same ids: idempotent), and it waits its normal turn (credits).
+        this.tracker.reset();
+        this.nextAt.set(sport, this.opts.now() + this.spacingMs(sport));
+        throw err;
+      }
       this.failed(err, sport);
     }
   }
@@ -225,6 +238,8 @@ export class TheOddsApiProducer implements FeedProducer {
     try {
       res = await this.fetchFn(url, { signal, headers: { accept: 'application/json' } });
     } catch (err) {
+      // stop() aborted it: not an upstream fault, nothing to log or count.
+      if (this.abort.signal.aborted) throw new UpstreamError('stopped', 'stopped');
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       // An unanswered call may still have been charged: count it, so the budget is never exceeded.
       this.budget.record(cost, null, this.opts.now());
@@ -260,6 +275,7 @@ export class TheOddsApiProducer implements FeedProducer {
   }
 
   private failed(err: UpstreamError, sport: string): void {
+    if (err.kind === 'stopped') return;
     this.failures++;
     const backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (this.failures - 1));
     const wait = err.kind === 'unauthorized' ? BACKOFF_MAX_MS : Math.max(backoff, err.retryAfterMs ?? 0);

@@ -163,6 +163,11 @@ export class EventTracker {
     return { hot, started, nextStartAt };
   }
 
+  /** Forgets everything sent: the next answers are sent whole again. */
+  reset(): void {
+    this.events.clear();
+  }
+
   /** Forgets ended events older than `beforeMs` (memory stays bounded over a season). */
   prune(beforeMs: number): void {
     for (const [id, t] of this.events) if (t.phase === 'ended' && t.startAt < beforeMs) this.events.delete(id);
