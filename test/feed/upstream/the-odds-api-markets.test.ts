@@ -20,7 +20,7 @@ const prices = (m: { outcomes: Array<{ code: string; odds: number }> } | undefin
 
 describe('The Odds API markets', () => {
   it('soccer h2h with a draw is 1x2 with home, draw and away, whatever order the provider lists them in', () => {
-    const m = byKey(marketsOf(epl, 'williamhill')).get('1x2');
+    const m = byKey(marketsOf(epl, 'williamhill', 'soccer')).get('1x2');
     assert.deepEqual(prices(m), { home: 2.1, draw: 3.4, away: 3.6 });
     assert.deepEqual(
       m!.outcomes.map((o) => [o.code, o.label, o.team_side]),
@@ -36,7 +36,7 @@ describe('The Odds API markets', () => {
     const nba = oddsEvent('e2', 'basketball_nba', { home: 'Lakers', away: 'Celtics' }, '2026-03-02T01:00:00Z', [
       { key: 'fanduel', h2h: [1.8, 2.05] },
     ]);
-    const markets = marketsOf(nba, 'fanduel');
+    const markets = marketsOf(nba, 'fanduel', 'basketball');
     assert.deepEqual(
       markets.map((m) => m.key),
       ['moneyline'],
@@ -45,14 +45,14 @@ describe('The Odds API markets', () => {
   });
 
   it("spreads are asian_handicap at the home side's line, totals are totals at theirs", () => {
-    const m = byKey(marketsOf(epl, 'paddypower'));
+    const m = byKey(marketsOf(epl, 'paddypower', 'soccer'));
     assert.deepEqual(prices(m.get('asian_handicap:-1')), { home: 2.6, away: 1.5 });
     assert.deepEqual(prices(m.get('totals:3')), { over: 2.4, under: 1.6 });
     assert.deepEqual([...m.keys()], ['1x2', 'asian_handicap:-1', 'totals:3']);
   });
 
   it('consensus is the median price per outcome over the bookmakers quoting the most common line', () => {
-    const m = byKey(marketsOf(epl, 'consensus'));
+    const m = byKey(marketsOf(epl, 'consensus', 'soccer'));
     assert.deepEqual(prices(m.get('1x2')), { home: 2.1, draw: 3.4, away: 3.6 });
     // Two bookmakers quote -0.5 and 2.5, one -1 and 3: the majority lines, the mean of two middle prices.
     assert.deepEqual(prices(m.get('asian_handicap:-0.5')), { home: 2.075, away: 1.825 });
@@ -70,8 +70,26 @@ describe('The Odds API markets', () => {
     assert.equal(choosePrices(b, 'totals', 'consensus')![0]!.line, 2.5);
   });
 
+  it('ice hockey and tennis take h2h only: their lines would not grade as the provider means them', () => {
+    const nhl = oddsEvent('h1', 'icehockey_nhl', { home: 'Rangers', away: 'Devils' }, '2026-03-02T00:00:00Z', [
+      { key: 'x', h2h: [1.9, 1.95], spread: [-1.5, 2.6, 1.5], total: [5.5, 1.9, 1.9] },
+    ]);
+    assert.deepEqual(
+      marketsOf(nhl, 'x', 'ice_hockey').map((m) => m.key),
+      ['moneyline'],
+    );
+    assert.deepEqual(
+      marketsOf(nhl, 'x', 'tennis').map((m) => m.key),
+      ['moneyline'],
+    );
+    assert.deepEqual(
+      marketsOf(nhl, 'x', 'baseball').map((m) => m.key),
+      ['moneyline', 'asian_handicap:-1.5', 'totals:5.5'],
+    );
+  });
+
   it('a bookmaker that does not quote the event gives no markets', () => {
-    assert.deepEqual(marketsOf(epl, 'pinnacle'), []);
+    assert.deepEqual(marketsOf(epl, 'pinnacle', 'soccer'), []);
   });
 
   it('prices below 1.01 and spreads whose two lines do not mirror are left out, not repaired', () => {
@@ -86,14 +104,14 @@ describe('The Odds API markets', () => {
       ],
     });
     assert.deepEqual(
-      marketsOf(bad, 'x').map((m) => m.key),
+      marketsOf(bad, 'x', 'soccer').map((m) => m.key),
       ['totals:2.5'],
     );
   });
 
   it('market and selection ids are stable integers below 2^53 derived from the provider event id', () => {
-    const once = marketsOf(epl, 'williamhill');
-    const again = marketsOf(structuredClone(epl), 'williamhill');
+    const once = marketsOf(epl, 'williamhill', 'soccer');
+    const again = marketsOf(structuredClone(epl), 'williamhill', 'soccer');
     assert.deepEqual(once, again);
     for (const m of once) {
       assert.equal(m.market_id, marketIdOf('e1aaaa', m.key));
@@ -108,7 +126,11 @@ describe('The Odds API markets', () => {
   });
 
   it('every market made is a valid feed markets message', () => {
-    const v = validateFeedMessage({ type: 'markets', event_id: 'toa-e1aaaa', markets: marketsOf(epl, 'consensus') });
+    const v = validateFeedMessage({
+      type: 'markets',
+      event_id: 'toa-e1aaaa',
+      markets: marketsOf(epl, 'consensus', 'soccer'),
+    });
     assert.equal(v.ok, true, v.ok ? '' : v.message);
   });
 

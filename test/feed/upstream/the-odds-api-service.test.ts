@@ -99,14 +99,19 @@ describe('FEED=the-odds-api end to end', () => {
     return Number(m[1]);
   };
 
-  /** Moves the clock to the adapter's next planned poll (once the one under way is done) and waits until it is made. */
-  async function nextPoll(): Promise<void> {
-    // 0 s: a poll is under way (or due this instant): its plan comes once it is done.
+  /** Waits until no poll is under way (the next one is planned ahead of the clock); the seconds until it. */
+  async function idle(): Promise<number> {
     // Read from /metrics: /v1/health allows a caller 2 requests a second.
-    const seconds = await until('a planned poll', async () => {
+    return until('a planned poll', async () => {
       const v = gauge(await metrics(), 'upstream_next_poll_seconds');
       return v > 0 ? v : undefined;
     });
+  }
+
+  /** Moves the clock to the adapter's next planned poll (once the one under way is done) and waits until it is made. */
+  async function nextPoll(): Promise<void> {
+    // 0 s: a poll is under way (or due this instant): its plan comes once it is done.
+    const seconds = await idle();
     const before = fake.requests.length;
     svc.clock.advance(Math.ceil(seconds * 1000));
     await until('a poll', async () => (fake.requests.length > before ? true : undefined));
@@ -203,6 +208,7 @@ describe('FEED=the-odds-api end to end', () => {
   });
 
   it('stayed within the monthly budget, and says so', async () => {
+    await idle();
     const s = await upstream();
     assert.ok(fake.creditsUsed <= BUDGET, `spent ${fake.creditsUsed} of ${BUDGET}`);
     assert.equal(s.credits_used_this_month, fake.creditsUsed);

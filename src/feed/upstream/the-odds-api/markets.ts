@@ -96,10 +96,25 @@ function keyAndName(marketKey: string, hasDraw: boolean, line: number | null): {
   return { key: formatMarketKey({ family: 'totals', period: null, line }), name: `Total ${line}` };
 }
 
-/** Our markets for one provider event, with ids derived from the provider's event id and our market key. */
-export function marketsOf(ev: OddsEvent, bookmaker: string): MarketDef[] {
+/**
+ * Sports whose `spreads` and `totals` our catalog grades as the provider means them, from the final
+ * score alone. Elsewhere they are left out: ice hockey lines are regulation-time for us but include
+ * overtime at the provider; tennis lines count games, which the provider's score (sets) does not say.
+ */
+const LINES_FROM_FINAL_SCORE: ReadonlySet<string> = new Set([
+  'soccer',
+  'basketball',
+  'american_football',
+  'baseball',
+  'rugby',
+  'handball',
+]);
+
+/** Our markets for one provider event (`sport`: ours), with ids derived from the provider's event id and our market key. */
+export function marketsOf(ev: OddsEvent, bookmaker: string, sport: string): MarketDef[] {
   const out: MarketDef[] = [];
   for (const providerKey of PROVIDER_MARKETS) {
+    if (providerKey !== 'h2h' && !LINES_FROM_FINAL_SCORE.has(sport)) continue;
     const priced = choosePrices(ev, providerKey, bookmaker);
     if (priced === null || priced.some((o) => !(o.price >= MIN_ODDS))) continue;
     const named = keyAndName(

@@ -74,7 +74,7 @@ export class EventTracker {
         t.fixture = fixtureText;
         t.startAt = Date.parse(ev.commence_time);
       }
-      out.push(...this.marketChanges(event_id, t, marketsOf(ev, this.bookmaker)));
+      out.push(...this.marketChanges(event_id, t, marketsOf(ev, this.bookmaker, mapped.sport)));
     }
     return out;
   }
