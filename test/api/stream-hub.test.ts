@@ -175,6 +175,11 @@ async function scenario(mode: Mode): Promise<void> {
       if (round === 1) open(sub({ eventIds: new Set(few) }));
       // Round 3: a flush that cannot wait (a heartbeat's, a lost log's) while the worker writes
       // round 3's frames, with more entries gathered meanwhile: order kept, nothing sent twice.
+      // Round 2: a second flush sent to the worker before the first comes back.
+      if (round === 2) {
+        await turn();
+        appendBatch(log, 22);
+      }
       if (round === 3) {
         await turn();
         appendBatch(log, 33);
@@ -207,7 +212,7 @@ describe('stream hub flush', () => {
       assert.ok(hub.idle, 'the frame worker answered');
     };
     await scenario({ renderer, settle });
-    assert.equal(renderer.rendered, 4, 'rounds 0, 2, 3 (answered after the hub wrote it itself) and 4');
+    assert.equal(renderer.rendered, 5, 'rounds 0, 2 (twice), 3 (answered after the hub wrote it itself) and 4');
     assert.equal(renderer.failed, 0);
   });
 

@@ -40,6 +40,9 @@ export interface StreamHubOptions {
 /** A flush whose odds frames are being written by the frame worker. */
 interface InFlight {
   batch: LogEntry[];
+  plan: FramePlan;
+  /** The worker's frames once it answered (null: it failed, the main thread renders them). */
+  frames: Buffer[] | null | undefined;
   /** Set once its entries have been handed to the streams (by the worker's answer or a flush that could not wait). */
   delivered: boolean;
 }
@@ -51,7 +54,8 @@ export class StreamHub {
   private readonly perGroup = new Map<string, number>();
   private pending: LogEntry[] = [];
   private scheduled = false;
-  private inFlight: InFlight | null = null;
+  /** Flushes at the frame worker, oldest first: handed out in this order as their frames come back. */
+  private flights: InFlight[] = [];
   private readonly unsubscribe: () => void;
   private readonly unsubscribeLost: () => void;
   private readonly heartbeatTimer: NodeJS.Timeout;
@@ -87,7 +91,7 @@ export class StreamHub {
 
   /** Nothing gathered or being written: every entry so far has been handed to the streams. */
   get idle(): boolean {
-    return this.inFlight === null && this.pending.length === 0 && !this.scheduled;
+    return this.flights.length === 0 && this.pending.length === 0 && !this.scheduled;
   }
 
   /** Streams a key holds open on this node. */
@@ -113,16 +117,14 @@ export class StreamHub {
   }
 
   /**
-   * Hands the gathered entries to every stream now, on this thread (a flush of the frame worker
-   * still under way is handed over first: streams receive entries in order).
+   * Hands the gathered entries to every stream now, on this thread (flushes still at the frame
+   * worker are handed out first: streams receive entries in order).
    */
   flush(): void {
     this.scheduled = false;
-    const flying = this.inFlight;
-    if (flying !== null && !flying.delivered) {
-      flying.delivered = true;
-      this.deliverBatch(flying.batch, new Map());
-    }
+    const flights = this.flights;
+    this.flights = [];
+    for (const f of flights) this.handOut(f);
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
@@ -131,46 +133,55 @@ export class StreamHub {
 
   /**
    * The flush after new entries: with a frame worker, their odds frames are written there while
-   * this thread goes on, then handed out; one such flush at a time (entries arriving meanwhile
-   * wait for the next, which then carries them together).
+   * this thread goes on (the next flush may be sent before this one comes back), and each flush is
+   * handed out, in order, once its frames are back.
    */
   private flushSoon(): void {
     this.scheduled = false;
     const renderer = this.opts.renderer;
     if (renderer === undefined) return this.flush();
-    if (this.inFlight !== null || this.pending.length === 0) return;
+    if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
     const plan = this.plan(batch);
-    if (plan.jobs.length === 0) return this.deliverBatch(batch, new Map());
-    const flying: InFlight = { batch, delivered: false };
-    this.inFlight = flying;
+    if (plan.jobs.length === 0 && this.flights.length === 0) return this.deliverBatch(batch, new Map());
+    const flight: InFlight = { batch, plan, frames: plan.jobs.length === 0 ? [] : undefined, delivered: false };
+    this.flights.push(flight);
+    if (plan.jobs.length === 0) return this.land();
     renderer.render(plan.entries, plan.jobs).then(
-      (frames) => this.landed(flying, plan, frames),
-      () => this.landed(flying, plan, null),
+      (frames) => {
+        flight.frames = frames;
+        this.land();
+      },
+      () => {
+        flight.frames = null;
+        this.land();
+      },
     );
   }
 
-  private landed(flying: InFlight, plan: FramePlan, frames: Buffer[] | null): void {
-    this.inFlight = null;
-    if (!flying.delivered) {
-      flying.delivered = true;
-      const cache: FrameCache = new Map();
-      if (frames !== null) {
-        for (let j = 0; j < plan.jobs.length; j++) {
-          const { key, entry } = plan.targets[j] as FrameTarget;
-          let byEntry = cache.get(key);
-          if (byEntry === undefined) cache.set(key, (byEntry = new Map()));
-          byEntry.set(entry, frames[j] as Buffer);
-        }
+  /** Hands out the flushes whose frames are back, oldest first, up to the first still at the worker. */
+  private land(): void {
+    while (this.flights.length > 0 && (this.flights[0] as InFlight).frames !== undefined) {
+      this.handOut(this.flights.shift() as InFlight);
+    }
+  }
+
+  private handOut(flight: InFlight): void {
+    if (flight.delivered) return;
+    flight.delivered = true;
+    const cache: FrameCache = new Map();
+    const { frames, plan } = flight;
+    if (frames !== null && frames !== undefined) {
+      for (let j = 0; j < frames.length; j++) {
+        const { key, entry } = plan.targets[j] as FrameTarget;
+        let byEntry = cache.get(key);
+        if (byEntry === undefined) cache.set(key, (byEntry = new Map()));
+        byEntry.set(entry, frames[j] as Buffer);
       }
-      // Without the worker's frames (it failed), the streams render them here as before.
-      this.deliverBatch(flying.batch, cache);
     }
-    if (this.pending.length > 0 && !this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flushSoon());
-    }
+    // Frames the worker did not write (it failed, or a flush could not wait) are rendered here.
+    this.deliverBatch(flight.batch, cache);
   }
 
   /** The odds frames a batch needs, once per rendering and entry (streams of one subscription planned once). */
@@ -241,7 +252,7 @@ export class StreamHub {
   /** A heartbeat to every stream that has been written everything before the log's head. */
   heartbeat(): void {
     // Changes are on their way (the frame worker is writing them): they say more than a heartbeat.
-    if (this.inFlight !== null) return;
+    if (this.flights.length > 0) return;
     this.flush();
     const position = formatLogPosition(this.opts.log.head);
     const time = new Date(this.opts.worldNow()).toISOString();
