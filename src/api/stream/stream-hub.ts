@@ -181,7 +181,7 @@ export class StreamHub {
       }
     }
     // Frames the worker did not write (it failed, or a flush could not wait) are rendered here.
-    this.deliverBatch(flight.batch, cache);
+    this.deliverBatch(flight.batch, cache, cache.size > 0 ? 'worker' : 'main');
   }
 
   /** The odds frames a batch needs, once per rendering and entry (streams of one subscription planned once). */
@@ -234,8 +234,9 @@ export class StreamHub {
    * families) unless the cache has it already, a batch's bytes once per subscription shared by
    * several streams, and a stream following a few events is handed only their entries.
    */
-  private deliverBatch(batch: LogEntry[], cache: FrameCache): void {
+  private deliverBatch(batch: LogEntry[], cache: FrameCache, frames: 'main' | 'worker' = 'main'): void {
     if (batch.length === 0) return;
+    this.opts.metrics.flushes.inc({ frames });
     const shared: SharedBatches = new Map();
     const through = (batch[batch.length - 1] as LogEntry).position;
     let byEvent: Map<string, number[]> | null = null;
