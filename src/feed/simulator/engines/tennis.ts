@@ -1,4 +1,5 @@
 // Tennis: point by point with serve, games, tie-breaks at 6-6 and sets (best of 3 or 5); priced by exact recursion.
+import { SET_BETTING } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { Dist } from '../pricing/dist.js';
@@ -265,8 +266,8 @@ export class TennisEngine implements MatchEngine {
     out.push(
       decidedIfCertain(
         fair(
-          key('set_betting'),
-          'Set Betting',
+          key(SET_BETTING.key),
+          SET_BETTING.name,
           codes.map((c) => ({ code: c, label: c, side: null, p: o.sets.get(c) ?? 0 })),
         ),
       ),

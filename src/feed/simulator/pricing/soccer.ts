@@ -1,4 +1,5 @@
 // Soccer pricing: Poisson goal grids (full time, each half) drive every team family; Poisson counters drive player props.
+import { TO_QUALIFY } from '../../../domain/families/index.js';
 import type { TeamSide } from '../../../domain/types.js';
 import { Grid, normalCdf, poissonAbove, poissonDist, type Dist } from './dist.js';
 import {
@@ -149,7 +150,7 @@ function toQualify(s: SoccerPricingState): FairMarket {
     else if (d === 0) p += q * (etMargin.above(0) + etMargin.at(0) * pens);
   }
   return decidedIfCertain(
-    fair(key('to_qualify'), 'To Qualify', [
+    fair(key(TO_QUALIFY.key), TO_QUALIFY.name, [
       { code: 'home', label: s.names.home, side: 'home', p },
       { code: 'away', label: s.names.away, side: 'away', p: 1 - p },
     ]),
