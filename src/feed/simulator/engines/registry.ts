@@ -66,6 +66,9 @@ const FACTORIES: Readonly<Record<string, EngineFactory>> = {
   boxing: (ctx) => new CombatEngine(ctx),
 };
 
+/** The sports an engine plays (every sport of domain/sports.ts, a test checks). */
+export const ENGINE_SPORTS: readonly string[] = Object.keys(FACTORIES);
+
 export function createEngine(sport: string, ctx: EngineContext): MatchEngine {
   const factory = FACTORIES[sport];
   if (factory === undefined) throw new Error(`no match engine for sport '${sport}'`);
