@@ -1,4 +1,5 @@
 // Finished simulated games for the settlement benchmarks: their feed messages, and their final book as domain markets.
+import { settlementPhase } from '../src/domain/families/index.js';
 import type { GradingInput } from '../src/domain/grading/types.js';
 import { parseMarketKey } from '../src/domain/market-key.js';
 import type { EventResult, Market, PlayerStats } from '../src/domain/types.js';
@@ -124,14 +125,13 @@ export function finalBook(game: FinishedGame): FinalBook {
   };
 }
 
-/** Full-game main markets, the ones the requirement times: 1x2, totals, Asian handicap, double chance, draw no bet, BTTS. */
-const MAIN_FAMILIES = new Set(['1x2', 'totals', 'asian_handicap', 'double_chance', 'draw_no_bet', 'btts']);
-
+/** Full-game main markets, the ones the requirement times: settlement's phase 0, from the family descriptors. */
 export function isMainMarket(key: string): boolean {
   const k = parseMarketKey(key);
-  return k !== null && k.period === null && MAIN_FAMILIES.has(k.family);
+  return k !== null && settlementPhase(k.family, k.period) === 0;
 }
 
 export function isPlayerProp(key: string): boolean {
-  return parseMarketKey(key)?.family.startsWith('player_') ?? false;
+  const k = parseMarketKey(key);
+  return k !== null && settlementPhase(k.family, k.period) === 2;
 }

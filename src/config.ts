@@ -71,6 +71,8 @@ export interface Config {
   streamHeartbeatSeconds: number;
   /** Bytes a stream's socket may hold unsent before its odds are conflated (STREAM_BUFFER_KB). */
   streamBufferBytes: number;
+  /** Stream odds frames written by a worker thread, off the main thread (STREAM_FRAME_WORKER, default on). */
+  streamFrameWorker: boolean;
   /** A live event not updated for this long is reported locked until fresh data arrives (0: never). */
   staleLockSeconds: number;
 }
@@ -124,6 +126,7 @@ const DEFAULTS = {
   STREAM_REPLAY_MB: '256',
   STREAM_HEARTBEAT_SECONDS: '15',
   STREAM_BUFFER_KB: '1024',
+  STREAM_FRAME_WORKER: 'on',
   STALE_LOCK_SECONDS: '30',
   UPSTREAM_URL: 'https://api.the-odds-api.com',
   UPSTREAM_REGIONS: 'uk',
@@ -260,6 +263,9 @@ export function loadConfig(env?: Env): Config {
     streamReplayBytes: num(env, 'STREAM_REPLAY_MB', 1, 64 * 1024) * 1024 * 1024,
     streamHeartbeatSeconds: num(env, 'STREAM_HEARTBEAT_SECONDS', 1, 3600, false),
     streamBufferBytes: num(env, 'STREAM_BUFFER_KB', 16, 1024 * 1024) * 1024,
+    streamFrameWorker: ['on', 'true'].includes(
+      oneOf(env, 'STREAM_FRAME_WORKER', ['on', 'off', 'true', 'false'] as const),
+    ),
     staleLockSeconds: num(env, 'STALE_LOCK_SECONDS', 0, 86400, false),
   };
 }

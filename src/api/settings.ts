@@ -26,4 +26,6 @@ export interface ApiSettings extends SiteAddress {
   streamHeartbeatSeconds: number;
   /** Bytes a stream's socket may hold unsent before its odds are conflated. */
   streamBufferBytes: number;
+  /** Stream odds frames written by a worker thread. */
+  streamFrameWorker: boolean;
 }

@@ -35,6 +35,7 @@ export function apiSettings(config: Config): ApiSettings {
     settlementDetailDays: config.settlementDetailDays,
     streamHeartbeatSeconds: config.streamHeartbeatSeconds,
     streamBufferBytes: config.streamBufferBytes,
+    streamFrameWorker: config.streamFrameWorker,
   };
 }
 

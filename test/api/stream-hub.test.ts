@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { Registry } from 'prom-client';
 import { sseFrame } from '../../src/api/stream/sse.js';
 import { StreamConnection } from '../../src/api/stream/stream-connection.js';
+import { FrameRenderer } from '../../src/api/stream/frame-renderer.js';
 import { StreamHub } from '../../src/api/stream/stream-hub.js';
 import { StreamMetrics } from '../../src/api/stream/stream-metrics.js';
 import { matches, streamNameOf, type StreamSubscription } from '../../src/api/stream/stream-subscription.js';
@@ -94,8 +95,23 @@ function expected(entries: readonly LogEntry[], s: StreamSubscription, from: Log
   return out;
 }
 
-describe('stream hub flush', () => {
-  it('equal subscriptions, narrow event filters and everything else each receive exactly their own stream', () => {
+/** How a scenario's flushes run: on this thread, or with a frame worker (whose answers are awaited). */
+type Mode = { renderer?: FrameRenderer | FailingRenderer; settle: (hub: StreamHub) => Promise<void> };
+
+/** A frame worker that always fails: the hub writes every frame itself. */
+class FailingRenderer {
+  calls = 0;
+  render(): Promise<Buffer[]> {
+    this.calls++;
+    return Promise.reject(new Error('no worker'));
+  }
+  async close(): Promise<void> {}
+}
+
+const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+async function scenario(mode: Mode): Promise<void> {
+  {
     let now = 1_700_000_000_000;
     const log = new ChangeLog({ now: () => now, windowMs: 3_600_000, maxBytes: 1e9 });
     const metrics = new StreamMetrics(new Registry(), () => 0);
@@ -106,6 +122,7 @@ describe('stream hub flush', () => {
       worldNow: () => now,
       heartbeatMs: 60_000,
       charge: () => true,
+      ...(mode.renderer !== undefined ? { renderer: mode.renderer as FrameRenderer } : {}),
     });
     const few = new Set(['ev-30', 'ev-3', 'ev-12']);
     const formats: OddsFormat[] = ['decimal', 'american', 'fractional'];
@@ -150,19 +167,63 @@ describe('stream hub flush', () => {
     const all: LogEntry[] = [];
     log.subscribe((e) => all.push(e));
     for (const s of subs) open(s);
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 5; round++) {
       appendBatch(log, round);
       now += 7;
       // A stream joining between flushes shares nothing it has not seen.
       if (round === 1) hub.flush();
-      if (round === 1) open(sub({ eventIds: few }));
-      hub.flush();
+      if (round === 1) open(sub({ eventIds: new Set(few) }));
+      // Round 3: a flush that cannot wait (a heartbeat's, a lost log's) while the worker writes
+      // round 3's frames, with more entries gathered meanwhile: order kept, nothing sent twice.
+      // Round 2: a second flush sent to the worker before the first comes back.
+      if (round === 2) {
+        await turn();
+        appendBatch(log, 22);
+      }
+      if (round === 3) {
+        await turn();
+        appendBatch(log, 33);
+        hub.flush();
+        continue;
+      }
+      await mode.settle(hub);
+      if (mode.renderer === undefined) hub.flush();
     }
+    await mode.settle(hub);
     hub.closeAll();
     for (const { res, s, from } of opened) {
       const got = res.text.replace(/(id: [^\n]*\n)?event: close\n[^\n]*\n\n$/, '');
       assert.equal(got, expected(all, s, from), JSON.stringify({ ...s, eventIds: [...(s.eventIds ?? [])] }));
     }
     assert.ok(opened[0]!.res.text.length > 0);
+  }
+}
+
+describe('stream hub flush', () => {
+  it('equal subscriptions, narrow event filters and everything else each receive exactly their own stream', async () => {
+    await scenario({ settle: async () => {} });
+  });
+
+  it('the same, byte for byte, with a frame worker writing the odds frames', async () => {
+    const renderer = new FrameRenderer();
+    // Answers come from another thread: wait until the hub has handed out everything it was given.
+    const settle = async (hub: StreamHub): Promise<void> => {
+      for (let i = 0; i < 5000 && !hub.idle; i++) await new Promise((r) => setTimeout(r, 1));
+      assert.ok(hub.idle, 'the frame worker answered');
+    };
+    await scenario({ renderer, settle });
+    assert.equal(renderer.rendered, 5, 'rounds 0, 2 (twice), 3 (answered after the hub wrote it itself) and 4');
+    assert.equal(renderer.failed, 0);
+  });
+
+  it('the same when the frame worker fails: the hub writes the frames itself', async () => {
+    const renderer = new FailingRenderer();
+    await scenario({
+      renderer,
+      settle: async () => {
+        for (let i = 0; i < 5; i++) await turn();
+      },
+    });
+    assert.ok(renderer.calls >= 3);
   });
 });

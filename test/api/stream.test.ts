@@ -306,6 +306,56 @@ describe('GET /v1/stream', () => {
   });
 });
 
+describe('GET /v1/stream: odds frames written by a worker thread (STREAM_FRAME_WORKER)', () => {
+  test('a client sees the same events with the worker as without, and /metrics says who wrote the frames', async () => {
+    const on = await startService({ env: { STREAM_HEARTBEAT_SECONDS: '3600' } });
+    const off = await startService({ env: { STREAM_HEARTBEAT_SECONDS: '3600', STREAM_FRAME_WORKER: 'off' } });
+    try {
+      const paths = [
+        '/v1/stream',
+        '/v1/stream?markets=totals&odds_format=american',
+        '/v1/stream?event_ids=x2&types=odds&odds_format=fractional',
+        '/v1/stream?markets=1x2,totals&odds_format=fractional_exact',
+      ];
+      const seen: string[][][] = [];
+      for (const svc of [on, off]) {
+        const base = await listen(svc);
+        const clients = await Promise.all(paths.map((p) => SseClient.connect(base, p, key)));
+        const rng = new Rng(7);
+        const lives = ['x1', 'x2', 'x3'].map((id) => lifeOf(id, rng));
+        for (let t = 0; t < Math.max(...lives.map((l) => l.length)); t++) {
+          await feedOk(
+            svc,
+            lives.flatMap((l) => l[t] ?? []),
+          );
+        }
+        for (const c of clients)
+          await c.until(
+            (ev) => ev.filter((e) => e.event === 'result').length === (c === clients[2] ? 0 : 3) && ev.length > 0,
+            5000,
+            'the results',
+          );
+        // The x2 odds stream has no results: wait for its last odds event instead.
+        await clients[2]!.until((ev) => ev.filter((e) => e.event === 'odds').length >= 12, 5000, 'x2 odds');
+        for (const c of clients) c.close();
+        // Ids are positions on each service's own clock: compare names and data.
+        seen.push(clients.map((c) => c.changes.map((e) => `${e.event} ${e.text}`)));
+        const text = (await svc.inject('GET', '/metrics', { key: null, headers: { 'x-admin-key': ADMIN_KEY } })).text;
+        const worker = Number(/stream_flushes_total\{frames="worker"\} (\d+)/.exec(text)?.[1] ?? 0);
+        const main = Number(/stream_flushes_total\{frames="main"\} (\d+)/.exec(text)?.[1] ?? 0);
+        if (svc === on)
+          assert.ok(worker > 0, `the worker wrote frames (${worker} flushes; ${main} on the main thread)`);
+        else assert.equal(worker, 0);
+      }
+      assert.ok((seen[0]?.[0]?.length ?? 0) > 40, 'every kind of change was streamed');
+      assert.deepEqual(seen[0], seen[1]);
+    } finally {
+      await on.close();
+      await off.close();
+    }
+  });
+});
+
 describe('GET /v1/stream: replay window', () => {
   test('an id older than the window gets snapshot_required expired', async () => {
     const svc = await startService({ env: { STREAM_REPLAY_SECONDS: '60' } });

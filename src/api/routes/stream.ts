@@ -11,6 +11,7 @@ import { keyRouteErrors, OddsFormatParam } from '../schemas/common.js';
 import { snapshotSource } from '../stream/snapshot.js';
 import { SSE_HEADERS, SSE_PREAMBLE } from '../stream/sse.js';
 import { StreamConnection, type HoldLimits } from '../stream/stream-connection.js';
+import { FrameRenderer } from '../stream/frame-renderer.js';
 import { StreamHub } from '../stream/stream-hub.js';
 import { StreamMetrics } from '../stream/stream-metrics.js';
 import { STREAM_EVENT_NAMES, type StreamEventName, type StreamSubscription } from '../stream/stream-subscription.js';
@@ -98,6 +99,8 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const key = keyPlans.get(keyId);
         return key === undefined ? true : chargeKey(ctx, keyId, key);
       },
+      // Odds frames are most of a flush's work: a worker thread writes them (started at the first flush).
+      ...(settings.streamFrameWorker ? { renderer: new FrameRenderer(app.log) } : {}),
     });
     /** The plan of each key with an open stream (its later periods are charged to it). */
     const keyPlans = new Map<string, string>();

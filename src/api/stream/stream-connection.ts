@@ -1,5 +1,6 @@
 // One open stream: writes its matching change-log entries, holds and conflates them while the client reads slowly, closes it when hopeless.
 import type { ServerResponse } from 'node:http';
+import type { OddsFormat } from '../../domain/types.js';
 import type { LogEntry, OddsEntry } from '../../live/log-entry.js';
 import { compareLogPositions, formatLogPosition, type LogPosition } from '../../live/log-position.js';
 import { keptChanges, renderEntryData, type FamilyIdOf } from '../../live/log-render.js';
@@ -218,6 +219,29 @@ export class StreamConnection {
     this.write([batch.bytes]);
   }
 
+  /**
+   * The odds frames a delivery of these entries would render (the hub has them written off the main
+   * thread first): `want` is called with this stream's rendering, the entry, and the changes its
+   * families filter keeps (null: all). Nothing for a stream that is holding, snapshotting or closed.
+   */
+  planFrames(
+    entries: readonly LogEntry[],
+    want: (key: string, entry: OddsEntry, format: OddsFormat, kept: Uint32Array | null) => void,
+  ): void {
+    if (this.closed || this.holding) return;
+    const families = this.deps.sub.families;
+    for (const entry of entries) {
+      if (entry.kind !== 'odds' || compareLogPositions(entry.position, this.lastPosition) <= 0) continue;
+      if (!matches(this.deps.sub, entry)) continue;
+      if (families === null) {
+        if (entry.changes.odds.length > 0) want(this.key, entry, this.deps.sub.format, null);
+        continue;
+      }
+      const kept = keptChanges(entry, families, this.deps.familyIdOf);
+      if (kept.length > 0) want(this.key, entry, this.deps.sub.format, kept);
+    }
+  }
+
   private countSent(counts: Map<string, number>): void {
     for (const [event, n] of counts) this.deps.metrics.eventsSent.inc({ event }, n);
   }
@@ -306,8 +330,11 @@ export class StreamConnection {
   private write(frames: Buffer[]): void {
     const res = this.deps.res;
     if (res.destroyed || res.writableEnded) return;
-    // One chunk per flush: chunked encoding frames each write, and writev pays per buffer.
-    const chunk = frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames);
+    // One chunk per flush: chunked encoding frames each write, and writev pays per buffer. A frame
+    // that is a view of a larger buffer (a frame worker's reply) is copied: a slow socket would
+    // otherwise keep the whole reply alive.
+    const one = frames.length === 1 ? (frames[0] as Buffer) : null;
+    const chunk = one !== null && one.buffer.byteLength <= 2 * one.length + 8192 ? one : Buffer.concat(frames);
     const bytes = chunk.length;
     res.write(chunk);
     this.deps.metrics.bytesSent.inc({ encoding: 'identity' }, bytes);

@@ -1,6 +1,10 @@
 // The stream hub: follows the change log and hands each batch of new entries to every open stream; heartbeats and metering.
 import type { ChangeLog, LogEntry } from '../../live/change-log.js';
 import { compareLogPositions, formatLogPosition } from '../../live/log-position.js';
+import type { OddsFormat } from '../../domain/types.js';
+import type { OddsEntry } from '../../live/log-entry.js';
+import type { FrameJob, FrameWorkEntry } from './frame-work.js';
+import type { FrameRenderer } from './frame-renderer.js';
 import type { FrameCache, SharedBatches, StreamConnection } from './stream-connection.js';
 import type { StreamMetrics } from './stream-metrics.js';
 
@@ -26,6 +30,21 @@ export interface StreamHubOptions {
    * false when the quota is exhausted (the stream is then closed).
    */
   charge: (keyId: string) => Promise<boolean> | boolean;
+  /**
+   * Writes a flush's odds frames off the main thread (STREAM_FRAME_WORKER); without it, or when it
+   * fails, the main thread writes them.
+   */
+  renderer?: FrameRenderer;
+}
+
+/** A flush whose odds frames are being written by the frame worker. */
+interface InFlight {
+  batch: LogEntry[];
+  plan: FramePlan;
+  /** The worker's frames once it answered (null: it failed, the main thread renders them). */
+  frames: Buffer[] | null | undefined;
+  /** Set once its entries have been handed to the streams (by the worker's answer or a flush that could not wait). */
+  delivered: boolean;
 }
 
 export class StreamHub {
@@ -35,6 +54,8 @@ export class StreamHub {
   private readonly perGroup = new Map<string, number>();
   private pending: LogEntry[] = [];
   private scheduled = false;
+  /** Flushes at the frame worker, oldest first: handed out in this order as their frames come back. */
+  private flights: InFlight[] = [];
   private readonly unsubscribe: () => void;
   private readonly unsubscribeLost: () => void;
   private readonly heartbeatTimer: NodeJS.Timeout;
@@ -47,7 +68,7 @@ export class StreamHub {
       this.pending.push(entry);
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => this.flushSoon());
       }
     });
     // A replica that reloaded cannot replay what it missed: its open streams start again too.
@@ -66,6 +87,11 @@ export class StreamHub {
 
   get size(): number {
     return this.connections.size;
+  }
+
+  /** Nothing gathered or being written: every entry so far has been handed to the streams. */
+  get idle(): boolean {
+    return this.flights.length === 0 && this.pending.length === 0 && !this.scheduled;
   }
 
   /** Streams a key holds open on this node. */
@@ -91,16 +117,126 @@ export class StreamHub {
   }
 
   /**
-   * Hands the gathered entries to every stream. A frame is rendered once per rendering (format and
-   * market families), a batch's bytes once per subscription shared by several streams, and a stream
-   * following a few events is handed only their entries.
+   * Hands the gathered entries to every stream now, on this thread (flushes still at the frame
+   * worker are handed out first: streams receive entries in order).
    */
   flush(): void {
     this.scheduled = false;
+    const flights = this.flights;
+    this.flights = [];
+    for (const f of flights) this.handOut(f);
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
+    this.deliverBatch(batch, new Map());
+  }
+
+  /**
+   * The flush after new entries: with a frame worker, their odds frames are written there while
+   * this thread goes on (the next flush may be sent before this one comes back), and each flush is
+   * handed out, in order, once its frames are back.
+   */
+  private flushSoon(): void {
+    this.scheduled = false;
+    const renderer = this.opts.renderer;
+    if (renderer === undefined) return this.flush();
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    const plan = this.plan(batch);
+    if (plan.jobs.length === 0 && this.flights.length === 0) return this.deliverBatch(batch, new Map());
+    const flight: InFlight = { batch, plan, frames: plan.jobs.length === 0 ? [] : undefined, delivered: false };
+    this.flights.push(flight);
+    if (plan.jobs.length === 0) return this.land();
+    renderer.render(plan.entries, plan.jobs).then(
+      (frames) => {
+        flight.frames = frames;
+        this.land();
+      },
+      () => {
+        flight.frames = null;
+        this.land();
+      },
+    );
+  }
+
+  /** Hands out the flushes whose frames are back, oldest first, up to the first still at the worker. */
+  private land(): void {
+    while (this.flights.length > 0 && (this.flights[0] as InFlight).frames !== undefined) {
+      this.handOut(this.flights.shift() as InFlight);
+    }
+  }
+
+  private handOut(flight: InFlight): void {
+    if (flight.delivered) return;
+    flight.delivered = true;
     const cache: FrameCache = new Map();
+    const { frames, plan } = flight;
+    if (frames !== null && frames !== undefined) {
+      for (let j = 0; j < frames.length; j++) {
+        const { key, entry } = plan.targets[j] as FrameTarget;
+        let byEntry = cache.get(key);
+        if (byEntry === undefined) cache.set(key, (byEntry = new Map()));
+        byEntry.set(entry, frames[j] as Buffer);
+      }
+    }
+    // Frames the worker did not write (it failed, or a flush could not wait) are rendered here.
+    this.deliverBatch(flight.batch, cache, cache.size > 0 ? 'worker' : 'main');
+  }
+
+  /** The odds frames a batch needs, once per rendering and entry (streams of one subscription planned once). */
+  private plan(batch: readonly LogEntry[]): FramePlan {
+    const entries: FrameWorkEntry[] = [];
+    const jobs: FrameJob[] = [];
+    const targets: FrameTarget[] = [];
+    const entryIndex = new Map<OddsEntry, number>();
+    const planned = new Map<string, Set<OddsEntry>>();
+    const groups = new Set<string>();
+    const want = (key: string, entry: OddsEntry, format: OddsFormat, kept: Uint32Array | null): void => {
+      let seen = planned.get(key);
+      if (seen === undefined) planned.set(key, (seen = new Set()));
+      if (seen.has(entry)) return;
+      seen.add(entry);
+      let e = entryIndex.get(entry);
+      if (e === undefined) {
+        e = entries.length;
+        entryIndex.set(entry, e);
+        const c = entry.changes;
+        // A view into a larger buffer would be copied whole to the worker: such columns go alone.
+        const own = <T extends Float64Array | Uint8Array>(a: T): T =>
+          a.byteLength === a.buffer.byteLength ? a : (a.slice() as T);
+        entries.push({
+          eventId: entry.eventId,
+          marketIds: own(c.marketIds),
+          selectionIds: own(c.selectionIds),
+          odds: own(c.odds),
+          locked: own(c.locked),
+        });
+      }
+      jobs.push({ e, format, kept, id: formatLogPosition(entry.position) });
+      targets.push({ key, entry });
+    };
+    let byEvent: Map<string, number[]> | null = null;
+    for (const conn of this.connections) {
+      if (groups.has(conn.group)) continue;
+      groups.add(conn.group);
+      const ids = conn.eventIds;
+      if (ids !== null && ids.size * NARROW_FACTOR < batch.length) {
+        byEvent ??= indexByEvent(batch);
+        conn.planFrames(entriesOf(batch, byEvent, ids), want);
+      } else conn.planFrames(batch, want);
+    }
+    return { entries, jobs, targets };
+  }
+
+  /**
+   * Hands a batch to every stream. A frame is rendered once per rendering (format and market
+   * families) unless the cache has it already, a batch's bytes once per subscription shared by
+   * several streams, and a stream following a few events is handed only their entries.
+   */
+  private deliverBatch(batch: LogEntry[], cache: FrameCache, frames: 'main' | 'worker' = 'main'): void {
+    if (batch.length === 0) return;
+    this.opts.metrics.flushes.inc({ frames });
     const shared: SharedBatches = new Map();
     const through = (batch[batch.length - 1] as LogEntry).position;
     let byEvent: Map<string, number[]> | null = null;
@@ -116,6 +252,8 @@ export class StreamHub {
 
   /** A heartbeat to every stream that has been written everything before the log's head. */
   heartbeat(): void {
+    // Changes are on their way (the frame worker is writing them): they say more than a heartbeat.
+    if (this.flights.length > 0) return;
     this.flush();
     const position = formatLogPosition(this.opts.log.head);
     const time = new Date(this.opts.worldNow()).toISOString();
@@ -152,10 +290,22 @@ export class StreamHub {
     this.unsubscribe();
     this.unsubscribeLost();
     this.flush();
+    void this.opts.renderer?.close();
     for (const conn of [...this.connections]) {
       conn.close('shutting_down', 'the service is shutting down; reconnect with Last-Event-ID');
     }
   }
+}
+
+/** What a flush asks the frame worker for, and where each answer goes (rendering key and entry). */
+interface FrameTarget {
+  key: string;
+  entry: OddsEntry;
+}
+interface FramePlan {
+  entries: FrameWorkEntry[];
+  jobs: FrameJob[];
+  targets: FrameTarget[];
 }
 
 /** Where each event's entries are in a batch. */

@@ -15,6 +15,7 @@ export class StreamMetrics {
   readonly resumes: Counter<'outcome'>;
   readonly bytesSent: Counter<'encoding'>;
   readonly lost: Counter;
+  readonly flushes: Counter<'frames'>;
 
   constructor(registry: Registry, connections: () => number, window?: ReplayWindowFigures) {
     const registers = [registry];
@@ -78,6 +79,12 @@ export class StreamMetrics {
     this.lost = new Counter({
       name: 'stream_lost_total',
       help: 'Open streams told snapshot_required (reason lost) because this node reloaded and cannot replay what it missed (scale-out)',
+      registers,
+    });
+    this.flushes = new Counter({
+      name: 'stream_flushes_total',
+      help: 'Batches of change-log entries handed to the open streams, by who wrote their odds frames (main, worker)',
+      labelNames: ['frames'],
       registers,
     });
     this.bytesSent = new Counter({

@@ -1,25 +1,20 @@
 // Which score a market grades on: the full game or a period of it, per sport, and whether that score is final.
+import { SPORTS, type SportInfo } from '../sports.js';
 import type { EventResult, PeriodScore } from '../types.js';
 
+/** Sport keys whose descriptor (domain/sports.ts) matches: built once, looked up per market. */
+const sportsWhere = (keep: (s: SportInfo) => boolean): ReadonlySet<string> =>
+  new Set(SPORTS.filter(keep).map((s) => s.key));
+
 /** Sports whose full game is regulation time: extra time, overtime, penalties and shoot-outs never count. */
-const REGULATION_SPORTS: ReadonlySet<string> = new Set(['soccer', 'ice_hockey', 'handball', 'rugby']);
+const REGULATION_SPORTS = sportsWhere((s) => s.fullGame === 'regulation');
 /** Sports whose halves are two quarters each. */
-const QUARTER_SPORTS: ReadonlySet<string> = new Set(['basketball', 'american_football']);
+const QUARTER_SPORTS = sportsWhere((s) => s.halves === 'quarters');
 /** Sports whose `score` counts units won (sets, games, frames, maps), one period row per unit. */
-const UNIT_SPORTS: ReadonlySet<string> = new Set([
-  'tennis',
-  'volleyball',
-  'table_tennis',
-  'darts',
-  'snooker',
-  'cs2',
-  'valorant',
-  'dota2',
-  'lol',
-]);
-export const ESPORTS: ReadonlySet<string> = new Set(['cs2', 'valorant', 'dota2', 'lol']);
+const UNIT_SPORTS = sportsWhere((s) => s.fullGame === 'units');
+export const ESPORTS = sportsWhere((s) => s.esport);
 /** Esports whose N-th game has the row `GN` rather than `MN`. */
-const GAME_ROW_ESPORTS: ReadonlySet<string> = new Set(['dota2', 'lol']);
+const GAME_ROW_ESPORTS = sportsWhere((s) => s.esport && s.unitRow === 'G');
 /** Rows outside regulation time. */
 const EXTRA_ROW = /^(ET|PEN|SO|OT\d*)$/;
 

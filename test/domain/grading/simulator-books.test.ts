@@ -1,6 +1,7 @@
 // Every market the simulator prices is gradeable: one game per sport (and league formats), each market graded as expected.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { familyOf } from '../../../src/domain/families/index.js';
 import { gradeMarket } from '../../../src/domain/grading/catalog.js';
 import type { OutcomeGrade } from '../../../src/domain/grading/types.js';
 import { parseMarketKey } from '../../../src/domain/market-key.js';
@@ -56,10 +57,8 @@ function checkShape(key: string, gs: OutcomeGrade[]): void {
     assert.ok(allRefund || count(gs, 'won') === 2, `${key}: two outcomes win`);
     return;
   }
-  const twoSided =
-    k.line !== null &&
-    (f.startsWith('player_') ||
-      ['totals', 'asian_handicap', 'team_totals_home', 'team_totals_away', 'fight_rounds'].includes(f));
+  // Quarter-line families (handicaps, totals, player props) have two complementary sides.
+  const twoSided = k.line !== null && familyOf(f)?.line === 'quarters';
   if (twoSided) {
     assert.equal(gs.length, 2, `${key}: two outcomes`);
     const [x, y] = gs as [OutcomeGrade, OutcomeGrade];

@@ -1,4 +1,5 @@
 // Baseball: plate appearances with bases and outs, nine innings (extra innings with a runner on second), walk-offs.
+import { ASIAN_HANDICAP, TOTALS } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { Grid, poissonAbove, poissonDist } from '../pricing/dist.js';
@@ -274,9 +275,9 @@ export class BaseballEngine implements MatchEngine {
     const tier = this.ctx.league.tier;
     const out: FairMarket[] = [moneyline(names, margin.above(0) + margin.at(0) * tieHome)];
     for (const line of full ? [-2.5, -1.5, 1.5, 2.5] : [-1.5, 1.5])
-      out.push(asianHandicap(names, margin, line, null, null, 'asian_handicap', 'Run Line'));
+      out.push(asianHandicap(names, margin, line, null, null, ASIAN_HANDICAP.key, 'Run Line'));
     for (const line of full ? [6.5, 7.5, 8.5, 9.5, 10.5] : [8.5])
-      out.push(totals(total, line, null, null, 'totals', 'Total Runs'));
+      out.push(totals(total, line, null, null, TOTALS.key, 'Total Runs'));
     if (!full) return out;
     for (const line of [3.5, 4.5]) {
       out.push(teamTotals('home', names, g.home, line));
@@ -294,7 +295,7 @@ export class BaseballEngine implements MatchEngine {
     const firstA = inFirst && this.top ? (this.between ? RUNS_PER_HALF * k1 : re * k1) : 0;
     const g1 = new Grid(poissonDist(firstH, 12).shift(first[0]), poissonDist(firstA, 12).shift(first[1]));
     out.push(matchResult(names, g1.margin(), 'i1', '1st Inning'));
-    out.push(totals(g1.total(), 0.5, 'i1', '1st Inning', 'totals', 'Total Runs'));
+    out.push(totals(g1.total(), 0.5, 'i1', '1st Inning', TOTALS.key, 'Total Runs'));
     if (tier === 1) {
       for (const side of [0, 1] as const) {
         const lineup = this.batters(side);

@@ -1,4 +1,5 @@
 // MMA and boxing: timed rounds with a finish hazard (KO, TKO, submission), judges' cards and a decision at the end.
+import { FIGHT_ROUNDS } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { normalCdf } from '../pricing/dist.js';
@@ -214,7 +215,7 @@ export class CombatEngine implements MatchEngine {
       }
       out.push(
         decidedIfCertain(
-          fair(key('fight_rounds', null, line), `Rounds Fought ${line}`, [
+          fair(key(FIGHT_ROUNDS.key, null, line), `${FIGHT_ROUNDS.name} ${line}`, [
             { code: 'over', label: `Over ${line}`, side: null, p: pOver },
             { code: 'under', label: `Under ${line}`, side: null, p: 1 - pOver },
           ]),

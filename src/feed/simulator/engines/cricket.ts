@@ -1,4 +1,5 @@
 // Cricket (T20 and T10): ball by ball, two innings, wickets and the chase of a target.
+import { TOTALS } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { Dist, normalCdf, normalDist } from '../pricing/dist.js';
@@ -222,7 +223,7 @@ export class CricketEngine implements MatchEngine {
     }
     if (full)
       for (const line of this.lines.total)
-        out.push(totals(sumDist(dists[0], dists[1]), line, null, null, 'totals', 'Total Runs'));
+        out.push(totals(sumDist(dists[0], dists[1]), line, null, null, TOTALS.key, 'Total Runs'));
     return out;
   }
 }

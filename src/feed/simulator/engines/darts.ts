@@ -1,4 +1,5 @@
 // Darts: 501 legs visit by visit (scores, busts, checkouts), legs into sets, sets into the match.
+import { SET_BETTING, SET_WINNER } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { normalCdf } from '../pricing/dist.js';
@@ -239,10 +240,10 @@ export class DartsEngine implements MatchEngine {
         inProgress,
       },
       {
-        unitFamily: 'set_winner',
+        unitFamily: SET_WINNER.key,
         unitPeriod: 's',
         unitName: 'Set',
-        scoreFamily: 'set_betting',
+        scoreFamily: SET_BETTING.key,
         scoreName: 'Set Betting',
         handicapLines:
           full && half > 1

@@ -1,4 +1,5 @@
 // Ice hockey: three 20-minute periods, goals as a Poisson process raised on the power play, sudden-death overtime and a shoot-out.
+import { ASIAN_HANDICAP, TOTALS } from '../../../domain/families/index.js';
 import type { PeriodScore, TeamSide } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { Grid, poissonDist } from '../pricing/dist.js';
@@ -223,8 +224,8 @@ export class IceHockeyEngine extends TimedEngine {
     out.push(moneyline(names, margin.above(0) + margin.at(0) * this.afterRegulationHome()));
     const ah = full && tier === 1 ? [-2.5, -2, -1.5, -1, -0.5, 0.5, 1, 1.5, 2, 2.5] : [-1.5, 1.5];
     const tot = full && tier === 1 ? [3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7, 7.5] : [4.5, 5.5, 6.5];
-    for (const line of ah) out.push(asianHandicap(names, margin, line, null, null, 'asian_handicap', 'Puck Line'));
-    for (const line of tot) out.push(totals(total, line, null, null, 'totals', 'Total Goals'));
+    for (const line of ah) out.push(asianHandicap(names, margin, line, null, null, ASIAN_HANDICAP.key, 'Puck Line'));
+    for (const line of tot) out.push(totals(total, line, null, null, TOTALS.key, 'Total Goals'));
     if (!full) return out;
     out.push(doubleChance(names, margin));
     out.push(btts(reg));
@@ -239,7 +240,7 @@ export class IceHockeyEngine extends TimedEngine {
       const code = `p${i + 1}`;
       const name = `Period ${i + 1}`;
       out.push(matchResult(names, g.margin(), code, name));
-      for (const line of [0.5, 1.5, 2.5]) out.push(totals(g.total(), line, code, name, 'totals', 'Total Goals'));
+      for (const line of [0.5, 1.5, 2.5]) out.push(totals(g.total(), line, code, name, TOTALS.key, 'Total Goals'));
     }
     return out;
   }

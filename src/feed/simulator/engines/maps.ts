@@ -1,4 +1,5 @@
 // CS2 and Valorant: best-of-N maps, each a race of rounds to 13 with halves and overtime.
+import { ASIAN_HANDICAP, CORRECT_SCORE, MAP_WINNER, TOTALS } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { Dist } from '../pricing/dist.js';
@@ -196,10 +197,10 @@ export class MapsEngine implements MatchEngine {
     const out = seriesMarkets(
       { names: this.ctx.names, bestOf: this.bestOf, won: [...this.won], pCurrent, pFresh, inProgress },
       {
-        unitFamily: 'map_winner',
+        unitFamily: MAP_WINNER.key,
         unitPeriod: 'm',
         unitName: 'Map',
-        scoreFamily: 'correct_score',
+        scoreFamily: CORRECT_SCORE.key,
         scoreName: 'Correct Score',
         handicapLines: this.bestOf > 1 ? [-1.5, 1.5] : [],
         totalLines: this.bestOf > 1 ? [this.bestOf - 0.5] : [],
@@ -226,14 +227,14 @@ export class MapsEngine implements MatchEngine {
         for (const [k, v] of m) pm[k - min] = v;
         return new Dist(min, pm);
       };
-      const t = totals(toDist(total), 21.5, `m${n}`, `Map ${n}`, 'totals', 'Total Rounds');
+      const t = totals(toDist(total), 21.5, `m${n}`, `Map ${n}`, TOTALS.key, 'Total Rounds');
       const h = asianHandicap(
         this.ctx.names,
         toDist(margin),
         -3.5,
         `m${n}`,
         `Map ${n}`,
-        'asian_handicap',
+        ASIAN_HANDICAP.key,
         'Round Handicap',
       );
       out.push(finished ? { ...t, decided: true } : t, finished ? { ...h, decided: true } : h);

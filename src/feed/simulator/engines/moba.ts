@@ -1,4 +1,5 @@
 // Dota 2 and League of Legends: best-of-N games; kills over a game of ~30-35 minutes decide who destroys the base.
+import { CORRECT_SCORE, MAP_WINNER } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import type { FairMarket } from '../pricing/fair.js';
@@ -211,10 +212,10 @@ export class MobaEngine implements MatchEngine {
         inProgress,
       },
       {
-        unitFamily: 'map_winner',
+        unitFamily: MAP_WINNER.key,
         unitPeriod: 'm',
         unitName: 'Game',
-        scoreFamily: 'correct_score',
+        scoreFamily: CORRECT_SCORE.key,
         scoreName: 'Correct Score',
         handicapLines: this.bestOf > 1 ? [-1.5, 1.5] : [],
         totalLines: this.bestOf > 1 ? [this.bestOf - 0.5] : [],

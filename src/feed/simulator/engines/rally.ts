@@ -1,4 +1,5 @@
 // Rally sports played in sets of points (volleyball, table tennis): point by point with the serve, best-of-N sets.
+import { TOTALS } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { Dist } from '../pricing/dist.js';
@@ -217,7 +218,7 @@ export class RallyEngine implements MatchEngine {
       const c = this.f.target * 2 - 5 + 0.5;
       for (const line of [c - 2, c, c + 2])
         out.push(
-          totals(dist, line, `${this.f.prefix.toLowerCase()}1`, `${this.f.unitName} 1`, 'totals', 'Total Points'),
+          totals(dist, line, `${this.f.prefix.toLowerCase()}1`, `${this.f.unitName} 1`, TOTALS.key, 'Total Points'),
         );
     }
     return out;

@@ -1,4 +1,5 @@
 // Which match engine plays which sport.
+import { CORRECT_SCORE, GAME_WINNER, SET_BETTING, SET_WINNER } from '../../../domain/families/index.js';
 import { AmericanFootballEngine } from './american-football.js';
 import { BaseballEngine } from './baseball.js';
 import { BasketballEngine } from './basketball.js';
@@ -24,8 +25,8 @@ const FACTORIES: Readonly<Record<string, EngineFactory>> = {
     new RallyEngine(ctx, {
       prefix: 'S',
       unitName: 'Set',
-      unitFamily: 'set_winner',
-      scoreFamily: 'set_betting',
+      unitFamily: SET_WINNER.key,
+      scoreFamily: SET_BETTING.key,
       target: 25,
       lastTarget: 15,
       rallyMs: 26_000,
@@ -39,8 +40,8 @@ const FACTORIES: Readonly<Record<string, EngineFactory>> = {
     new RallyEngine(ctx, {
       prefix: 'G',
       unitName: 'Game',
-      unitFamily: 'game_winner',
-      scoreFamily: 'correct_score',
+      unitFamily: GAME_WINNER.key,
+      scoreFamily: CORRECT_SCORE.key,
       target: 11,
       lastTarget: 11,
       rallyMs: 17_000,
@@ -65,6 +66,9 @@ const FACTORIES: Readonly<Record<string, EngineFactory>> = {
   mma: (ctx) => new CombatEngine(ctx),
   boxing: (ctx) => new CombatEngine(ctx),
 };
+
+/** The sports an engine plays (every sport of domain/sports.ts, a test checks). */
+export const ENGINE_SPORTS: readonly string[] = Object.keys(FACTORIES);
 
 export function createEngine(sport: string, ctx: EngineContext): MatchEngine {
   const factory = FACTORIES[sport];

@@ -1,4 +1,5 @@
 // Snooker: frames visit by visit (reds and colours, breaks, concessions), best-of-N frames.
+import { CORRECT_SCORE, FRAME_WINNER } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { normalCdf } from '../pricing/dist.js';
@@ -202,10 +203,10 @@ export class SnookerEngine implements MatchEngine {
     return seriesMarkets(
       { names: this.ctx.names, bestOf: this.bestOf, won: [...this.framesWon], pCurrent, pFresh: fresh, inProgress },
       {
-        unitFamily: 'frame_winner',
+        unitFamily: FRAME_WINNER.key,
         unitPeriod: 'f',
         unitName: 'Frame',
-        scoreFamily: 'correct_score',
+        scoreFamily: CORRECT_SCORE.key,
         scoreName: 'Correct Score',
         handicapLines: full ? [-2.5, -1.5, 1.5, 2.5] : [-1.5, 1.5],
         totalLines: [need + Math.floor((this.bestOf - need) / 2) + 0.5],

@@ -1,4 +1,5 @@
 // Tennis: point by point with serve, games, tie-breaks at 6-6 and sets (best of 3 or 5); priced by exact recursion.
+import { ASIAN_HANDICAP, SET_BETTING, SET_WINNER, TOTALS } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { Dist } from '../pricing/dist.js';
@@ -265,8 +266,8 @@ export class TennisEngine implements MatchEngine {
     out.push(
       decidedIfCertain(
         fair(
-          key('set_betting'),
-          'Set Betting',
+          key(SET_BETTING.key),
+          SET_BETTING.name,
           codes.map((c) => ({ code: c, label: c, side: null, p: o.sets.get(c) ?? 0 })),
         ),
       ),
@@ -275,9 +276,9 @@ export class TennisEngine implements MatchEngine {
     const margin = new Dist(-o.marginOffset, o.gameMargin);
     const full = depth === 'full';
     for (const line of full ? this.lines.games : [this.lines.games[1]!])
-      out.push(totals(total, line, null, null, 'totals', 'Total Games'));
+      out.push(totals(total, line, null, null, TOTALS.key, 'Total Games'));
     for (const line of full ? this.lines.handicap : [this.lines.handicap[1]!])
-      out.push(asianHandicap(names, margin, line, null, null, 'asian_handicap', 'Game Handicap'));
+      out.push(asianHandicap(names, margin, line, null, null, ASIAN_HANDICAP.key, 'Game Handicap'));
     if (!full) return out;
     const currentSet = this.setBreak ? this.sets.length + 1 : this.sets.length;
     const pFresh =
@@ -287,7 +288,7 @@ export class TennisEngine implements MatchEngine {
     for (let n = 1; n <= this.bestOf; n++) {
       const decided = n < currentSet || (this.over && n === currentSet);
       const p = decided ? 0.5 : n === currentSet ? setWin(this.sp, st) : pFresh;
-      const m = moneyline(names, p, `s${n}`, `Set ${n}`, 'set_winner');
+      const m = moneyline(names, p, `s${n}`, `Set ${n}`, SET_WINNER.key);
       out.push(decided ? { ...m, decided: true } : m);
     }
     return out;

@@ -1,4 +1,19 @@
-// Builders of the common market families from score distributions: 1x2, moneyline, handicaps, totals, BTTS, correct score…
+// Builders of the common market families from score distributions (keys and names from domain/families/): 1x2, moneyline, totals…
+import {
+  ASIAN_HANDICAP,
+  BTTS,
+  CORRECT_SCORE,
+  DOUBLE_CHANCE,
+  DRAW_NO_BET,
+  EXACT_TOTAL,
+  HANDICAP_3WAY,
+  HT_FT,
+  MONEYLINE,
+  ODD_EVEN,
+  ONE_X_TWO,
+  TOTALS,
+  WINNING_MARGIN,
+} from '../../../domain/families/index.js';
 import { formatMarketKey, isQuarterLine, splitQuarterLine } from '../../../domain/market-key.js';
 import type { Dist, Grid } from './dist.js';
 import { decidedIfCertain, fair, signed, type FairMarket, type FairOutcome, type MatchNames } from './fair.js';
@@ -52,7 +67,7 @@ export function matchResult(
 ): FairMarket {
   const [h, d, a] = threeWayProbs(margin);
   return decidedIfCertain(
-    fair(key('1x2', period), `Match Result${inPeriod(periodName)}`, [
+    fair(key(ONE_X_TWO.key, period), `${ONE_X_TWO.name}${inPeriod(periodName)}`, [
       { code: 'home', label: names.home, side: 'home', p: h },
       { code: 'draw', label: 'Draw', side: null, p: d },
       { code: 'away', label: names.away, side: 'away', p: a },
@@ -65,8 +80,8 @@ export function moneyline(
   pHome: number,
   period: string | null = null,
   periodName: string | null = null,
-  family = 'moneyline',
-  title = 'Winner',
+  family = MONEYLINE.key,
+  title = MONEYLINE.name,
 ): FairMarket {
   return decidedIfCertain(
     fair(key(family, period), `${title}${inPeriod(periodName)}`, [
@@ -83,7 +98,7 @@ export function doubleChance(
   periodName: string | null = null,
 ): FairMarket {
   const [h, d, a] = threeWayProbs(margin);
-  const m = fair(key('double_chance', period), `Double Chance${inPeriod(periodName)}`, [
+  const m = fair(key(DOUBLE_CHANCE.key, period), `${DOUBLE_CHANCE.name}${inPeriod(periodName)}`, [
     { code: 'home_draw', label: `${names.home} or Draw`, side: 'home', p: h + d },
     { code: 'home_away', label: `${names.home} or ${names.away}`, side: null, p: h + a },
     { code: 'draw_away', label: `Draw or ${names.away}`, side: 'away', p: d + a },
@@ -100,8 +115,8 @@ export function drawNoBet(
 ): FairMarket {
   const s = lineShares(margin, 0);
   return fair(
-    key('draw_no_bet', period),
-    `Draw No Bet${inPeriod(periodName)}`,
+    key(DRAW_NO_BET.key, period),
+    `${DRAW_NO_BET.name}${inPeriod(periodName)}`,
     [
       { code: 'home', label: names.home, side: 'home', p: s.pos },
       { code: 'away', label: names.away, side: 'away', p: s.neg },
@@ -116,8 +131,8 @@ export function asianHandicap(
   line: number,
   period: string | null = null,
   periodName: string | null = null,
-  family = 'asian_handicap',
-  title = 'Asian Handicap',
+  family = ASIAN_HANDICAP.key,
+  title = ASIAN_HANDICAP.name,
 ): FairMarket {
   const s = lineShares(margin, line);
   return fair(
@@ -136,8 +151,8 @@ export function totals(
   line: number,
   period: string | null = null,
   periodName: string | null = null,
-  family = 'totals',
-  title = 'Total',
+  family = TOTALS.key,
+  title = TOTALS.name,
 ): FairMarket {
   const s = lineShares(total, -line);
   return fair(
@@ -165,7 +180,7 @@ export function teamTotals(
 export function btts(grid: Grid, period: string | null = null, periodName: string | null = null): FairMarket {
   const p = grid.home.above(0) * grid.away.above(0);
   return decidedIfCertain(
-    fair(key('btts', period), `Both Teams To Score${inPeriod(periodName)}`, [
+    fair(key(BTTS.key, period), `${BTTS.name}${inPeriod(periodName)}`, [
       { code: 'yes', label: 'Yes', side: null, p },
       { code: 'no', label: 'No', side: null, p: 1 - p },
     ]),
@@ -176,7 +191,7 @@ export function oddEven(total: Dist, period: string | null = null, periodName: s
   let odd = 0;
   for (let i = 0; i < total.p.length; i++) if ((total.min + i) % 2 !== 0) odd += total.p[i]!;
   return decidedIfCertain(
-    fair(key('odd_even', period), `Odd/Even${inPeriod(periodName)}`, [
+    fair(key(ODD_EVEN.key, period), `${ODD_EVEN.name}${inPeriod(periodName)}`, [
       { code: 'odd', label: 'Odd', side: null, p: odd },
       { code: 'even', label: 'Even', side: null, p: 1 - odd },
     ]),
@@ -200,7 +215,9 @@ export function correctScore(
     }
   }
   outcomes.push({ code: 'other', label: 'Any Other Score', side: null, p: Math.max(0, 1 - listed) });
-  return decidedIfCertain(fair(key('correct_score', period), `Correct Score${inPeriod(periodName)}`, outcomes));
+  return decidedIfCertain(
+    fair(key(CORRECT_SCORE.key, period), `${CORRECT_SCORE.name}${inPeriod(periodName)}`, outcomes),
+  );
 }
 
 /** Exact total: 0..max-1 and `max+` (codes `0`, `1`, …, `6+`). */
@@ -209,12 +226,12 @@ export function exactTotal(
   max: number,
   period: string | null = null,
   periodName: string | null = null,
-  title = 'Exact Goals',
+  title = EXACT_TOTAL.name,
 ): FairMarket {
   const outcomes: FairOutcome[] = [];
   for (let k = 0; k < max; k++) outcomes.push({ code: String(k), label: String(k), side: null, p: total.at(k) });
   outcomes.push({ code: `${max}+`, label: `${max} or more`, side: null, p: total.above(max - 1) });
-  return decidedIfCertain(fair(key('exact_total', period), `${title}${inPeriod(periodName)}`, outcomes));
+  return decidedIfCertain(fair(key(EXACT_TOTAL.key, period), `${title}${inPeriod(periodName)}`, outcomes));
 }
 
 /** Winning margin bands: `home_1`, `home_2`, `home_3+`, `draw`, `away_1`, `away_2`, `away_3+`. */
@@ -230,7 +247,7 @@ export function winningMargin(
     return { code: `${side}_${n}${plus ? '+' : ''}`, label: `${names[side]} by ${n}${plus ? '+' : ''}`, side, p };
   };
   return decidedIfCertain(
-    fair(key('winning_margin', period), `Winning Margin${inPeriod(periodName)}`, [
+    fair(key(WINNING_MARGIN.key, period), `${WINNING_MARGIN.name}${inPeriod(periodName)}`, [
       band('home', 1, false),
       band('home', 2, false),
       band('home', 3, true),
@@ -253,7 +270,7 @@ export function europeanHandicap(
   const shifted = margin.shift(line);
   const [h, d, a] = threeWayProbs(shifted);
   return decidedIfCertain(
-    fair(key('handicap_3way', period, line), `3-Way Handicap ${signed(line)}${inPeriod(periodName)}`, [
+    fair(key(HANDICAP_3WAY.key, period, line), `${HANDICAP_3WAY.name} ${signed(line)}${inPeriod(periodName)}`, [
       { code: 'home', label: `${names.home} ${signed(line)}`, side: 'home', p: h },
       { code: 'draw', label: `Draw ${signed(line)}`, side: null, p: d },
       { code: 'away', label: `${names.away} ${signed(-line)}`, side: 'away', p: a },
@@ -279,7 +296,7 @@ export function htFt(names: MatchNames, joint: ReadonlyMap<string, number>): Fai
       });
     }
   }
-  return decidedIfCertain(fair(key('ht_ft'), 'Half Time/Full Time', outcomes));
+  return decidedIfCertain(fair(key(HT_FT.key), HT_FT.name, outcomes));
 }
 
 /** Over/under on a player's counter (`player_<stat>_<player_id>:<line>`): P(final > line). */

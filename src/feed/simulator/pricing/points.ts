@@ -1,4 +1,5 @@
 // Pricing of points sports (basketball, handball, rugby, American football, cricket) by normal approximations of what is still to come.
+import { ASIAN_HANDICAP, TOTALS } from '../../../domain/families/index.js';
 import { diffDist, normalDist, sumDist, type Dist } from './dist.js';
 import {
   asianHandicap,
@@ -68,8 +69,8 @@ export function pointsMarkets(b: PointsBook): FairMarket[] {
   }
   if (b.tieHome !== null) out.push(moneyline(b.names, margin.above(0) + margin.at(0) * b.tieHome));
   for (const line of b.spreadLines)
-    out.push(asianHandicap(b.names, margin, line, null, null, 'asian_handicap', 'Handicap'));
-  for (const line of b.totalLines) out.push(totals(total, line, null, null, 'totals', b.totalTitle));
+    out.push(asianHandicap(b.names, margin, line, null, null, ASIAN_HANDICAP.key, 'Handicap'));
+  for (const line of b.totalLines) out.push(totals(total, line, null, null, TOTALS.key, b.totalTitle));
   b.teamTotalLines[0].forEach((line) => out.push(teamTotals('home', b.names, h, line)));
   b.teamTotalLines[1].forEach((line) => out.push(teamTotals('away', b.names, a, line)));
   if (b.oddEven) out.push(oddEven(total));
@@ -80,8 +81,8 @@ export function pointsMarkets(b: PointsBook): FairMarket[] {
     const pt = sumDist(ph, pa);
     if (p.threeWay) out.push(matchResult(b.names, pm, p.code, p.name));
     for (const line of p.spreadLines)
-      out.push(asianHandicap(b.names, pm, line, p.code, p.name, 'asian_handicap', 'Handicap'));
-    for (const line of p.totalLines) out.push(totals(pt, line, p.code, p.name, 'totals', b.totalTitle));
+      out.push(asianHandicap(b.names, pm, line, p.code, p.name, ASIAN_HANDICAP.key, 'Handicap'));
+    for (const line of p.totalLines) out.push(totals(pt, line, p.code, p.name, TOTALS.key, b.totalTitle));
   }
   return out;
 }

@@ -1,4 +1,5 @@
 // Best-of-N series (sets, maps, games, frames): match winner, correct score, unit handicaps and totals, next-unit winners.
+import { ASIAN_HANDICAP, TOTALS } from '../../../domain/families/index.js';
 import { Dist } from './dist.js';
 import { asianHandicap, key, moneyline, totals } from './families.js';
 import { decidedIfCertain, fair, type FairMarket, type MatchNames } from './fair.js';
@@ -96,8 +97,8 @@ export function seriesMarkets(s: SeriesState, o: SeriesMarketOptions): FairMarke
   const margin = distOf(finals, (f) => f.home - f.away);
   const total = distOf(finals, (f) => f.home + f.away);
   for (const line of o.handicapLines)
-    out.push(asianHandicap(s.names, margin, line, null, null, 'asian_handicap', `${o.unitName} Handicap`));
-  for (const line of o.totalLines) out.push(totals(total, line, null, null, 'totals', `Total ${o.unitName}s`));
+    out.push(asianHandicap(s.names, margin, line, null, null, ASIAN_HANDICAP.key, `${o.unitName} Handicap`));
+  for (const line of o.totalLines) out.push(totals(total, line, null, null, TOTALS.key, `Total ${o.unitName}s`));
   const played = s.won[0] + s.won[1];
   for (let n = 1; n <= o.unitWinners; n++) {
     let p: number;

@@ -1,4 +1,5 @@
 // Soccer pricing: Poisson goal grids (full time, each half) drive every team family; Poisson counters drive player props.
+import { TOTALS, TO_QUALIFY } from '../../../domain/families/index.js';
 import type { TeamSide } from '../../../domain/types.js';
 import { Grid, normalCdf, poissonAbove, poissonDist, type Dist } from './dist.js';
 import {
@@ -149,7 +150,7 @@ function toQualify(s: SoccerPricingState): FairMarket {
     else if (d === 0) p += q * (etMargin.above(0) + etMargin.at(0) * pens);
   }
   return decidedIfCertain(
-    fair(key('to_qualify'), 'To Qualify', [
+    fair(key(TO_QUALIFY.key), TO_QUALIFY.name, [
       { code: 'home', label: s.names.home, side: 'home', p },
       { code: 'away', label: s.names.away, side: 'away', p: 1 - p },
     ]),
@@ -178,7 +179,7 @@ function periodFamilies(
   out.push(correctScore(g, csMax, period, periodName));
   out.push(exactTotal(total, exactMax, period, periodName));
   for (const line of ah) out.push(asianHandicap(s.names, margin, line, period, periodName));
-  for (const line of tot) out.push(totals(total, line, period, periodName, 'totals', 'Total Goals'));
+  for (const line of tot) out.push(totals(total, line, period, periodName, TOTALS.key, 'Total Goals'));
   for (const side of ['home', 'away'] as const) {
     for (const line of teamTot)
       out.push(teamTotals(side, s.names, side === 'home' ? g.home : g.away, line, period, periodName));
@@ -225,9 +226,9 @@ export function soccerMarkets(s: SoccerPricingState, depth: 'main' | 'full'): Fa
     out.push(btts(ft));
     for (const line of minor ? AH_MINOR : AH_MAIN) out.push(asianHandicap(s.names, margin, line));
     for (const line of minor ? TOTALS_MINOR : TOTALS_MAIN)
-      out.push(totals(total, line, null, null, 'totals', 'Total Goals'));
+      out.push(totals(total, line, null, null, TOTALS.key, 'Total Goals'));
     out.push(matchResult(s.names, h1.margin(), '1h', '1st Half'));
-    for (const line of [0.5, 1.5]) out.push(totals(h1.total(), line, '1h', '1st Half', 'totals', 'Total Goals'));
+    for (const line of [0.5, 1.5]) out.push(totals(h1.total(), line, '1h', '1st Half', TOTALS.key, 'Total Goals'));
     if (!minor) {
       out.push(oddEven(total));
       out.push(correctScore(ft, 5));
