@@ -1,7 +1,7 @@
 // Health and status for clients (/v1/health, /v1/status) and probes for operators (/livez, /readyz, /metrics).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { API_VERSION, type ApiContext } from '../context.js';
+import { API_VERSION, type ApiContext, type UpstreamHealth } from '../context.js';
 import { ErrorSchema, errorsOf } from '../schemas/common.js';
 import { HealthSchema, ProbeSchema, StatusSchema } from '../schemas/discovery.js';
 import type { DatastoreStatus } from '../../store/store-health.js';
@@ -37,13 +37,26 @@ async function datastoreState(
   return { status: health.status, latency };
 }
 
-export function pipelineState(ctx: ApiContext): { status: 'active' | 'stale'; secondsAgo: number } {
+export function pipelineState(
+  ctx: ApiContext,
+  upstream: UpstreamHealth | null = null,
+): { status: 'active' | 'stale'; secondsAgo: number } {
   const now = ctx.now();
   const last = ctx.freshness.lastChangeAt() ?? ctx.startedAt;
   const secondsAgo = Math.max(0, Math.floor((now - last) / 1000));
   const { live } = ctx.readModel.counts();
+  const limit = ctx.settings.pipelineStaleSeconds;
   // Live games are expected to change constantly: silence while games are live means a stuck feed.
-  if (live > 0 && secondsAgo > ctx.settings.pipelineStaleSeconds) return { status: 'stale', secondsAgo };
+  if (live > 0 && secondsAgo > limit) return { status: 'stale', secondsAgo };
+  // An upstream that refuses the key or whose budget is spent sends nothing more until an operator
+  // acts; one failing for longer than the same limit is as stuck (its last good state is still served).
+  if (upstream !== null) {
+    const failingFor = upstream.last_success_seconds_ago ?? Math.floor((now - ctx.startedAt) / 1000);
+    if (upstream.state === 'unauthorized' || upstream.state === 'budget_exhausted')
+      return { status: 'stale', secondsAgo };
+    if ((upstream.state === 'backing_off' || upstream.state === 'starting') && failingFor > limit)
+      return { status: 'stale', secondsAgo };
+  }
   return { status: 'active', secondsAgo };
 }
 
@@ -71,7 +84,8 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       },
       async (_request, reply) => {
         const datastore = await datastoreState(ctx, probe, 2000);
-        const pipeline = pipelineState(ctx);
+        const upstream = ctx.upstream?.() ?? null;
+        const pipeline = pipelineState(ctx, upstream);
         const counters = await ctx.usage.status?.();
         // The first failing part, as `component` names it on a 503 error.
         const component =
@@ -83,7 +97,6 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
                 ? 'data_pipeline'
                 : undefined;
         const now = ctx.now();
-        const upstream = ctx.upstream?.() ?? null;
         return reply.code(component === undefined ? 200 : 503).send({
           status: component === undefined ? 'healthy' : 'degraded',
           ...(component !== undefined ? { component } : {}),

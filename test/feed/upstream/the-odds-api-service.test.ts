@@ -222,3 +222,66 @@ describe('FEED=the-odds-api end to end', () => {
     assert.equal(gauge(text, 'upstream_calls'), fake.requests.length);
   });
 });
+
+describe('FEED=the-odds-api: an upstream the service cannot use makes /v1/health degraded', () => {
+  it('a refused key at once, a provider failing for longer than PIPELINE_STALE_SECONDS too', async () => {
+    const fake = await startFakeUpstream();
+    fake.odds.set('soccer_epl', [epl]);
+    const start = async (key: string): Promise<TestService> =>
+      startService({
+        env: {
+          FEED: 'the-odds-api',
+          UPSTREAM_URL: fake.url,
+          UPSTREAM_API_KEY: key,
+          UPSTREAM_SPORTS: 'soccer_epl',
+          // A large budget: polls every minute or two, so a failure shows within a few steps.
+          UPSTREAM_MONTHLY_BUDGET: '1000000',
+          PIPELINE_STALE_SECONDS: '600',
+        },
+        options: { upstream: { tickMs: 10 } },
+      });
+    const health = async (svc: TestService) => {
+      const r = await svc.inject<Health & { status: string; component?: string }>('GET', '/v1/health');
+      return { code: r.status, body: r.body };
+    };
+    const waitFor = async (svc: TestService, state: string): Promise<void> => {
+      for (let i = 0; i < 300; i++) {
+        // /v1/health allows a caller 2 requests a second and 120 an hour of the (injected) clock.
+        svc.clock.advance(31_000);
+        if ((await health(svc)).body.services?.data_pipeline.upstream?.state === state) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.fail(`the upstream never reached ${state}`);
+    };
+    const refused = await start('not-the-key');
+    try {
+      await waitFor(refused, 'unauthorized');
+      const h = await health(refused);
+      assert.equal(h.code, 503);
+      assert.equal(h.body.status, 'degraded');
+      assert.equal(h.body.component, 'data_pipeline');
+    } finally {
+      await refused.close();
+    }
+    const failing = await start(FAKE_KEY);
+    try {
+      await waitFor(failing, 'ok');
+      const ok = await health(failing);
+      assert.equal(ok.code, 200, JSON.stringify(ok.body));
+      // From now on the provider answers 503: backing off, healthy while the last success is recent…
+      for (let i = 0; i < 200; i++) fake.faults.push({ kind: 'status', status: 503 });
+      await waitFor(failing, 'backing_off');
+      const backing = await health(failing);
+      assert.equal(backing.code, 200, JSON.stringify(backing.body));
+      // …degraded once it is older than PIPELINE_STALE_SECONDS.
+      failing.clock.advance(600_000);
+      const h = await health(failing);
+      assert.equal(h.body.services.data_pipeline.upstream?.state, 'backing_off');
+      assert.equal(h.code, 503);
+      assert.equal(h.body.component, 'data_pipeline');
+    } finally {
+      await failing.close();
+      await fake.close();
+    }
+  });
+});
