@@ -71,7 +71,7 @@ export interface Config {
   streamHeartbeatSeconds: number;
   /** Bytes a stream's socket may hold unsent before its odds are conflated (STREAM_BUFFER_KB). */
   streamBufferBytes: number;
-  /** Stream odds frames written by a worker thread, off the main thread (STREAM_FRAME_WORKER, default on). */
+  /** Stream odds frames written by a worker thread, off the main thread (STREAM_FRAME_WORKER, default off: see docs/streaming.md). */
   streamFrameWorker: boolean;
   /** A live event not updated for this long is reported locked until fresh data arrives (0: never). */
   staleLockSeconds: number;
@@ -126,7 +126,7 @@ const DEFAULTS = {
   STREAM_REPLAY_MB: '256',
   STREAM_HEARTBEAT_SECONDS: '15',
   STREAM_BUFFER_KB: '1024',
-  STREAM_FRAME_WORKER: 'on',
+  STREAM_FRAME_WORKER: 'off',
   STALE_LOCK_SECONDS: '30',
   UPSTREAM_URL: 'https://api.the-odds-api.com',
   UPSTREAM_REGIONS: 'uk',

@@ -21,6 +21,20 @@ describe('configuration', () => {
     assert.equal(c.staleLockSeconds, 30);
   });
 
+  it('STREAM_FRAME_WORKER is off unless turned on, and refuses anything else naming itself', () => {
+    assert.equal(loadConfig({}).streamFrameWorker, false);
+    assert.equal(loadConfig({ STREAM_FRAME_WORKER: 'on' }).streamFrameWorker, true);
+    assert.equal(loadConfig({ STREAM_FRAME_WORKER: 'false' }).streamFrameWorker, false);
+    assert.throws(
+      () => loadConfig({ STREAM_FRAME_WORKER: 'yes please' }),
+      (e: Error) => {
+        assert.ok(e instanceof ConfigError);
+        assert.match(e.message, /STREAM_FRAME_WORKER/);
+        return true;
+      },
+    );
+  });
+
   it('STALE_LOCK_SECONDS takes 0 (off) and fractions', () => {
     assert.equal(loadConfig({ STALE_LOCK_SECONDS: '0' }).staleLockSeconds, 0);
     assert.equal(loadConfig({ STALE_LOCK_SECONDS: '2.5' }).staleLockSeconds, 2.5);

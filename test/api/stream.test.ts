@@ -308,7 +308,7 @@ describe('GET /v1/stream', () => {
 
 describe('GET /v1/stream: odds frames written by a worker thread (STREAM_FRAME_WORKER)', () => {
   test('a client sees the same events with the worker as without, and /metrics says who wrote the frames', async () => {
-    const on = await startService({ env: { STREAM_HEARTBEAT_SECONDS: '3600' } });
+    const on = await startService({ env: { STREAM_HEARTBEAT_SECONDS: '3600', STREAM_FRAME_WORKER: 'on' } });
     const off = await startService({ env: { STREAM_HEARTBEAT_SECONDS: '3600', STREAM_FRAME_WORKER: 'off' } });
     try {
       const paths = [
