@@ -5,8 +5,10 @@ import {
   AMERICAN_FOOTBALL,
   BASEBALL,
   BASKETBALL,
+  ESPORTS,
   ICE_HOCKEY,
   SOCCER,
+  TENNIS,
   type ReferenceFigure,
 } from '../../../../src/feed/simulator/engines/reference-figures.js';
 import { sampleGames, type SampledGame } from '../../../../src/feed/simulator/engines/sample-games.js';
@@ -153,5 +155,32 @@ describe('engine calibration against real league figures', () => {
     const corners = (g: SampledGame): number =>
       Number(g.last.sportData.home_corners ?? 0) + Number(g.last.sportData.away_corners ?? 0);
     within('corners per game', mean(games, corners), SOCCER.cornersPerGame);
+  });
+
+  // Map-level strength: with near-even maps a best-of-3 goes the distance half the time; real series
+  // between teams of one league go to a third map about a third of the time.
+  for (const sport of ['cs2', 'valorant', 'dota2', 'lol'])
+    it(`${sport}: best-of-3 series to a third map (HLTV / Liquipedia)`, () => {
+      const games = sampleGames({ world, sport, games: 1200, seed: 16 }).filter(
+        (g) => Math.max(g.result.score.home, g.result.score.away) === 2,
+      );
+      assert.ok(games.length >= 300, `${sport}: ${games.length} best-of-3 series`);
+      within(
+        `${sport} deciders`,
+        share(games, (g) => Math.min(g.result.score.home, g.result.score.away) === 1),
+        ESPORTS.bo3DeciderShare,
+      );
+    });
+
+  it('tennis: best-of-3 matches won in straight sets (ATP/WTA)', () => {
+    const games = sampleGames({ world, sport: 'tennis', games: 1500, seed: 17 }).filter(
+      (g) => Math.max(g.result.score.home, g.result.score.away) === 2,
+    );
+    assert.ok(games.length >= 800, `${games.length} best-of-3 matches`);
+    within(
+      'straight sets',
+      share(games, (g) => Math.min(g.result.score.home, g.result.score.away) === 0),
+      TENNIS.bo3StraightSetsShare,
+    );
   });
 });
