@@ -9,7 +9,18 @@ import { observeInPlay } from './inplay-observer.js';
 const PUBLISH = Date.parse('2026-03-07T10:00:00Z');
 const world = buildWorld(2026);
 const MAX_ODDS = resolveConfig({}).maxOdds;
-const SPORTS = ['tennis', 'basketball', 'baseball', 'soccer', 'ice_hockey', 'handball', 'darts', 'american_football', 'cs2', 'lol'];
+const SPORTS = [
+  'tennis',
+  'basketball',
+  'baseball',
+  'soccer',
+  'ice_hockey',
+  'handball',
+  'darts',
+  'american_football',
+  'cs2',
+  'lol',
+];
 const SEEDS = [11, 12, 13];
 /** The longest a client may find every market of a live game locked (a goal review, a set break). */
 const LONGEST_LOCK_MS = 3 * 60_000;
