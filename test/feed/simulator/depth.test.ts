@@ -42,34 +42,44 @@ function publish(leagueIndex: number, home: number, away: number, leadMs: number
 describe('market depth of major leagues', () => {
   const majors = WORLD.leagues.filter((l) => l.sport === 'soccer' && l.tier === 1);
 
-  // A known miss since the in-play rules lock every outcome priced at the bounds: ~160 player props
-  // of a full book (a defender's 2.5 goals, a substitute's passes) are published at 1000/1.01 and
-  // so locked, leaving ~880-900 open. Next: lines each player can reach, instead of one line for all.
-  it(
-    'every tier-1 soccer event offers 1,000+ open markets on the day (many pairings, every league)',
-    {
-      todo: '~884 open of 1,045: props at the price bounds are locked; the catalog needs reachable lines per player',
-    },
-    () => {
-      for (const l of majors) {
-        for (const [h, a] of [
-          [0, 1],
-          [2, 9],
-          [5, 17],
-          [11, 3],
-          [15, 16],
-        ] as const) {
-          const n = openMarkets(publish(l.index, h, a, 3 * HOUR));
-          assert.ok(n >= 1000, `${l.name} ${l.teams[h]!.name} v ${l.teams[a]!.name}: ${n} open markets`);
-        }
+  // Player props use lines each player can reach (pricing/soccer.ts, propLines): at kick-off no prop
+  // is priced at the bounds and locked, so the whole full book is open.
+  it('every tier-1 soccer event offers 1,000+ open markets on the day (many pairings, every league)', () => {
+    for (const l of majors) {
+      for (const [h, a] of [
+        [0, 1],
+        [2, 9],
+        [5, 17],
+        [11, 3],
+        [15, 16],
+      ] as const) {
+        const n = openMarkets(publish(l.index, h, a, 3 * HOUR));
+        assert.ok(n >= 1000, `${l.name} ${l.teams[h]!.name} v ${l.teams[a]!.name}: ${n} open markets`);
       }
-    },
-  );
+    }
+  });
+
+  it('no player prop is published locked: each line is one the player can reach', () => {
+    const l = majors[0]!;
+    const props = new Map<number, boolean>();
+    for (const m of publish(l.index, 0, 1, 3 * HOUR)) {
+      if (m.type !== 'markets') continue;
+      for (const mk of m.markets)
+        if (mk.key.startsWith('player_'))
+          props.set(
+            mk.market_id,
+            mk.outcomes.some((o) => o.is_locked !== true),
+          );
+    }
+    assert.ok(props.size >= 700, `${props.size} player props`);
+    const locked = [...props.values()].filter((open) => !open).length;
+    assert.equal(locked, 0, `${locked} of ${props.size} player props published with every selection locked`);
+  });
 
   it('the full book is out a week ahead, so a client browsing the next days sees it', () => {
     assert.ok(DEFAULT_SIM_CONFIG.fullMarketsLeadMs >= 7 * DAY);
     const l = majors[0]!;
-    // As many open markets six days out as on the day (the open count itself: see the todo above).
+    // As many open markets six days out as on the day.
     assert.equal(openMarkets(publish(l.index, 0, 1, 6 * DAY)), openMarkets(publish(l.index, 0, 1, 3 * HOUR)));
     assert.ok(openMarkets(publish(l.index, 0, 1, 6 * DAY)) >= 800);
   });

@@ -31,6 +31,12 @@ export const VALORANT_FORMAT: MapsFormat = {
 const HALF_BREAK_MS = 90_000;
 const MAP_BREAK_MS = 6 * 60_000;
 const RULES = { target: 13, winByTwo: true, cap: 20 };
+/**
+ * Round-win edge per rating point, and its cap. Calibrated on best-of-3 deciders: at 0.025 (cap
+ * 0.62) maps were near coin flips and ~46% of series went to a third map (HLTV/Liquipedia: ~35%).
+ */
+const ROUND_EDGE = 0.06;
+const ROUND_CAP = 0.7;
 
 export class MapsEngine implements MatchEngine {
   private readonly bestOf: number;
@@ -47,7 +53,7 @@ export class MapsEngine implements MatchEngine {
     private readonly f: MapsFormat,
   ) {
     this.bestOf = ctx.league.plan.format?.bestOf ?? 3;
-    this.pRound = Math.min(0.62, Math.max(0.38, 0.5 + (ctx.home.rating - ctx.away.rating) * 0.025));
+    this.pRound = Math.min(ROUND_CAP, Math.max(1 - ROUND_CAP, 0.5 + (ctx.home.rating - ctx.away.rating) * ROUND_EDGE));
     this.maps = ctx.rng.shuffle([...f.pool]).slice(0, this.bestOf);
     const stats = ['kills', 'deaths', 'assists'];
     this.squads = [new TeamPlayers(ctx.home, 'home', stats), new TeamPlayers(ctx.away, 'away', stats)];

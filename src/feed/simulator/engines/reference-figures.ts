@@ -102,3 +102,23 @@ export const SOCCER = {
     source: 'FBref / Opta team stats, Premier League and Bundesliga 2023-24 (about 10 corners a match)',
   },
 } satisfies Record<string, ReferenceFigure>;
+
+/** Best-of-3 esports series (CS2, Valorant, Dota 2, League of Legends). */
+export const ESPORTS = {
+  /** Share of best-of-3 series that go to a third map or game. */
+  bo3DeciderShare: {
+    value: 0.35,
+    band: [0.27, 0.43],
+    source: 'HLTV / Liquipedia results, 2023 (best-of-3 series to a third map: about 30-40%)',
+  },
+} satisfies Record<string, ReferenceFigure>;
+
+/** ATP and WTA tour singles. */
+export const TENNIS = {
+  /** Share of best-of-3 matches won in straight sets. */
+  bo3StraightSetsShare: {
+    value: 0.65,
+    band: [0.6, 0.72],
+    source: 'Tennis Abstract, ATP/WTA tour-level best-of-3 matches 2015-2023 (about 63-67% in straight sets)',
+  },
+} satisfies Record<string, ReferenceFigure>;

@@ -1,6 +1,7 @@
 // Plays many games of one sport straight through its match engine (no book, no clock) to measure scoring figures.
 import { Rng } from '../rng.js';
 import type { World } from '../world.js';
+import type { FairMarket } from '../pricing/fair.js';
 import { createEngine } from './registry.js';
 import type { FinalResult, Snapshot } from './types.js';
 
@@ -13,12 +14,16 @@ export interface SampleOptions {
   tier?: 1 | 2 | 3;
   /** Leave out knockout competitions (cups: no draws, extra time). */
   leaguesOnly?: boolean;
+  /** Also keep the engine's opening main markets (fair prices before the start), to compare with results. */
+  withOpening?: boolean;
 }
 
 export interface SampledGame {
   result: FinalResult;
   /** The last snapshot (its sportData carries counters such as corners). */
   last: Snapshot;
+  /** The main markets priced before the start (only with `withOpening`). */
+  opening?: FairMarket[];
 }
 
 /**
@@ -50,9 +55,10 @@ export function sampleGames(o: SampleOptions): SampledGame[] {
       away,
       names: { home: home.name, away: away.name },
     });
+    const opening = o.withOpening === true ? engine.markets('main') : undefined;
     engine.begin();
     for (let guard = 0; !engine.finished() && guard < 100_000; guard++) engine.step();
-    out.push({ result: engine.result(), last: engine.snapshot() });
+    out.push({ result: engine.result(), last: engine.snapshot(), ...(opening && { opening }) });
   }
   return out;
 }

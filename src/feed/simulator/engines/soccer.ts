@@ -1,7 +1,14 @@
 // Soccer match engine: minute by minute, goals as a time-varying Poisson process, cards, subs, extra time and penalties.
 import type { PeriodScore, TeamSide } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
-import { soccerMarkets, type SoccerPricingState, type PropPlayer } from '../pricing/soccer.js';
+import {
+  NO_PROP_LINES,
+  playerPropLines,
+  soccerMarkets,
+  type PropLines,
+  type PropPlayer,
+  type SoccerPricingState,
+} from '../pricing/soccer.js';
 import type { FairMarket } from '../pricing/fair.js';
 import {
   SOCCER_STATS,
@@ -56,6 +63,7 @@ export class SoccerEngine implements MatchEngine {
   private readonly squads: [Squad, Squad];
   private readonly lambda: [number, number];
   private readonly knockout: boolean;
+  private readonly propLines = new Map<string, PropLines>();
 
   constructor(private readonly ctx: EngineContext) {
     const { rng, home, away } = ctx;
@@ -65,6 +73,10 @@ export class SoccerEngine implements MatchEngine {
     const diff = (home.rating - away.rating) * 0.18;
     this.lambda = [Math.exp(Math.log(1.58) + diff), Math.exp(Math.log(1.24) - diff)];
     this.squads = [matchDaySquad(rng, home, 'home'), matchDaySquad(rng, away, 'away')];
+    // Each player's prop lines from what the player is expected to make from kick-off (a substitute's
+    // ~13 minutes, a starter's 90): the state now is the kick-off state, so a restarted world that
+    // rebuilds the engine gets the same lines, keys and ids.
+    for (const pl of this.propPlayers()) this.propLines.set(pl.id, playerPropLines(pl.expected));
   }
 
   expectedDurationMs(): number {
@@ -456,12 +468,7 @@ export class SoccerEngine implements MatchEngine {
             fouls: (ratePer90(p, 'fouls') / 90) * minutes,
             cards: (ratePer90(p, 'cards') / 90) * minutes,
           },
-          lines: {
-            // Lines around what the player is expected to make from kick-off: a substitute's ~13 minutes
-            // (30 × 0.45 below) put a starter's lines out of reach, every one decided and closed before
-            // kick-off. `starter` never changes, so neither do a player's lines (keys and ids stay put).
-            passes: passLines(ratePer90(p, 'passes') * (p.starter ? 0.9 : BENCH_SHARE)),
-          },
+          lines: this.propLines.get(p.player.id) ?? NO_PROP_LINES,
         });
       }
     }
@@ -501,13 +508,4 @@ export class SoccerEngine implements MatchEngine {
   markets(depth: MarketDepth): FairMarket[] {
     return soccerMarkets(this.pricingState(), depth);
   }
-}
-
-/** Four pass lines around a player's expectation (…19.5, 29.5…): the same for the whole game. */
-/** A substitute's expected share of 90 minutes at kick-off: 30 minutes × 0.45 with every change left. */
-const BENCH_SHARE = (30 * 0.45) / 90;
-
-function passLines(expected: number): number[] {
-  const centre = Math.max(10, Math.round(expected / 5) * 5);
-  return [centre - 10.5, centre - 5.5, centre - 0.5, centre + 4.5, centre + 9.5].filter((l) => l > 0);
 }

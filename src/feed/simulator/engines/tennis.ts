@@ -38,7 +38,10 @@ export class TennisEngine implements MatchEngine {
   private readonly lines: { games: number[]; handicap: number[] };
 
   constructor(private readonly ctx: EngineContext) {
-    const diff = (ctx.home.rating - ctx.away.rating) * 0.022;
+    // Serve-point edge per rating point: at 0.022 only 58% of best-of-3 matches ended in straight
+    // sets (Tennis Abstract: 63-67%); 0.03 gives ~62% and ~18% of sets to a tie-break (0.035 gave 65% but
+    // priced so many mismatches at 1.01 against a capped outsider that the book's overround fell below 4%).
+    const diff = (ctx.home.rating - ctx.away.rating) * 0.03;
     this.sp = { home: 0.63 + diff, away: 0.63 - diff };
     this.bestOf = ctx.league.plan.format?.bestOf ?? 3;
     this.homeServing = ctx.rng.chance(0.5);
@@ -126,7 +129,8 @@ export class TennisEngine implements MatchEngine {
         this.homeServing = !this.tbHomeFirst;
         return this.endSet();
       }
-      return { next: (h + a) % 6 === 0 ? CHANGEOVER_MS / 3 : POINT_MS };
+      const next = (h + a) % 6 === 0 ? CHANGEOVER_MS / 3 : POINT_MS;
+      return this.matchPoint(0) || this.matchPoint(1) ? { next, lockMs: 8_000 } : { next };
     }
     if ((h >= 4 || a >= 4) && Math.abs(h - a) >= 2) {
       set[h > a ? 0 : 1]++;
@@ -141,10 +145,11 @@ export class TennisEngine implements MatchEngine {
       }
       return { next: (gh + ga) % 2 === 1 ? CHANGEOVER_MS : 25_000 + POINT_MS };
     }
-    // A break point is a dangerous moment: prices pause for a few seconds.
+    // A break point or a match point is a dangerous moment: prices pause for a few seconds.
     const serverPts = this.homeServing ? h : a;
     const receiverPts = this.homeServing ? a : h;
     if (receiverPts >= 3 && receiverPts > serverPts) return { next: POINT_MS, lockMs: 8_000 };
+    if (this.matchPoint(0) || this.matchPoint(1)) return { next: POINT_MS, lockMs: 8_000 };
     return { next: POINT_MS };
   }
 
@@ -213,13 +218,28 @@ export class TennisEngine implements MatchEngine {
     return this.setBreak;
   }
 
+  /**
+   * Never: a minor tier's book is withdrawn for good once its game is near the end (SimGame), and a
+   * tennis match has no such moment — a match point saved can lead to another set. "Serving for the
+   * match" (the old rule) withdrew tier-3 books with 30-70% of the match still to play. Match points
+   * lock the book briefly instead (afterPoint), as books do.
+   */
   nearEnd(): boolean {
-    if (this.over) return false;
+    return false;
+  }
+
+  /** `side` is one point from the match. */
+  private matchPoint(side: 0 | 1): boolean {
     const need = Math.floor(this.bestOf / 2) + 1;
-    const won = this.setsWonIncludingCurrent();
-    const [gh, ga] = this.sets[this.sets.length - 1]!;
-    // Serving or receiving for the match: one game from victory in the deciding stretch.
-    return (won[0] === need - 1 && gh >= 5 && gh > ga) || (won[1] === need - 1 && ga >= 5 && ga > gh);
+    if (this.setsWonIncludingCurrent()[side] !== need - 1) return false;
+    const other = side === 0 ? 1 : 0;
+    const mine = this.points[side];
+    const theirs = this.points[other];
+    if (this.tiebreak) return mine >= 6 && mine > theirs;
+    const games = this.sets[this.sets.length - 1]!;
+    const after = games[side] + 1;
+    const winsSet = (after >= 6 && after - games[other] >= 2) || after === 7;
+    return winsSet && mine >= 3 && mine > theirs;
   }
 
   finished(): boolean {

@@ -40,8 +40,11 @@ export interface PropPlayer {
   counters: Readonly<Record<string, number>>;
   /** Expected count still to come of each stat. */
   expected: Readonly<Record<PropStat, number>>;
-  lines: { passes: number[] };
+  /** The player's lines per stat, fixed at kick-off (see `propLines`): keys and ids stay put all game. */
+  lines: PropLines;
 }
+
+export type PropLines = Readonly<Record<PropStat, readonly number[]>>;
 
 export interface SoccerPricingState {
   names: MatchNames;
@@ -75,15 +78,67 @@ const TOTALS_MAIN = [1.5, 2, 2.5, 3, 3.5];
 const AH_MINOR = [-1, -0.5, 0, 0.5, 1];
 const TOTALS_MINOR = [1.5, 2.5, 3.5];
 
-const PROP_LINES: Readonly<Record<Exclude<PropStat, 'passes'>, number[]>> = {
-  goals: [0.5, 1.5, 2.5],
-  assists: [0.5, 1.5],
-  shots: [0.5, 1.5, 2.5, 3.5],
-  shots_on_target: [0.5, 1.5, 2.5],
-  tackles: [0.5, 1.5, 2.5],
-  fouls: [0.5, 1.5, 2.5],
-  cards: [0.5],
+/**
+ * At most this many lines per player and stat, `step` apart (books quote passes in fives: 39.5, 44.5).
+ * Which ones a player gets depends on what the player is expected to make (`propLines`).
+ */
+const PROP_SHAPE: Readonly<Record<PropStat, { max: number; step: number }>> = {
+  goals: { max: 3, step: 1 },
+  assists: { max: 2, step: 1 },
+  shots: { max: 5, step: 1 },
+  shots_on_target: { max: 3, step: 1 },
+  passes: { max: 15, step: 2 },
+  tackles: { max: 4, step: 1 },
+  fouls: { max: 4, step: 1 },
+  cards: { max: 1, step: 1 },
 };
+/**
+ * A line is offered only if, at kick-off, its Over chance is within these: the long end as books
+ * quote a defender to score (~1 in 100 at most), the short end with the Under still clear of 1.01.
+ * One line for everyone put a defender's 2.5 goals at 1000/1.01, locked from the start (issue 17).
+ * Between them an Under can still price below 1.01 after the margin; the book takes that side off
+ * and offers the Over alone, as books do with long-shot props.
+ */
+const PROP_REACH: readonly [number, number] = [0.01, 0.97];
+
+/**
+ * The lines of one player's stat from the count expected at kick-off: every x.5 line on the stat's
+ * step whose Over chance is within reach, the `max` nearest to even money, ascending. None when the
+ * player is not expected to make the stat at all (a substitute defender's goals).
+ */
+export function playerPropLines(expected: Readonly<Record<PropStat, number>>): PropLines {
+  const out = {} as Record<PropStat, number[]>;
+  for (const stat of PROP_STATS) out[stat] = propLines(stat, expected[stat]);
+  return out;
+}
+
+/** No line of any stat (a player the book was not told of at kick-off). */
+export const NO_PROP_LINES: PropLines = playerPropLines({
+  goals: 0,
+  assists: 0,
+  shots: 0,
+  shots_on_target: 0,
+  passes: 0,
+  tackles: 0,
+  fouls: 0,
+  cards: 0,
+});
+
+export function propLines(stat: PropStat, expected: number): number[] {
+  const { max, step } = PROP_SHAPE[stat];
+  const top = expected + 6 * Math.sqrt(expected) + step + 1;
+  const reachable: Array<[number, number]> = [];
+  for (let line = step - 0.5; line <= top; line += step) {
+    const p = poissonAbove(expected, line);
+    if (p >= PROP_REACH[0] && p <= PROP_REACH[1]) reachable.push([line, Math.abs(p - 0.5)]);
+  }
+  return reachable
+    .sort((a, b) => a[1] - b[1])
+    .slice(0, max)
+    .map(([line]) => line)
+    .sort((a, b) => a - b);
+}
+
 const PROP_LABELS: Readonly<Record<PropStat, string>> = {
   goals: 'Goals',
   assists: 'Assists',
@@ -189,7 +244,7 @@ function periodFamilies(
 function playerProps(out: FairMarket[], s: SoccerPricingState): void {
   for (const pl of s.players) {
     for (const stat of PROP_STATS) {
-      const lines = stat === 'passes' ? pl.lines.passes : PROP_LINES[stat];
+      const lines = pl.lines[stat];
       const current = pl.counters[stat] ?? 0;
       for (const line of lines) {
         out.push(
