@@ -66,6 +66,15 @@ export class Book {
     private readonly opts: BookOptions,
   ) {}
 
+  /**
+   * The whole book is offered again after `remove_markets all` (the end it was withdrawn for was
+   * averted): the next sync sends every current market as new (decided ones stay withdrawn).
+   */
+  restore(): void {
+    this.removed = false;
+    this.markets.clear();
+  }
+
   get size(): number {
     return this.markets.size;
   }

@@ -468,12 +468,21 @@ export class SimGame {
       const inBreak = this.engine.inBreak();
       // A break locks the book briefly (the period's markets close, the next ones are set), then it reopens.
       if (inBreak && !this.wasInBreak) this.lockedUntil = Math.max(this.lockedUntil, now + BREAK_LOCK_MS);
-      if (!this.finalLock && this.engine.nearEnd()) {
+      const nearEnd = this.engine.nearEnd();
+      if (!this.finalLock && nearEnd) {
         this.finalLock = true;
         // Minor leagues withdraw their book near the end; the others keep pricing to the last play.
         if (this.plan.league.tier >= 3 && !this.book.removed && this.book.size > 0) {
           this.emit({ type: 'remove_markets', ts: iso(now), event_id: this.eventId, all: true });
           this.book.removed = true;
+        }
+      } else if (this.finalLock && !nearEnd) {
+        // The end was averted (a checkout missed, a match point round lost): the game goes on, and
+        // so does its book, offered again whole (new markets need the layout for their ids).
+        this.finalLock = false;
+        if (this.book.removed) {
+          this.book.restore();
+          this.publish(now < this.lockedUntil, true);
         }
       }
       // The book follows the state before the score is told: a client never sees a new score with

@@ -122,6 +122,8 @@ export class FeedChecker {
     switch (m.type) {
       case 'markets':
         if (isTerminal(e.status)) return this.fail(m, `markets for a final event (${e.status})`);
+        // A book withdrawn whole near the end is offered again when the end is averted.
+        e.removedAll = false;
         for (const market of m.markets) {
           const known = this.markets.get(market.market_id);
           if (known !== undefined && (known.eventId !== m.event_id || known.key !== market.key))
@@ -168,7 +170,7 @@ export class FeedChecker {
         if (isTerminal(e.status)) return this.fail(m, 'remove_markets for a final event');
         if (m.all === true) e.removedAll = true;
         // Withdrawn markets are no longer offered: their selections leave the open book.
-        for (const id of m.market_ids ?? []) {
+        for (const id of m.all === true ? [...e.markets] : (m.market_ids ?? [])) {
           for (const sel of this.markets.get(id)?.selections ?? []) this.selections.delete(sel);
           this.markets.delete(id);
           e.markets.delete(id);
