@@ -749,6 +749,18 @@ export interface components {
                     status: "active" | "stale";
                     last_update_seconds_ago: number;
                     total_events: number;
+                    /** @description FEED=the-odds-api: how fresh the upstream data is and what the monthly budget allows */
+                    upstream?: {
+                        provider: string;
+                        /** @enum {string} */
+                        state: "starting" | "ok" | "backing_off" | "unauthorized" | "budget_exhausted";
+                        last_success_seconds_ago: number | null;
+                        next_poll_seconds: number | null;
+                        monthly_budget: number;
+                        credits_used_this_month: number;
+                        credits_left: number;
+                        provider_remaining: number | null;
+                    };
                 };
                 usage_counters?: {
                     /**
