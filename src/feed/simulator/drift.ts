@@ -22,11 +22,19 @@ export const DRIFT = {
   newsMax: 0.2,
   /** The whole drift stays within this (the engine's strengths remain the anchor). */
   maxAbs: 0.2,
+  /**
+   * In the last hour the book closes in on the engine's price, to nothing at kick-off: the closing
+   * price is the sharpest, and in-play pricing starts from it (without this, every book jumped at
+   * kick-off, 0-0, by up to the whole drift). The book moves every `fadeStepMs` meanwhile.
+   */
+  fadeMs: 60 * MINUTE,
+  fadeStepMs: 5 * MINUTE,
 } as const;
 
 /**
- * The move instants, all fixed by the kick-off time (never by when a run started): every far step
- * counted back from kick-off, then every near step in the last hours. Ascending.
+ * The instants of the drift's random steps, all fixed by the kick-off time (never by when a run
+ * started): every far step counted back from kick-off, then every near step in the last hours.
+ * Ascending.
  */
 function gridBefore(startTime: number): number[] {
   const out: number[] = [];
@@ -37,13 +45,29 @@ function gridBefore(startTime: number): number[] {
 
 /** The next instant after `now` (and before kick-off) at which the prematch book moves; null if none. */
 export function nextDriftAt(startTime: number, now: number): number | null {
-  for (const t of gridBefore(startTime)) if (t > now) return t;
-  return null;
+  let next: number | null = null;
+  for (const t of gridBefore(startTime)) {
+    if (t > now) {
+      next = t;
+      break;
+    }
+  }
+  // The closing steps of the last hour (fadeMs), on their own grid counted back from kick-off.
+  const fadeFrom = startTime - DRIFT.fadeMs;
+  const fade =
+    now < fadeFrom ? fadeFrom : fadeFrom + (Math.floor((now - fadeFrom) / DRIFT.fadeStepMs) + 1) * DRIFT.fadeStepMs;
+  if (fade < startTime && (next === null || fade < next)) next = fade;
+  return next;
+}
+
+/** How much of the drift the book still shows at `now`: all of it until the last hour, then less, none at kick-off. */
+function fadeAt(startTime: number, now: number): number {
+  return Math.max(0, Math.min(1, (startTime - now) / DRIFT.fadeMs));
 }
 
 /**
  * The home side's log-odds shift at `now`: the sum of every step up to `now`, each drawn from its
- * own seeded stream (event, step instant). A pure function of the seed, event and world time, so
+ * own seeded stream (event, step instant), closed in on the engine's price in the last hour. A pure function of the seed, event and world time, so
  * a restarted world prices the same event the same at the same instant.
  */
 export function driftAt(seed: number, eventNum: number, startTime: number, now: number): number {
@@ -58,7 +82,7 @@ export function driftAt(seed: number, eventNum: number, startTime: number, now: 
     }
     d = Math.max(-DRIFT.maxAbs, Math.min(DRIFT.maxAbs, d));
   }
-  return d;
+  return d * fadeAt(startTime, now);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { FeedMessage, MarketDef } from '../../../src/feed/messages.js';
 import { NO_DISRUPTIONS, resolveConfig } from '../../../src/feed/simulator/config.js';
 import { DRIFT, driftAt, nextDriftAt } from '../../../src/feed/simulator/drift.js';
 import { SimGame } from '../../../src/feed/simulator/game.js';
+import { playOneGame } from '../../../src/feed/simulator/single-game.js';
 import { epochDayOf, eventNumber } from '../../../src/feed/simulator/ids.js';
 import { buildWorld } from '../../../src/feed/simulator/world.js';
 
@@ -91,5 +92,50 @@ describe('prematch drift', () => {
     for (let e = 0; e < 200; e++) assert.ok(Math.abs(driftAt(3, e, START, START)) <= DRIFT.maxAbs);
     assert.equal(nextDriftAt(START, START), null);
     assert.equal(nextDriftAt(START, START - DRIFT.nearStepMs - 1), START - DRIFT.nearStepMs);
+  });
+
+  it('closes in on the engine by kick-off: the first in-play price follows on from the closing one', () => {
+    // It used to jump at kick-off, 0-0, by the whole drift (basketball 1.42/2.91 -> 1.54/2.5).
+    for (const sport of ['basketball', 'baseball', 'tennis', 'soccer', 'ice_hockey']) {
+      for (const seed of [1, 2, 3, 4]) {
+        const { messages } = playOneGame({
+          seed,
+          world,
+          sport,
+          tier: 1,
+          publishAt: Date.parse('2026-03-07T10:00:00Z'),
+          config: { disruptions: NO_DISRUPTIONS },
+        });
+        let main: number[] | null = null;
+        const price = new Map<number, number>();
+        let closing: number[] | null = null;
+        let opening: number[] | null = null;
+        for (const m of messages) {
+          if (m.type === 'markets' && main === null) {
+            const mk = m.markets.find((x) => x.key === 'moneyline' || x.key === '1x2');
+            if (mk !== undefined) main = mk.outcomes.map((o) => o.selection_id);
+          }
+          if (m.type === 'markets')
+            for (const mk of m.markets) for (const o of mk.outcomes) price.set(o.selection_id, o.odds);
+          if (m.type === 'odds') for (const c of m.changes) if (c.odds !== undefined) price.set(c.selection_id, c.odds);
+          if (main === null) continue;
+          if (m.type === 'status' && m.status === 'live' && closing === null)
+            closing = main.map((id) => price.get(id)!);
+          else if (closing !== null && opening === null && m.type === 'odds') {
+            if (m.changes.some((c) => main!.includes(c.selection_id) && c.odds !== undefined))
+              opening = main.map((id) => price.get(id)!);
+          }
+        }
+        assert.ok(closing !== null && opening !== null, `${sport} seed ${seed}: priced before and in play`);
+        // Implied chances, each outcome: within 2 points (what 5 minutes of closing in and the first play move).
+        closing.forEach((c, i) => {
+          const gap = Math.abs(1 / c - 1 / opening![i]!);
+          assert.ok(
+            gap <= 0.02,
+            `${sport} seed ${seed}: ${closing!.join('/')} at kick-off, then ${opening!.join('/')}`,
+          );
+        });
+      }
+    }
   });
 });
