@@ -42,6 +42,19 @@ describe('oddsWithMargin', () => {
     assert.ok(odds[1]! > 10 && odds[1]! < 25);
   });
 
+  it('shares a two-way overround evenly: a strong favourite stays on the board, the long shot pays for it', () => {
+    // Proportionally (p × 1.05) the favourite was 1.01 — off the board in play — against 16.7.
+    assert.deepEqual(oddsWithMargin([0.955, 0.045], OPTS), [1.02, 14.29]);
+    assert.deepEqual(oddsWithMargin([0.5, 0.5], OPTS), [1.9, 1.9]);
+    assert.deepEqual(oddsWithMargin([0.7, 0.3], OPTS), [1.38, 3.08]);
+    // Three or more outcomes keep the proportional margin.
+    const three = oddsWithMargin([0.45, 0.27, 0.28], OPTS);
+    assert.deepEqual(
+      three,
+      [0.45, 0.27, 0.28].map((p) => Math.round((1 / (p * 1.05)) * 100) / 100),
+    );
+  });
+
   it('prices double chance (outcomes summing to 2) to 2 × (1 + margin)', () => {
     const odds = oddsWithMargin([0.97, 0.95, 0.08], OPTS);
     assert.ok(Math.abs(implied(odds) - 2.1) < 0.02, `implied ${implied(odds)}`);
