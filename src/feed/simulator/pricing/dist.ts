@@ -77,6 +77,27 @@ export function poissonDist(lambda: number, maxK?: number): Dist {
   return new Dist(0, p);
 }
 
+/**
+ * A count with mean `mean` and variance `ratio` × mean (negative binomial; Poisson when ratio ≤ 1),
+ * truncated at `maxK` with the tail folded into the last cell. For scores that come in clusters
+ * (baseball's runs: a big inning), whose spread a Poisson understates.
+ */
+export function overdispersedDist(mean: number, ratio: number, maxK: number): Dist {
+  if (ratio <= 1 || mean <= 0) return poissonDist(mean, maxK);
+  const q = 1 / ratio; // P(success) per trial
+  const n = mean / (ratio - 1); // trials (real)
+  const p = new Float64Array(maxK + 1);
+  let term = Math.pow(q, n);
+  let sum = 0;
+  for (let k = 0; k < maxK; k++) {
+    p[k] = term;
+    sum += term;
+    term *= ((k + n) / (k + 1)) * (1 - q);
+  }
+  p[maxK] = Math.max(0, 1 - sum);
+  return new Dist(0, p);
+}
+
 /** P(Poisson(lambda) > x) for a real x. */
 export function poissonAbove(lambda: number, x: number): number {
   const k = Math.floor(x);

@@ -13,6 +13,9 @@ import {
 } from '../../../../src/feed/simulator/engines/reference-figures.js';
 import { sampleGames, type SampledGame } from '../../../../src/feed/simulator/engines/sample-games.js';
 import { buildWorld } from '../../../../src/feed/simulator/world.js';
+import { createEngine } from '../../../../src/feed/simulator/engines/registry.js';
+import type { FairMarket } from '../../../../src/feed/simulator/pricing/fair.js';
+import { Rng } from '../../../../src/feed/simulator/rng.js';
 
 const world = buildWorld(2026);
 
@@ -182,5 +185,60 @@ describe('engine calibration against real league figures', () => {
       share(games, (g) => Math.min(g.result.score.home, g.result.score.away) === 0),
       TENNIS.bo3StraightSetsShare,
     );
+  });
+});
+
+describe('baseball: the book prices what the engine plays (runs come in clusters)', () => {
+  it('run totals, run line and a side trailing by 3+ in the 6th win as often as priced', () => {
+    const leagues = world.leagues.filter((l) => l.sport === 'baseball' && l.teams.length >= 2);
+    const pick = Rng.derive(3, 'sample', 'baseball');
+    const priced = { over65: 0, over105: 0, runLine: 0, trailing: 0 };
+    const seen = { over65: 0, over105: 0, runLine: 0, trailing: 0 };
+    let probes = 0;
+    const N = 2000;
+    const p = (ms: FairMarket[], key: string): number => ms.find((m) => m.key === key)!.outcomes[0]!.p;
+    for (let g = 0; g < N; g++) {
+      const league = leagues[g % leagues.length]!;
+      const hi = pick.int(0, league.teams.length - 1);
+      let ai = pick.int(0, league.teams.length - 2);
+      if (ai >= hi) ai++;
+      const engine = createEngine('baseball', {
+        rng: Rng.derive(3, 'calibration-game', g),
+        league,
+        home: league.teams[hi]!,
+        away: league.teams[ai]!,
+        names: { home: 'H', away: 'A' },
+      });
+      const opening = engine.markets('full');
+      priced.over65 += p(opening, 'totals:6.5');
+      priced.over105 += p(opening, 'totals:10.5');
+      priced.runLine += p(opening, 'asian_handicap:-1.5');
+      engine.begin();
+      let trailing: 0 | 1 | null = null;
+      let probed = false;
+      for (let guard = 0; !engine.finished() && guard < 100_000; guard++) {
+        engine.step();
+        const s = engine.snapshot();
+        if (probed || engine.finished() || s.period !== 'I6') continue;
+        probed = true;
+        const lead = s.score.home - s.score.away;
+        if (Math.abs(lead) < 3) continue;
+        trailing = lead > 0 ? 1 : 0;
+        priced.trailing += engine.markets('main').find((m) => m.key === 'moneyline')!.outcomes[trailing]!.p;
+        probes++;
+      }
+      const { home, away } = engine.result().score;
+      if (home + away > 6.5) seen.over65++;
+      if (home + away > 10.5) seen.over105++;
+      if (home - away >= 2) seen.runLine++;
+      if (trailing !== null && (trailing === 0 ? home > away : away > home)) seen.trailing++;
+    }
+    const near = (what: string, a: number, b: number, tol: number): void =>
+      assert.ok(Math.abs(a - b) <= tol, `${what}: priced ${a.toFixed(3)}, happened ${b.toFixed(3)}`);
+    near('Over 6.5 runs', priced.over65 / N, seen.over65 / N, 0.05);
+    near('Over 10.5 runs', priced.over105 / N, seen.over105 / N, 0.03);
+    near('home -1.5', priced.runLine / N, seen.runLine / N, 0.03);
+    assert.ok(probes > 300, `${probes} games trailing by 3+ in the 6th`);
+    near('trailing by 3+ in the 6th', priced.trailing / probes, seen.trailing / probes, 0.02);
   });
 });
