@@ -11,6 +11,8 @@ const WRITES: ReadonlySet<string> = new Set([
   'saveTournament',
   'saveOutrightMarket',
   'settleOutrightMarket',
+  // The upstream adapter's month spend: a deposed leader's poll may not reserve credits (nor call).
+  'saveUpstreamSpend',
 ]);
 
 /** What a write of a deposed leader gets: the caller's usual failure path (a retry later, a refusal) takes it. */

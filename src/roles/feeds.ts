@@ -1,5 +1,6 @@
 // Which producer feeds this node (FEED): the built-in simulator, The Odds API adapter, or none (admin feed only).
 import type { Pipeline } from '../pipeline/pipeline.js';
+import type { Store } from '../store/store.js';
 import type { NodeParts } from './node.js';
 import type { ServiceOptions } from './service-types.js';
 import { BuiltInFeed } from './simulator.js';
@@ -7,12 +8,18 @@ import { UpstreamFeed } from './upstream.js';
 
 export type NodeFeed = BuiltInFeed | UpstreamFeed;
 
-export function nodeFeed(node: NodeParts, pipeline: Pipeline, opts: ServiceOptions): NodeFeed | null {
+/** `store` is the one the feed may write (a pipeline candidate's fenced store: only the leader spends upstream credits). */
+export function nodeFeed(
+  node: NodeParts,
+  pipeline: Pipeline,
+  opts: ServiceOptions,
+  store: Store = node.store,
+): NodeFeed | null {
   switch (node.config.feed) {
     case 'simulator':
       return new BuiltInFeed(node, pipeline);
     case 'the-odds-api':
-      return new UpstreamFeed(node, pipeline, opts.upstream);
+      return new UpstreamFeed(node, pipeline, opts.upstream, store);
     case 'none':
       return null;
   }

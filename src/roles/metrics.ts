@@ -67,7 +67,11 @@ function registerUpstreamMetrics(registry: Registry, status: () => UpstreamStatu
     'UPSTREAM_MONTHLY_BUDGET: credits this service may spend per UTC month',
     (s) => s.monthlyBudget,
   );
-  gauge('upstream_budget_used_credits', 'Credits spent this UTC month by this process', (s) => s.creditsSpentThisMonth);
+  gauge(
+    'upstream_budget_used_credits',
+    'Credits spent this UTC month (stored: counted across restarts and pipeline leaders)',
+    (s) => s.creditsSpentThisMonth,
+  );
   gauge(
     'upstream_budget_left_credits',
     'Credits that may still be spent this month (budget, or the provider remaining if lower)',

@@ -29,7 +29,7 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
     const settlement = newSettlement(node, pipeline, leadership.store, (e) =>
       pipeline.exclusive(() => node.changeLog.append(e)),
     );
-    const feed = nodeFeed(node, pipeline, opts);
+    const feed = nodeFeed(node, pipeline, opts, leadership.store);
     const upstream = feed instanceof UpstreamFeed ? feed : null;
     // Settlement counters of the API nodes follow every committed settlement batch.
     node.changeLog.subscribe((c) => {

@@ -1,8 +1,10 @@
 // FEED=the-odds-api as this node's feed: the upstream adapter's batches go through a retrying producer into the pipeline, like the simulator's.
 import type { UpstreamHealth } from '../api/context.js';
 import { TheOddsApiProducer, type UpstreamStatus } from '../feed/upstream/the-odds-api/producer.js';
+import { DeposedError } from '../pipeline/leadership.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { retryingProducer, type RetryingProducer } from '../pipeline/retrying-producer.js';
+import type { Store } from '../store/store.js';
 import type { NodeParts } from './node.js';
 
 /** Test hooks: a fake upstream's fetch, a fast loop, a short timeout. */
@@ -12,6 +14,9 @@ export interface UpstreamOptions {
   timeoutMs?: number;
 }
 
+/** The provider's key in the store's upstream_spend table. */
+const PROVIDER = 'the-odds-api';
+
 export class UpstreamFeed {
   private adapter: TheOddsApiProducer | null = null;
   private producer: RetryingProducer | null = null;
@@ -20,6 +25,8 @@ export class UpstreamFeed {
     private readonly node: NodeParts,
     private readonly pipeline: Pipeline,
     private readonly hooks: UpstreamOptions = {},
+    /** The store the month's spend is kept in: a pipeline candidate's fenced one, so only the leader spends. */
+    private readonly store: Store = node.store,
   ) {}
 
   get held(): number {
@@ -35,11 +42,24 @@ export class UpstreamFeed {
     const { node, pipeline, hooks } = this;
     const producer = (this.producer ??= retryingProducer((m) => pipeline.applyAll(m), node.log));
     const logger = node.logger;
+    const store = this.store;
     // The same adapter object across a pipeline node's terms keeps its budget count and what it sent.
     this.adapter ??= new TheOddsApiProducer({
       settings: node.config.upstream,
       sink: (messages) => producer.submit(messages),
       now: node.now,
+      ledger: {
+        load: (month) => store.loadUpstreamSpend(PROVIDER, month),
+        // A deposed leader's write is refused by the fence: it then makes no call at all.
+        save: (month, credits) =>
+          store.saveUpstreamSpend(PROVIDER, month, credits, node.now()).then(
+            () => true,
+            (err: unknown) => {
+              if (err instanceof DeposedError) return false;
+              throw err;
+            },
+          ),
+      },
       ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
       ...(hooks.tickMs !== undefined ? { tickMs: hooks.tickMs } : {}),
       ...(hooks.timeoutMs !== undefined ? { timeoutMs: hooks.timeoutMs } : {}),

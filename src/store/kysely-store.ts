@@ -558,6 +558,31 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
     saveUsage: (usage: UsageWrite) =>
       isEmptyUsage(usage) ? nothing() : write('saveUsage', () => saveUsage(db, usage, maxParameters)),
 
+    loadUpstreamSpend: (provider: string, month: string) =>
+      read('loadUpstreamSpend', async () => {
+        const row = await db
+          .selectFrom('upstream_spend')
+          .select('credits')
+          .where('provider', '=', provider)
+          .where('month', '=', month)
+          .executeTakeFirst();
+        return row === undefined ? 0 : Number(row.credits);
+      }),
+
+    saveUpstreamSpend: (provider: string, month: string, credits: number, at: number) =>
+      write('saveUpstreamSpend', async () => {
+        await db
+          .insertInto('upstream_spend')
+          .values({ provider, month, credits, updated_at: at })
+          .onConflict((oc) =>
+            oc.columns(['provider', 'month']).doUpdateSet((eb) => ({
+              credits: eb.ref('excluded.credits'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }),
+
     close: () => {
       if (closing === null) {
         closing = (async () => {

@@ -270,6 +270,21 @@ const logWindow: Migration = {
   },
 };
 
+// What an upstream adapter spent of its provider's credits per UTC month (issue 18): without it a
+// restart or a new pipeline leader would start the month at zero and could spend the budget twice.
+const upstreamSpend: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('upstream_spend')
+      .addColumn('provider', 'text', (c) => c.notNull())
+      .addColumn('month', 'text', (c) => c.notNull())
+      .addColumn('credits', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('upstream_spend_pk', ['provider', 'month'])
+      .execute();
+  },
+};
+
 /** Every SQLite migration, old and new; names sort in the order they must run. */
 export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
@@ -281,6 +296,7 @@ export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007_write_probe': writeProbe,
   '0009_odds_history': oddsHistory,
   '0010_log_window': logWindow,
+  '0011_upstream_spend': upstreamSpend,
 };
 
 export const sqliteMigrationProvider: MigrationProvider = {

@@ -97,6 +97,14 @@ export interface ApiUsageTable {
   errors: number;
 }
 
+/** Credits an upstream adapter spent in one UTC month (`YYYY-MM`): its budget survives restarts and failovers. */
+export interface UpstreamSpendTable {
+  provider: string;
+  month: string;
+  credits: number;
+  updated_at: number;
+}
+
 /** One row per settled event: counts, the entry's header fields and resolved markets as JSON text. */
 export interface SettlementsTable {
   event_id: string;
@@ -186,4 +194,5 @@ export interface StoreDatabase {
   write_probe: WriteProbeTable;
   log_segments: LogSegmentsTable;
   log_state: LogStateTable;
+  upstream_spend: UpstreamSpendTable;
 }

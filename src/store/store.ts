@@ -350,5 +350,9 @@ export interface Store {
   loadUsage(fromDate: string): Promise<UsageDay[]>;
   /** Writes usage day totals (insert or replace) and raises keys' last-used times, in one transaction. */
   saveUsage(write: UsageWrite): Promise<void>;
+  /** Credits `provider` spent in UTC month `month` (`YYYY-MM`) as last stored; 0 when none were. */
+  loadUpstreamSpend(provider: string, month: string): Promise<number>;
+  /** Stores the month's spend (insert or replace: the one writer is this node, or the pipeline leader). */
+  saveUpstreamSpend(provider: string, month: string, credits: number, at: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -16,6 +16,7 @@ import {
   contentsOf,
 } from './fixtures.js';
 import { runAccountStoreContract } from './account-contract.js';
+import { runUpstreamSpendContract } from './upstream-spend-contract.js';
 import { runOutrightStoreContract } from './outright-contract.js';
 import { runHistoryStoreContract } from './history-contract.js';
 import { runLogWindowStoreContract } from './log-window-contract.js';
@@ -68,6 +69,7 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
 
   runOutrightStoreContract(name, withStore);
   runAccountStoreContract(name, withStore);
+  runUpstreamSpendContract(name, withStore);
   runSettlementStoreContract(name, withStore);
   runHistoryStoreContract(name, withStore);
   runLogWindowStoreContract(name, withStore);

@@ -18,7 +18,7 @@ export function readQuotaHeaders(get: (name: string) => string | null): QuotaHea
 }
 
 /** The UTC month a time falls in (`2026-03`): the budget starts again with each. */
-function monthOf(ms: number): string {
+export function monthOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 7);
 }
 
@@ -50,6 +50,15 @@ export class QuotaBudget {
   spentThisMonth(now: number): number {
     this.roll(now);
     return this.spent;
+  }
+
+  /**
+   * Takes what was stored of this month's spend (an earlier process or leader spent it). The larger
+   * of the stored and the counted figure wins: neither ever over-reports what was really spent.
+   */
+  restore(month: string, spent: number, now: number): void {
+    this.roll(now);
+    if (month === this.month) this.spent = Math.max(this.spent, spent);
   }
 
   /** What may still be spent this month: our budget's rest, or less if the provider says so. */

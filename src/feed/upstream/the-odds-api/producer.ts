@@ -1,7 +1,7 @@
 // The Odds API (v4) as a feed producer: polls /odds and /scores per sport within the monthly credit budget, backs off on errors, emits only changes.
 import type { FeedMessage } from '../../messages.js';
 import type { FeedProducer, FeedSink, ProducerLogger } from '../producer.js';
-import { QuotaBudget, readQuotaHeaders, type QuotaHeaders } from './budget.js';
+import { monthOf, QuotaBudget, readQuotaHeaders, type QuotaHeaders } from './budget.js';
 import { PROVIDER_MARKETS } from './markets.js';
 import { readOddsEvents, readScoreEvents } from './provider-types.js';
 import { EventTracker } from './tracker.js';
@@ -28,6 +28,17 @@ export interface TheOddsApiOptions {
   /** A call not answered within this (real ms) is a timeout; default 15000. */
   timeoutMs?: number;
   log?: ProducerLogger;
+  /** Where the month's spend is kept across restarts and leaders; without it the count lives in memory only. */
+  ledger?: SpendLedger;
+}
+
+/**
+ * The month's spend as stored (the store, keyed by provider and UTC month `YYYY-MM`). `save`
+ * resolves false when this node may not spend (a deposed pipeline leader): nothing is called then.
+ */
+export interface SpendLedger {
+  load(month: string): Promise<number>;
+  save(month: string, credits: number): Promise<boolean>;
 }
 
 export type UpstreamState = 'starting' | 'ok' | 'backing_off' | 'unauthorized' | 'budget_exhausted';
@@ -67,7 +78,7 @@ const BACKOFF_MAX_MS = 15 * 60_000;
 
 class UpstreamError extends Error {
   constructor(
-    readonly kind: 'http' | 'timeout' | 'network' | 'unauthorized' | 'rate_limited' | 'bad_body' | 'stopped',
+    readonly kind: 'http' | 'timeout' | 'network' | 'unauthorized' | 'rate_limited' | 'bad_body' | 'store' | 'stopped',
     message: string,
     readonly retryAfterMs: number | null = null,
     readonly headers: QuotaHeaders | null = null,
@@ -91,6 +102,8 @@ export class TheOddsApiProducer implements FeedProducer {
   private current: Promise<void> | null = null;
   private abort = new AbortController();
   private readonly reportedUnmapped = new Set<string>();
+  /** Whether this run has read the stored spend (each start reads it again: another leader may have spent since). */
+  private restored = false;
 
   constructor(private readonly opts: TheOddsApiOptions) {
     this.tracker = new EventTracker(opts.settings.bookmaker);
@@ -101,6 +114,7 @@ export class TheOddsApiProducer implements FeedProducer {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.restored = false;
     this.abort = new AbortController();
     const loop = (): void => {
       // A throwing sink is a bug elsewhere: logged, and the loop goes on (an unhandled rejection would end the process).
@@ -142,6 +156,7 @@ export class TheOddsApiProducer implements FeedProducer {
 
   /** One look at the clock: polls every sport that is due (tests call it directly). */
   async tick(): Promise<void> {
+    if (!(await this.restoreSpend())) return;
     for (const sport of this.opts.settings.sports) {
       if (this.abort.signal.aborted) return;
       const now = this.opts.now();
@@ -231,7 +246,50 @@ export class TheOddsApiProducer implements FeedProducer {
     return `${url}/v4/sports/${encodeURIComponent(sport)}/scores?${q.toString()}`;
   }
 
+  /** Reads the month's stored spend once per start; false (no poll this tick) while the store cannot say. */
+  private async restoreSpend(): Promise<boolean> {
+    const ledger = this.opts.ledger;
+    if (this.restored || ledger === undefined) return true;
+    const now = this.opts.now();
+    const month = monthOf(now);
+    try {
+      this.budget.restore(month, await ledger.load(month), now);
+    } catch (err) {
+      // Polling blind could spend the budget twice: wait for the store (logged once, as a state).
+      this.setState('backing_off', { reason: `store: the month's spend could not be read (${String(err)})` });
+      return false;
+    }
+    this.restored = true;
+    return true;
+  }
+
+  /**
+   * Stores the month's spend with this call's cost added before the call is made: a crash or a
+   * failover right after it never leaves a spend the store does not know of (at worst the store
+   * over-counts one call's estimate, corrected by the write after the answer).
+   */
+  private async reserve(cost: number): Promise<void> {
+    const ledger = this.opts.ledger;
+    if (ledger === undefined) return;
+    const now = this.opts.now();
+    let allowed: boolean;
+    try {
+      allowed = await ledger.save(monthOf(now), this.budget.spentThisMonth(now) + cost);
+    } catch (err) {
+      throw new UpstreamError('store', `the month's spend could not be stored (${String(err)})`);
+    }
+    if (!allowed) throw new UpstreamError('stopped', 'no longer leading');
+  }
+
+  /** Counts a call's charge and stores the exact figure (best effort: the reservation already covers it). */
+  private async spent(charged: number, headers: QuotaHeaders | null): Promise<void> {
+    const now = this.opts.now();
+    this.budget.record(charged, headers, now);
+    await this.opts.ledger?.save(monthOf(now), this.budget.spentThisMonth(now)).catch(() => false);
+  }
+
   private async call(url: string, cost: number): Promise<unknown> {
+    await this.reserve(cost);
     this.calls++;
     const signal = AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.opts.timeoutMs ?? 15_000)]);
     let res: Response;
@@ -242,14 +300,14 @@ export class TheOddsApiProducer implements FeedProducer {
       if (this.abort.signal.aborted) throw new UpstreamError('stopped', 'stopped');
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       // An unanswered call may still have been charged: count it, so the budget is never exceeded.
-      this.budget.record(cost, null, this.opts.now());
+      await this.spent(cost, null);
       throw new UpstreamError(timedOut ? 'timeout' : 'network', timedOut ? 'no answer in time' : String(err));
     }
     const headers = readQuotaHeaders((n) => res.headers.get(n));
     const text = await res.text().catch(() => '');
     if (!res.ok) {
       // Refused calls cost nothing unless the provider says otherwise.
-      this.budget.record(0, headers.last === null ? null : headers, this.opts.now());
+      await this.spent(0, headers.last === null ? null : headers);
       if (headers.remaining !== null) this.budget.providerRemaining = headers.remaining;
       const retryAfter = Number(res.headers.get('retry-after'));
       const kind =
@@ -261,7 +319,7 @@ export class TheOddsApiProducer implements FeedProducer {
         headers,
       );
     }
-    this.budget.record(cost, headers, this.opts.now());
+    await this.spent(cost, headers);
     let body: unknown;
     try {
       body = JSON.parse(text);
