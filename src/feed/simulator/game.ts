@@ -44,12 +44,12 @@ export const BREAK_LOCK_MS = 30_000;
 
 /**
  * The lock at the start of a break of `breakMs`: the period's markets close and the next ones are
- * set, which takes seconds. A long break (half time) locks BREAK_LOCK_MS; a short one a sixth of
+ * set, which takes seconds. A long break (half time) locks BREAK_LOCK_MS; a short one a tenth of
  * itself (at least 5 s): the minute between boxing rounds or table tennis games is when their books
  * trade most, and a 30 s lock at each left 12% of a boxing match with nothing open.
  */
 export function breakLockMs(breakMs: number): number {
-  return Math.min(BREAK_LOCK_MS, Math.max(5_000, Math.round(breakMs / 6)));
+  return Math.min(BREAK_LOCK_MS, Math.max(5_000, Math.round(breakMs / 10)));
 }
 
 export function planDisruption(rng: Rng, plan: FixturePlan, config: SimConfig, expectedMs: number): Disruption {
