@@ -42,6 +42,16 @@ const MINUTE = 60_000;
 /** A break (set, quarter, half time) locks the book this long, then it reopens repriced for the break's state. */
 export const BREAK_LOCK_MS = 30_000;
 
+/**
+ * The lock at the start of a break of `breakMs`: the period's markets close and the next ones are
+ * set, which takes seconds. A long break (half time) locks BREAK_LOCK_MS; a short one a tenth of
+ * itself (at least 5 s): the minute between boxing rounds or table tennis games is when their books
+ * trade most, and a 30 s lock at each left 12% of a boxing match with nothing open.
+ */
+export function breakLockMs(breakMs: number): number {
+  return Math.min(BREAK_LOCK_MS, Math.max(5_000, Math.round(breakMs / 10)));
+}
+
 export function planDisruption(rng: Rng, plan: FixturePlan, config: SimConfig, expectedMs: number): Disruption {
   const r = config.disruptions;
   const sport = plan.league.sport;
@@ -467,7 +477,7 @@ export class SimGame {
       if (res.lockMs !== undefined) this.lockedUntil = Math.max(this.lockedUntil, now + res.lockMs);
       const inBreak = this.engine.inBreak();
       // A break locks the book briefly (the period's markets close, the next ones are set), then it reopens.
-      if (inBreak && !this.wasInBreak) this.lockedUntil = Math.max(this.lockedUntil, now + BREAK_LOCK_MS);
+      if (inBreak && !this.wasInBreak) this.lockedUntil = Math.max(this.lockedUntil, now + breakLockMs(res.next));
       const nearEnd = this.engine.nearEnd();
       if (!this.finalLock && nearEnd) {
         this.finalLock = true;

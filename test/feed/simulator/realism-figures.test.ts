@@ -213,7 +213,8 @@ describe('realism figures over feed messages', () => {
     col.sample();
     const f = figuresOf(col.tallies.get('basketball')!);
     assert.equal(f.liveSamples, 2);
-    assert.equal(f.noOpenShare, 0.5);
+    // Locked at the last message: no live time has passed with nothing open yet.
+    assert.equal(f.noOpenShare, 0);
     assert.equal(f.decidedOpenShare, 0.5); // the q1 Over at 47 points scored; the moneyline is not decided
     assert.equal(f.boundPriceShare, 0.25); // 1.01 among 4 offered prices
   });
@@ -269,5 +270,30 @@ describe('decided markets and overtime', () => {
       true,
     );
     assert.equal(wentToOvertime('ice_hockey', [{ period: 'P1', home: 1, away: 0 }]), false);
+  });
+});
+
+describe('no open market: a share of live time', () => {
+  // The report samples every minute of the world, and the engines step on whole minutes (a soccer
+  // minute, a boxing round's end): a 10 s lock taken at a step was seen by every sample that fell
+  // on it, so boxing read 22% of samples with nothing open for 3% of its live time.
+  it('weighs each stretch with nothing open by its length, not by the samples that fell on it', () => {
+    const col = new RealismCollector();
+    const at = (s: number): string => new Date(Date.parse(KICK_OFF) + s * 1000).toISOString();
+    const lock = (ts: string, is_locked: boolean): FeedMessage => ({
+      type: 'odds',
+      ts,
+      event_id: 'a',
+      changes: [2, 3].map((selection_id) => ({ selection_id, is_locked })),
+    });
+    col.add([fixture('a', 'boxing'), book('a', 'moneyline', [1.5, 2.6], 1)]);
+    col.add([{ type: 'status', ts: at(0), event_id: 'a', status: 'live' }]);
+    col.add([lock(at(60), true)]);
+    col.sample(); // a sample at the very instant of the lock
+    col.add([lock(at(70), false)]);
+    col.add([{ type: 'score', ts: at(120), event_id: 'a', score: { home: 0, away: 0 }, period: 'R1' }]);
+    col.sample();
+    const f = figuresOf(col.tallies.get('boxing')!);
+    assert.ok(Math.abs(f.noOpenShare! - 10 / 120) < 1e-9, `noOpenShare ${String(f.noOpenShare)}`);
   });
 });

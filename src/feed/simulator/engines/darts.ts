@@ -184,10 +184,12 @@ export class DartsEngine implements MatchEngine {
     const [h, a] = this.setsWon();
     const cur = this.sets[this.sets.length - 1]!;
     const need = this.need();
-    return (
-      (h === need - 1 && cur[0] === this.legsNeed - 1 && this.remaining[0] <= 170) ||
-      (a === need - 1 && cur[1] === this.legsNeed - 1 && this.remaining[1] <= 170)
-    );
+    // A match dart: the player to throw is a leg from the match and on a finish of one double or
+    // two darts (40 or less). "Within 170" withdrew a minor tier's book for 1-2 minutes at a time,
+    // through visits that could not end the match.
+    const t = this.throwing;
+    const won = t === 0 ? h : a;
+    return won === need - 1 && cur[t] === this.legsNeed - 1 && this.remaining[t] <= 40;
   }
 
   finished(): boolean {

@@ -109,7 +109,9 @@ export class MobaEngine implements MatchEngine {
           'assists',
         );
     }
-    if (kills >= 3) lockMs = rng.int(10, 20) * 1000;
+    // A teamfight (kills well above the minute's run: 3+ in LoL, 4+ in Dota 2, whose minutes see
+    // 1.5-2 kills) locks the book briefly. At 3+ a Dota 2 book was locked a fifth of its minutes.
+    if (kills >= Math.ceil(this.f.killsPerMinute + 2)) lockMs = rng.int(10, 20) * 1000;
     if (g.minute >= g.length) {
       const pHome = logistic(this.edge + KILL_WEIGHT * (g.kills[0] - g.kills[1]));
       const w: 0 | 1 = rng.chance(pHome) ? 0 : 1;
@@ -165,7 +167,9 @@ export class MobaEngine implements MatchEngine {
     const g = this.game;
     const need = this.need();
     const decisive = this.won[0] === need - 1 || this.won[1] === need - 1;
-    return decisive && g.minute >= g.length - 2 && Math.abs(g.kills[0] - g.kills[1]) >= 6;
+    // The last minute of a decisive game with a clear kill lead (two minutes withdrew a minor
+    // tier's book for 6% of a best-of-one).
+    return decisive && g.minute >= g.length - 1 && Math.abs(g.kills[0] - g.kills[1]) >= 6;
   }
 
   finished(): boolean {

@@ -166,9 +166,11 @@ export class SnookerEngine implements MatchEngine {
     const cur = this.frames[this.frames.length - 1]!;
     const need = this.need();
     const rem = this.remaining();
+    // The deciding frame once the other player needs snookers (ahead by more than what is left on
+    // the table). "Within 20 of it" withdrew a minor tier's book for 2-5 minutes of play.
     return (
-      (this.framesWon[0] === need - 1 && cur[0] - cur[1] > rem - 20) ||
-      (this.framesWon[1] === need - 1 && cur[1] - cur[0] > rem - 20)
+      (this.framesWon[0] === need - 1 && cur[0] - cur[1] > rem) ||
+      (this.framesWon[1] === need - 1 && cur[1] - cur[0] > rem)
     );
   }
 

@@ -372,10 +372,19 @@ export class SoccerEngine implements MatchEngine {
     return this.phase === 'HT' || this.phase === 'ET_BREAK' || this.phase === 'ET_HT' || this.phase === 'PEN_BREAK';
   }
 
+  /** Whether the half's time added is announced and at most `minutes` of it are left. */
+  private lastMinutes(minutes: number): boolean {
+    const len = this.halfLength();
+    return this.halfMinute >= len && len + this.stoppage - this.halfMinute <= minutes;
+  }
+
   nearEnd(): boolean {
     if (this.phase === 'PEN') return true;
-    if (this.phase === '2H') return this.halfMinute >= 43 && !(this.knockout && this.level());
-    if (this.phase === 'ET2') return this.halfMinute >= 13 && !this.level();
+    // The last two minutes of the time added (known once the half's regulation minutes are played):
+    // from the 88th minute on, a minor league's book was withdrawn 7 minutes on average (stoppage
+    // time is 2-7 minutes), 6% of the live game with nothing open.
+    if (this.phase === '2H') return this.lastMinutes(2) && !(this.knockout && this.level());
+    if (this.phase === 'ET2') return this.lastMinutes(2) && !this.level();
     return false;
   }
 

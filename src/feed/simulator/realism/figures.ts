@@ -54,6 +54,10 @@ interface EventBook {
   score: { home: number; away: number };
   period: string;
   periodScores: Map<string, { home: number; away: number }>;
+  /** Outcomes offered and not locked (kept up to date so each message can tell if any is open). */
+  unlocked: number;
+  /** The time of the last message about the event: the stretch since then is weighed when the next one comes. */
+  lastMs: number | null;
 }
 
 /** Counters of one sport; ratios are derived by `figuresOf`. */
@@ -81,7 +85,9 @@ export interface SportTally {
   booksKickedOff: number;
   booksMoved: number;
   liveSamples: number;
-  noOpenSamples: number;
+  /** Live time and the part of it with no open selection, weighed from message to message. */
+  liveMs: number;
+  noOpenMs: number;
   openMarkets: number;
   decidedOpen: number;
   offeredPrices: number;
@@ -112,7 +118,8 @@ function emptyTally(): SportTally {
     booksKickedOff: 0,
     booksMoved: 0,
     liveSamples: 0,
-    noOpenSamples: 0,
+    liveMs: 0,
+    noOpenMs: 0,
     openMarkets: 0,
     decidedOpen: 0,
     offeredPrices: 0,
@@ -158,23 +165,30 @@ export class RealismCollector {
           score: { home: 0, away: 0 },
           period: '',
           periodScores: new Map(),
+          unlocked: 0,
+          lastMs: null,
         });
       return;
     }
     if (!('event_id' in m)) return;
     const e = this.events.get(m.event_id);
     if (e === undefined) return;
+    this.weigh(e, m.ts);
     switch (m.type) {
       case 'markets':
         for (const mk of m.markets) {
           e.keys.set(mk.market_id, mk.key);
-          for (const o of mk.outcomes)
+          for (const o of mk.outcomes) {
+            const was = e.outcomes.get(o.selection_id);
+            if (was !== undefined && !was.locked) e.unlocked--;
+            if (o.is_locked !== true) e.unlocked++;
             e.outcomes.set(o.selection_id, {
               market: mk.market_id,
               code: o.code,
               odds: o.odds,
               locked: o.is_locked ?? false,
             });
+          }
           if (m.ts === undefined || Date.parse(m.ts) < e.startMs) this.noteMain(e, mk.market_id, mk.key);
         }
         return;
@@ -184,12 +198,19 @@ export class RealismCollector {
           if (o === undefined) continue;
           if (c.odds !== undefined && c.odds !== o.odds && o.market === e.main && PRE.has(e.status)) e.mainMoved = true;
           if (c.odds !== undefined) o.odds = c.odds;
-          if (c.is_locked !== undefined) o.locked = c.is_locked;
+          if (c.is_locked !== undefined && c.is_locked !== o.locked) {
+            e.unlocked += c.is_locked ? -1 : 1;
+            o.locked = c.is_locked;
+          }
         }
         return;
       case 'remove_markets': {
         const gone = m.all === true ? null : new Set(m.market_ids ?? []);
-        for (const [id, o] of e.outcomes) if (gone === null || gone.has(o.market)) e.outcomes.delete(id);
+        for (const [id, o] of e.outcomes) {
+          if (gone !== null && !gone.has(o.market)) continue;
+          if (!o.locked) e.unlocked--;
+          e.outcomes.delete(id);
+        }
         for (const id of [...e.keys.keys()]) if (gone === null || gone.has(id)) e.keys.delete(id);
         return;
       }
@@ -213,6 +234,22 @@ export class RealismCollector {
       default:
         return;
     }
+  }
+
+  /**
+   * The stretch since the event's last message, while live: its length is live time, and time with
+   * nothing open when no selection was. Weighed by time rather than counted at the report's
+   * once-a-minute samples, which fell on the engines' minute steps and saw every lock taken there.
+   */
+  private weigh(e: EventBook, ts: string | undefined): void {
+    if (ts === undefined) return;
+    const at = Date.parse(ts);
+    if (e.status === 'live' && e.lastMs !== null && at > e.lastMs) {
+      const t = this.tally(e);
+      t.liveMs += at - e.lastMs;
+      if (e.unlocked <= 0) t.noOpenMs += at - e.lastMs;
+    }
+    e.lastMs = at;
   }
 
   /** The first prematch publication of the main market: overround and favourite price. */
@@ -282,7 +319,6 @@ export class RealismCollector {
         if (list === undefined) open.set(o.market, [o]);
         else list.push(o);
       }
-      if (open.size === 0) t.noOpenSamples++;
       for (const [marketId, outcomes] of open) {
         t.openMarkets++;
         const key = e.keys.get(marketId);
@@ -434,7 +470,7 @@ export function figuresOf(t: SportTally): SportFigures {
     favUnder115: ratio(t.favUnder115, t.books),
     mainMovedShare: ratio(t.booksMoved, t.booksKickedOff),
     liveSamples: t.liveSamples,
-    noOpenShare: ratio(t.noOpenSamples, t.liveSamples),
+    noOpenShare: ratio(t.noOpenMs, t.liveMs),
     decidedOpenShare: ratio(t.decidedOpen, t.openMarkets),
     boundPriceShare: ratio(t.boundPrices, t.offeredPrices),
   };

@@ -1,0 +1,75 @@
+// Issue 17 item 2: the share of live time a client finds no open market, per sport and tier (real books ~2%).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { NO_DISRUPTIONS, resolveConfig } from '../../../src/feed/simulator/config.js';
+import { playOneGame } from '../../../src/feed/simulator/single-game.js';
+import { buildWorld } from '../../../src/feed/simulator/world.js';
+import { observeInPlay } from './inplay-observer.js';
+
+const PUBLISH = Date.parse('2026-03-07T10:00:00Z');
+const world = buildWorld(2026);
+const MAX_ODDS = resolveConfig({}).maxOdds;
+const SEEDS = [21, 22, 23, 24, 25, 26];
+/**
+ * The realism band is 8% of live samples: a major tier's games stay well inside it. A minor tier
+ * withdraws its book for the last moments of a match (docs/simulator.md), the last round of a
+ * best-of-one Valorant map among them (a round is 1.5-2 minutes of a 35-minute match): the band.
+ */
+const maxShare = (tier: number): number => (tier >= 3 ? 0.08 : 0.06);
+
+// The sports the realism report found above the band (boxing 0.22, dota2 0.21, darts 0.14…): a
+// 30 s lock at every one-minute break between rounds or games, and minor tiers withdrawing their
+// book minutes before the end (soccer from the 88th minute through stoppage time, 7 min).
+const CASES: Array<[string, 1 | 2 | 3]> = [
+  ['boxing', 1],
+  ['boxing', 3],
+  ['mma', 1],
+  ['table_tennis', 1],
+  ['table_tennis', 3],
+  ['snooker', 1],
+  ['snooker', 3],
+  ['darts', 1],
+  ['darts', 3],
+  ['soccer', 1],
+  ['soccer', 3],
+  ['dota2', 1],
+  ['dota2', 3],
+  ['valorant', 1],
+  ['valorant', 3],
+];
+
+describe('live books are rarely all locked (issue 17 item 2)', () => {
+  for (const [sport, tier] of CASES) {
+    it(`${sport} tier ${tier}: no open market under ${maxShare(tier) * 100}% of live time`, () => {
+      let live = 0;
+      let none = 0;
+      const per: string[] = [];
+      for (const seed of SEEDS) {
+        const { messages } = playOneGame({
+          seed,
+          world,
+          sport,
+          tier,
+          publishAt: PUBLISH,
+          config: { disruptions: NO_DISRUPTIONS },
+        });
+        const r = observeInPlay(sport, messages, MAX_ODDS);
+        live += r.liveMs;
+        none += r.noOpenMs;
+        per.push((r.noOpenMs / r.liveMs).toFixed(3));
+      }
+      assert.ok(live > 0, `${sport} tier ${tier}: played live`);
+      const share = none / live;
+      assert.ok(
+        share <= maxShare(tier),
+        `${sport} tier ${tier}: no open market ${share.toFixed(3)} of live time (${per.join(', ')})`,
+      );
+    });
+  }
+
+  // A blowout (62-10 after 69 minutes) decides every handicap and total line the book was opened
+  // with, and its result markets sit at the price bounds: nothing is open for the last 12 minutes.
+  // Real books offer live lines around the score; ours are fixed at the opening layout (market ids
+  // are positions in it), so this needs lines that follow the state.
+  it.todo('rugby tier 1: a blowout keeps live handicap and total lines open (seed 21: 20% of live time locked)');
+});
