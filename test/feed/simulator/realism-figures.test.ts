@@ -147,7 +147,7 @@ describe('realism figures over feed messages', () => {
       name: 'esports best-of-3 series to a decider',
       sport: 'cs2',
       messages: [fixture('a', 'cs2'), fixture('b', 'cs2'), result('a', 2, 1), result('b', 0, 2)],
-      expect: { deciderShare: 0.5, mapsPerSeries: 2.5 },
+      expect: { deciderShare: 0.5, mapsPerSeries: 2.5, series: 2 },
     },
   ];
   for (const c of cases)

@@ -424,6 +424,8 @@ export function isDecided(
 /** The figures of one sport, as ratios (null when the sample holds nothing to measure). */
 export interface SportFigures {
   finals: number;
+  /** Best-of series among the finals (the denominator of deciderShare and mapsPerSeries). */
+  series: number;
   homeShare: number | null;
   drawShare: number | null;
   awayShare: number | null;
@@ -452,6 +454,7 @@ const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
 export function figuresOf(t: SportTally): SportFigures {
   return {
     finals: t.finals,
+    series: t.series,
     homeShare: ratio(t.home, t.finals),
     drawShare: ratio(t.draw, t.finals),
     awayShare: ratio(t.away, t.finals),

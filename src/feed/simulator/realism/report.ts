@@ -83,7 +83,10 @@ const fmt = (x: number | null): string =>
 export function formatReport(figures: ReadonlyMap<string, SportFigures>, rows: readonly RealismRow[]): string {
   const lines: string[] = [];
   for (const [sport, f] of figures) {
-    lines.push(`${sport}  (finals ${f.finals}, prematch books ${f.books}, live samples ${f.liveSamples})`);
+    // Series are few in a short run (best-of-one tiers are left out): shown, so a decider share of
+    // 4 series is read as such.
+    const series = f.series > 0 ? `, series ${f.series}` : '';
+    lines.push(`${sport}  (finals ${f.finals}${series}, prematch books ${f.books}, live samples ${f.liveSamples})`);
     for (const r of rows.filter((x) => x.sport === sport)) {
       const band = `[${fmt(r.reference.low)}, ${fmt(r.reference.high)}]`;
       lines.push(
