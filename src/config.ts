@@ -1,4 +1,5 @@
 // Configuration: the one reader of process.env (and an optional .env file), validated once at boot.
+import type { TheOddsApiSettings } from './feed/upstream/the-odds-api/producer.js';
 import { config as loadDotenv } from 'dotenv';
 import { parsePlans, type Plan } from './domain/quota.js';
 
@@ -78,20 +79,7 @@ export interface Config {
 }
 
 /** The Odds API (v4) adapter's settings; only read with FEED=the-odds-api. */
-export interface UpstreamConfig {
-  url: string;
-  apiKey: string | null;
-  /** The provider's sport keys (`soccer_epl`, `basketball_nba`). */
-  sports: readonly string[];
-  /** Bookmaker regions asked for (each region multiplies the cost of an /odds call). */
-  regions: readonly string[];
-  /** One bookmaker's key, or `consensus`: the median price across bookmakers. */
-  bookmaker: string;
-  /** Shortest time between two polls of one sport (the budget may space them further). */
-  pollSeconds: number;
-  /** Credits this service may spend per calendar month (UTC); never exceeded. */
-  monthlyBudget: number;
-}
+export type UpstreamConfig = TheOddsApiSettings;
 
 export class ConfigError extends Error {}
 

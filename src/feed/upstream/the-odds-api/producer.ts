@@ -6,14 +6,19 @@ import { PROVIDER_MARKETS } from './markets.js';
 import { readOddsEvents, readScoreEvents } from './provider-types.js';
 import { EventTracker } from './tracker.js';
 
-/** The adapter's settings (config.ts's UpstreamConfig fits). */
+/** The adapter's settings (config.ts's UpstreamConfig, read from UPSTREAM_*). */
 export interface TheOddsApiSettings {
   url: string;
   apiKey: string | null;
+  /** The provider's sport keys (`soccer_epl`, `basketball_nba`). */
   sports: readonly string[];
+  /** Bookmaker regions asked for (each region multiplies the cost of an /odds call). */
   regions: readonly string[];
+  /** One bookmaker's key, or `consensus`: the median price across bookmakers. */
   bookmaker: string;
+  /** Shortest time between two polls of one sport (the budget may space them further). */
   pollSeconds: number;
+  /** Credits this service may spend per calendar month (UTC); never exceeded. */
   monthlyBudget: number;
 }
 
