@@ -1,4 +1,5 @@
 // A fake The Odds API (v4) on 127.0.0.1 for tests: serves /v4/sports/{sport}/odds and /scores from fixtures the test changes, counts credits, and can fail on demand.
+import type { TheOddsApiSettings } from '../../../src/feed/upstream/the-odds-api/producer.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OddsEvent, ScoreEvent } from '../../../src/feed/upstream/the-odds-api/provider-types.js';
@@ -25,6 +26,20 @@ export interface FakeUpstream {
 }
 
 export const FAKE_KEY = 'fake-upstream-key';
+
+/** The adapter's settings against this fake: the EPL from the UK region, William Hill's prices. */
+export function fakeSettings(fake: FakeUpstream, over: Partial<TheOddsApiSettings> = {}): TheOddsApiSettings {
+  return {
+    url: fake.url,
+    apiKey: FAKE_KEY,
+    sports: ['soccer_epl'],
+    regions: ['uk'],
+    bookmaker: 'wh',
+    pollSeconds: 60,
+    monthlyBudget: 1000,
+    ...over,
+  };
+}
 
 export async function startFakeUpstream(quota = 100_000): Promise<FakeUpstream> {
   const hanging: ServerResponse[] = [];

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { TheOddsApiProducer, type SpendLedger } from '../../../src/feed/upstream/the-odds-api/producer.js';
-import { FAKE_KEY, startFakeUpstream, type FakeUpstream } from './fake-the-odds-api.js';
+import { fakeSettings, startFakeUpstream, type FakeUpstream } from './fake-the-odds-api.js';
 import { oddsEvent } from './the-odds-api-fixtures.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
@@ -38,15 +38,7 @@ let fake: FakeUpstream;
 
 function producer(ledger: MemoryLedger, logs: string[] = []): TheOddsApiProducer {
   return new TheOddsApiProducer({
-    settings: {
-      url: fake.url,
-      apiKey: FAKE_KEY,
-      sports: ['soccer_epl'],
-      regions: ['uk'],
-      bookmaker: 'wh',
-      pollSeconds: 60,
-      monthlyBudget: 100,
-    },
+    settings: fakeSettings(fake, { monthlyBudget: 100 }),
     sink: async () => undefined,
     now: () => T0,
     timeoutMs: 2000,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FeedMessage } from '../../../src/feed/messages.js';
 import { TheOddsApiProducer, type TheOddsApiSettings } from '../../../src/feed/upstream/the-odds-api/producer.js';
-import { FAKE_KEY, startFakeUpstream, type FakeUpstream } from './fake-the-odds-api.js';
+import { fakeSettings, startFakeUpstream, type FakeUpstream } from './fake-the-odds-api.js';
 import { oddsEvent, scoreEvent } from './the-odds-api-fixtures.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
@@ -27,16 +27,7 @@ function harness(over: Partial<TheOddsApiSettings> = {}, timeoutMs = 2000): Harn
   const batches: FeedMessage[][] = [];
   const logs: Harness['logs'] = [];
   const producer = new TheOddsApiProducer({
-    settings: {
-      url: fake.url,
-      apiKey: FAKE_KEY,
-      sports: ['soccer_epl'],
-      regions: ['uk'],
-      bookmaker: 'wh',
-      pollSeconds: 60,
-      monthlyBudget: 100_000,
-      ...over,
-    },
+    settings: fakeSettings(fake, { monthlyBudget: 100_000, ...over }),
     sink: async (m) => {
       batches.push(m);
     },
@@ -251,15 +242,7 @@ describe('The Odds API producer', () => {
     fake.faults.push({ kind: 'hang' });
     const h = harness({}, 60_000);
     const p = new TheOddsApiProducer({
-      settings: {
-        url: fake.url,
-        apiKey: FAKE_KEY,
-        sports: ['soccer_epl'],
-        regions: ['uk'],
-        bookmaker: 'wh',
-        pollSeconds: 60,
-        monthlyBudget: 1000,
-      },
+      settings: fakeSettings(fake),
       sink: async () => undefined,
       now: () => h.clock.t,
       log: {
@@ -281,15 +264,7 @@ describe('The Odds API producer', () => {
     const h = harness();
     let calls = 0;
     const p = new TheOddsApiProducer({
-      settings: {
-        url: fake.url,
-        apiKey: FAKE_KEY,
-        sports: ['soccer_epl'],
-        regions: ['uk'],
-        bookmaker: 'wh',
-        pollSeconds: 60,
-        monthlyBudget: 1000,
-      },
+      settings: fakeSettings(fake),
       sink: async () => {
         calls++;
         throw new Error('boom');
@@ -318,15 +293,7 @@ describe('The Odds API producer', () => {
     fake.odds.set('soccer_epl', [game]);
     const h = harness();
     const p = new TheOddsApiProducer({
-      settings: {
-        url: fake.url,
-        apiKey: FAKE_KEY,
-        sports: ['soccer_epl'],
-        regions: ['uk'],
-        bookmaker: 'wh',
-        pollSeconds: 60,
-        monthlyBudget: 1000,
-      },
+      settings: fakeSettings(fake),
       sink: async (m) => {
         h.batches.push(m);
       },
