@@ -1,6 +1,6 @@
 // One event's book: stable market/selection ids, last published odds and locks, and the diffs to publish.
 import type { MarketDef, OddsChange } from '../messages.js';
-import { marketIdOf, selectionIdOf } from './ids.js';
+import { LINE_GROUPS, LINE_MARKET_BASE, LINE_SELECTION_BASE, LINE_SLOTS, marketIdOf, selectionIdOf } from './ids.js';
 import type { FairMarket } from './pricing/fair.js';
 import { oddsWithMargin, type MarginOptions } from './pricing/margin.js';
 import { MIN_DECIMAL_ODDS } from '../../domain/odds.js';
@@ -38,22 +38,76 @@ interface Priced {
   closed: boolean[];
 }
 
-/** Where each market key sits in the event's canonical (full) market list: its market and first selection index. */
-export type BookLayout = ReadonlyMap<string, { market: number; selection: number }>;
+/** A group of line markets (one family and period) as the opening layout has it: the ladder lines are added on in play. */
+export interface LineGroup {
+  /** Its place among the layout's groups: the block of ids its added lines take. */
+  ordinal: number;
+  /** Opening lines, ascending. */
+  lines: number[];
+  /** Distance between neighbouring lines of its ladder. */
+  step: number;
+  /** The unit its lines are written in (1 for x.5 lines, 0.5, 0.25): a line's slot counts in it. */
+  quantum: number;
+}
 
-/** The canonical layout of a full market list: ids do not depend on the order markets are published in. */
+/** Where a market's ids come from: its place in the event's opening (full) market list, or its line's slot. */
+export interface BookLayout {
+  at(m: FairMarket): { market: number; selection: number } | undefined;
+  readonly groups: ReadonlyMap<string, LineGroup>;
+}
+
+const onGrid = (x: number, unit: number): boolean => Math.abs(x / unit - Math.round(x / unit)) < 1e-9;
+
+function lineGroup(ordinal: number, lines: number[]): LineGroup {
+  lines.sort((a, b) => a - b);
+  const quantum = lines.every((l) => onGrid(l - 0.5, 1)) ? 1 : lines.every((l) => onGrid(l, 0.5)) ? 0.5 : 0.25;
+  let step = Infinity;
+  for (let i = 1; i < lines.length; i++) step = Math.min(step, lines[i]! - lines[i - 1]!);
+  if (!Number.isFinite(step) || !onGrid(step, quantum)) step = quantum === 0.25 ? 0.25 : 1;
+  return { ordinal, lines, step, quantum };
+}
+
+/**
+ * The canonical layout of a full market list: ids do not depend on the order markets are published
+ * in. A line added in play (live-lines.ts) has no place in it: its ids come from its slot, a pure
+ * function of its group's place and its line, so a restarted world gives it the same ids.
+ */
 export function layoutOf(markets: readonly FairMarket[]): BookLayout {
-  const layout = new Map<string, { market: number; selection: number }>();
+  const positions = new Map<string, { market: number; selection: number }>();
+  const groupLines = new Map<string, number[]>();
   let selection = 0;
   markets.forEach((m, market) => {
-    layout.set(m.key, { market, selection });
+    positions.set(m.key, { market, selection });
     selection += m.outcomes.length;
+    if (m.line === undefined || m.outcomes.length !== 2) return;
+    const lines = groupLines.get(m.line.group);
+    if (lines === undefined) groupLines.set(m.line.group, [m.line.value]);
+    else lines.push(m.line.value);
   });
-  return layout;
+  if (markets.length > LINE_MARKET_BASE || selection > LINE_SELECTION_BASE)
+    throw new RangeError(`an opening layout of ${markets.length} markets reaches the ids of added lines`);
+  const groups = new Map<string, LineGroup>();
+  for (const [group, lines] of groupLines) groups.set(group, lineGroup(groups.size, lines));
+  return {
+    groups,
+    at(m) {
+      const opening = positions.get(m.key);
+      if (opening !== undefined || m.line === undefined || m.outcomes.length !== 2) return opening;
+      const g = groups.get(m.line.group);
+      if (g === undefined || g.ordinal >= LINE_GROUPS) return undefined;
+      const offset = m.line.value - g.lines[0]!;
+      if (!onGrid(offset, g.quantum)) return undefined;
+      const k = Math.round(offset / g.quantum);
+      const slot = g.ordinal * LINE_SLOTS + (((k % LINE_SLOTS) + LINE_SLOTS) % LINE_SLOTS);
+      return { market: LINE_MARKET_BASE + slot, selection: LINE_SELECTION_BASE + 2 * slot };
+    },
+  };
 }
 
 export class Book {
   private readonly markets = new Map<string, BookMarket>();
+  /** The key each market id was published with: an id never names two markets. */
+  private readonly keyOfId = new Map<number, string>();
   /** Keys of markets withdrawn as decided: never published again. */
   private readonly withdrawnKeys = new Set<string>();
   /** All markets were withdrawn (remove_markets all): nothing more is published. */
@@ -100,6 +154,12 @@ export class Book {
       }
     }
     if (atBound) odds = oddsWithMargin(open, this.opts);
+    // In play, a two-way line with one side off is no market (a far total: 1.01 against 400; a
+    // player's Over he has all but reached): the whole line is taken off until the score brings it
+    // back; totals and handicaps are offered around the score instead (live-lines.ts).
+    if (this.withdrawDecided && n === 2 && closed[0] !== closed[1] && (m.line !== undefined || m.key.includes(':'))) {
+      closed[0] = closed[1] = true;
+    }
     for (let i = 0; i < n; i++) {
       // A repriced outcome can reach a bound in turn (a rounding away): it is taken off too.
       if (!closed[i] && (odds[i]! <= MIN_DECIMAL_ODDS || odds[i]! >= this.opts.maxOdds)) closed[i] = true;
@@ -135,9 +195,10 @@ export class Book {
       }
       const priced = this.price(m);
       if (existing === undefined) {
-        const at = layout?.get(m.key);
+        const at = layout?.at(m);
         // Without a layout entry the market cannot get a stable id: it is not published.
-        if (at !== undefined) added.push(this.add(m, priced, locked, at));
+        const def = at === undefined ? null : this.add(m, priced, locked, at);
+        if (def !== null) added.push(def);
         continue;
       }
       const outs = m.outcomes;
@@ -182,8 +243,17 @@ export class Book {
     return { added, changes, withdrawn };
   }
 
-  private add(m: FairMarket, priced: Priced, locked: boolean, at: { market: number; selection: number }): MarketDef {
+  /** Null when the id is another key's (an added line whose slot a line far from it took first). */
+  private add(
+    m: FairMarket,
+    priced: Priced,
+    locked: boolean,
+    at: { market: number; selection: number },
+  ): MarketDef | null {
     const marketId = marketIdOf(this.eventNum, at.market);
+    const owner = this.keyOfId.get(marketId);
+    if (owner !== undefined && owner !== m.key) return null;
+    this.keyOfId.set(marketId, m.key);
     const outcomes: BookOutcome[] = [];
     const def: MarketDef = { market_id: marketId, key: m.key, name: m.name, outcomes: [] };
     m.outcomes.forEach((o, i) => {

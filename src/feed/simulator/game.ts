@@ -2,7 +2,8 @@
 import { isTerminal } from '../../domain/lifecycle.js';
 import type { TeamSide } from '../../domain/types.js';
 import type { FeedMessage, FixtureMessage } from '../messages.js';
-import { Book, layoutOf } from './book.js';
+import { Book, layoutOf, type BookLayout } from './book.js';
+import { LiveLines } from './live-lines.js';
 import { driftAt, nextDriftAt, tiltMarkets } from './drift.js';
 import type { SimConfig } from './config.js';
 import { createEngine } from './engines/registry.js';
@@ -105,6 +106,9 @@ export class SimGame {
   readonly engine: MatchEngine;
   readonly disruption: Disruption;
   private readonly book: Book;
+  private readonly liveLines = new LiveLines();
+  /** The whole book's layout once in play (live lines need it at every publish). */
+  private liveLayout: BookLayout | undefined;
   private phase: Phase = 'prematch';
   private depth: MarketDepth = 'main';
   private kickoffAt: number;
@@ -252,8 +256,14 @@ export class SimGame {
   private publish(locked: boolean, withLayout: boolean): void {
     // Played silently, the book is left as it is: what it holds is what consumers were sent.
     if (this.silent) return;
-    const fairMarkets = this.prematchTilt(this.engine.markets(this.depth));
-    const layout = withLayout ? layoutOf(this.depth === 'full' ? fairMarkets : this.engine.markets('full')) : undefined;
+    let fairMarkets = this.prematchTilt(this.engine.markets(this.depth));
+    let layout = withLayout ? layoutOf(this.depth === 'full' ? fairMarkets : this.engine.markets('full')) : undefined;
+    if (this.book.withdrawDecided) {
+      // In play, totals and handicap lines follow the score (live-lines.ts); the lines they add take
+      // ids from the layout of the whole book, the same all game long.
+      layout = this.liveLayout ??= layoutOf(this.engine.markets('full'));
+      fairMarkets = this.liveLines.follow(fairMarkets, layout);
+    }
     const { added, changes, withdrawn } = this.book.sync(fairMarkets, locked, layout);
     if (added.length > 0) this.emit({ type: 'markets', ts: iso(this.now), event_id: this.eventId, markets: added });
     if (changes.length > 0) this.emit({ type: 'odds', ts: iso(this.now), event_id: this.eventId, changes });
@@ -647,13 +657,19 @@ export class SimGame {
     return out;
   }
 
-  /** Messages that bring a consumer to the state of a game under way (played silently) at `now`. */
-  openInProgress(now: number): FeedMessage[] {
+  /**
+   * Messages that bring a consumer to the state of a game under way (played silently) at `now`.
+   * A consumer that `held` it from an earlier run is told to withdraw the book it holds first: lines
+   * added in play, or decided while the world was down, are not in the book offered now (which the
+   * consumer takes again whole, same ids; withdrawn markets are kept for grading).
+   */
+  openInProgress(now: number, held = false): FeedMessage[] {
     this.now = now;
     this.emit(this.fixtureMessage());
     const started = this.phase === 'live' || this.phase === 'interrupted';
     const locked = this.phase === 'interrupted' || (this.phase === 'live' && now < this.lockedUntil);
     if (started) this.book.withdrawDecided = true;
+    if (started && held) this.emit({ type: 'remove_markets', ts: iso(now), event_id: this.eventId, all: true });
     this.publish(locked, true);
     if (started) {
       this.emit({ type: 'status', ts: iso(now), event_id: this.eventId, status: 'live' });

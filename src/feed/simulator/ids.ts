@@ -32,6 +32,17 @@ export function eventNumberParts(eventNum: number): { leagueIndex: number; day: 
   };
 }
 
+/**
+ * Lines added in play (live-lines.ts) take market indexes from here and two selection indexes
+ * each from LINE_SELECTION_BASE: `LINE_GROUPS` groups (a family and period) of `LINE_SLOTS` slots,
+ * a slot per line modulo the group's ladder. An opening layout stays below both bases (the
+ * largest, tier-1 soccer, has ~1,050 markets and ~2,200 selections).
+ */
+export const LINE_MARKET_BASE = 2_000;
+export const LINE_SELECTION_BASE = 20_000;
+export const LINE_GROUPS = 64;
+export const LINE_SLOTS = 125;
+
 export function marketIdOf(eventNum: number, index: number): number {
   if (index >= MARKETS_PER_EVENT) throw new RangeError(`too many markets for event ${eventNum}`);
   return eventNum * MARKETS_PER_EVENT + index;

@@ -214,7 +214,8 @@ export class Simulator {
       for (const m of game.endingMessages(now, held)) out.push(m);
       if (game.isDone) return;
     } else {
-      for (const m of game.isPrematch ? game.open(now) : game.openInProgress(now)) out.push(m);
+      for (const m of game.isPrematch ? game.open(now) : game.openInProgress(now, this.openEvents.has(game.eventId)))
+        out.push(m);
     }
     this.games.set(plan.eventNum, game);
     this.schedule(game, Math.max(now - 1, game.playedTo));

@@ -64,6 +64,34 @@ describe('in-play book', () => {
     assert.ok(r.changes.every((c) => c.is_locked === true));
   });
 
+  it('in play, a two-way line with one side at a bound is taken off whole; prematch and a winner market keep the other side', () => {
+    const total = (over: number): FairMarket =>
+      fair('totals:40.5', 'Total 40.5', [
+        { code: 'over', label: 'Over', side: null, p: over },
+        { code: 'under', label: 'Under', side: null, p: 1 - over },
+      ]);
+    const inPlay = new Book(1, config);
+    inPlay.withdrawDecided = true;
+    const layout = layoutOf([total(0.5), winner(0.5)]);
+    inPlay.sync([total(0.5), winner(0.5)], false, layout);
+    const far = inPlay.sync([total(0.997), winner(0.997)], false, layout);
+    const [over, under, home, away] = [0, 1, 2, 3].map((i) => far.changes.find((c) => c.selection_id % 100_000 === i));
+    assert.equal(over?.is_locked, true, 'Over at 1.01 is off');
+    assert.equal(under?.is_locked, true, 'Under alone is no market: off too');
+    assert.equal(under?.odds, config.maxOdds, 'shown at the bound it is taken off at');
+    assert.equal(home?.is_locked, true);
+    assert.notEqual(away?.is_locked, true, 'the winner market still offers the long shot');
+    const back = inPlay.sync([total(0.6), winner(0.6)], false, layout);
+    assert.ok(
+      back.changes.filter((c) => c.selection_id % 100_000 < 2).every((c) => c.is_locked === false),
+      'the line reopens when the score brings it back',
+    );
+    const prematch = new Book(1, config);
+    prematch.sync([total(0.5)], false, layout);
+    const pre = prematch.sync([total(0.997)], false, layout);
+    assert.equal(pre.changes.filter((c) => c.is_locked === true).length, 1, 'prematch only the bound side is off');
+  });
+
   it('a period with nothing still to come is decided: its count stands', () => {
     const d = finalDist({ current: 27, mean: 0, variance: 4 });
     assert.equal(d.at(27), 1);

@@ -190,3 +190,81 @@ export function observeInPlay(sport: string, messages: readonly FeedMessage[], m
   }
   return r;
 }
+
+export interface LinesReport {
+  /** Live time with at least one open selection. */
+  openMs: number;
+  /** Of it, time with no open full-game totals line, and with no open full-game handicap line. */
+  noTotalsMs: number;
+  noHandicapMs: number;
+  /** Two-way line markets offered on one side only (first few, with the score). */
+  oneSided: string[];
+}
+
+/** Follows a game's totals and handicap lines as a client would: are lines offered around the score all game? */
+export function observeLines(messages: readonly FeedMessage[]): LinesReport {
+  const sels = new Map<number, { marketId: number; locked: boolean; odds: number }>();
+  const keys = new Map<number, string>();
+  const gone = new Set<number>();
+  const r: LinesReport = { openMs: 0, noTotalsMs: 0, noHandicapMs: 0, oneSided: [] };
+  let live = false;
+  let last: number | null = null;
+  let score = '';
+  const look = (): { open: boolean; totals: boolean; handicap: boolean } => {
+    const openByMarket = new Map<number, { open: number; all: number }>();
+    for (const s of sels.values()) {
+      if (gone.has(s.marketId)) continue;
+      const c = openByMarket.get(s.marketId) ?? { open: 0, all: 0 };
+      c.all++;
+      if (!s.locked) c.open++;
+      openByMarket.set(s.marketId, c);
+    }
+    const out = { open: false, totals: false, handicap: false };
+    for (const [id, c] of openByMarket) {
+      if (c.open === 0) continue;
+      out.open = true;
+      const key = keys.get(id) ?? '';
+      const line = /^(totals|asian_handicap):/.exec(key);
+      if (line?.[1] === 'totals') out.totals = true;
+      if (line?.[1] === 'asian_handicap') out.handicap = true;
+      if (line !== null && c.all === 2 && c.open === 1 && r.oneSided.length < 5) r.oneSided.push(`${key} at ${score}`);
+    }
+    return out;
+  };
+  for (const m of messages) {
+    const t = Date.parse(m.ts ?? '');
+    if (live && last !== null) {
+      const s = look();
+      if (s.open) {
+        r.openMs += t - last;
+        if (!s.totals) r.noTotalsMs += t - last;
+        if (!s.handicap) r.noHandicapMs += t - last;
+      }
+    }
+    last = t;
+    if (m.type === 'markets') {
+      for (const d of m.markets) {
+        keys.set(d.market_id, d.key);
+        gone.delete(d.market_id);
+        for (const o of d.outcomes)
+          sels.set(o.selection_id, { marketId: d.market_id, locked: o.is_locked === true, odds: o.odds });
+      }
+    } else if (m.type === 'odds') {
+      for (const c of m.changes) {
+        const s = sels.get(c.selection_id);
+        if (s === undefined) continue;
+        if (c.is_locked !== undefined) s.locked = c.is_locked;
+        if (c.odds !== undefined) s.odds = c.odds;
+      }
+    } else if (m.type === 'remove_markets') {
+      for (const id of m.all === true ? keys.keys() : (m.market_ids ?? [])) gone.add(id);
+    } else if (m.type === 'score') {
+      score = `${m.score.home}-${m.score.away} ${m.period} ${m.clock ?? ''}`;
+    } else if (m.type === 'status' && m.status === 'live') {
+      live = true;
+    } else if (m.type === 'result') {
+      live = false;
+    }
+  }
+  return r;
+}

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { NO_DISRUPTIONS, resolveConfig } from '../../../src/feed/simulator/config.js';
 import { playOneGame } from '../../../src/feed/simulator/single-game.js';
 import { buildWorld } from '../../../src/feed/simulator/world.js';
-import { observeInPlay } from './inplay-observer.js';
+import { observeInPlay, observeLines } from './inplay-observer.js';
 
 const PUBLISH = Date.parse('2026-03-07T10:00:00Z');
 const world = buildWorld(2026);
@@ -67,9 +67,48 @@ describe('live books are rarely all locked (issue 17 item 2)', () => {
     });
   }
 
-  // A blowout (62-10 after 69 minutes) decides every handicap and total line the book was opened
-  // with, and its result markets sit at the price bounds: nothing is open for the last 12 minutes.
-  // Real books offer live lines around the score; ours are fixed at the opening layout (market ids
-  // are positions in it), so this needs lines that follow the state.
-  it.todo('rugby tier 1: a blowout keeps live handicap and total lines open (seed 21: 20% of live time locked)');
+  // A blowout (67-10) decides every handicap and total line the book opened with: they used to sit
+  // one-sided (Over locked at 1.01, Under open at 400) until decided, and nothing was offered around
+  // the score (20% of live time with no open market). Lines now follow the score (live-lines.ts).
+  it('rugby tier 1: a blowout is offered totals and handicap lines around the score all game (seed 21)', () => {
+    const { messages } = playOneGame({
+      seed: 21,
+      world,
+      sport: 'rugby',
+      tier: 1,
+      publishAt: PUBLISH,
+      config: { disruptions: NO_DISRUPTIONS },
+    });
+    const result = messages.find((m) => m.type === 'result');
+    assert.ok(result?.type === 'result' && result.score.home - result.score.away >= 40, 'seed 21 is a blowout');
+    const lines = observeLines(messages);
+    assert.ok(lines.openMs > 0);
+    assert.ok(lines.noTotalsMs / lines.openMs < 0.01, `no totals line open ${lines.noTotalsMs / lines.openMs}`);
+    assert.ok(lines.noHandicapMs / lines.openMs < 0.01, `no handicap line open ${lines.noHandicapMs / lines.openMs}`);
+    assert.deepEqual(lines.oneSided, [], 'no line offered on one side only');
+    // What is left with nothing open is the lock after each score (16 scores): under 12%, from 20%.
+    const r = observeInPlay('rugby', messages, MAX_ODDS);
+    assert.ok(r.noOpenMs / r.liveMs < 0.12, `no open market ${(r.noOpenMs / r.liveMs).toFixed(3)} of live time`);
+  });
+
+  it('basketball, handball, baseball and American football tier 1 (ice hockey lines end with regulation time): lines around the score, none one-sided', () => {
+    for (const sport of ['basketball', 'handball', 'baseball', 'american_football']) {
+      for (const seed of [21, 22]) {
+        const { messages } = playOneGame({
+          seed,
+          world,
+          sport,
+          tier: 1,
+          publishAt: PUBLISH,
+          config: { disruptions: NO_DISRUPTIONS },
+        });
+        const lines = observeLines(messages);
+        assert.ok(
+          lines.noTotalsMs / lines.openMs < 0.02,
+          `${sport} ${seed}: no totals ${lines.noTotalsMs / lines.openMs}`,
+        );
+        assert.deepEqual(lines.oneSided, [], `${sport} ${seed}: one-sided lines`);
+      }
+    }
+  });
 });

@@ -88,6 +88,34 @@ describe('Simulator restart', () => {
   });
 });
 
+describe('Simulator restart: a game in progress', () => {
+  // Lines added in play, and markets decided while the world was down, are not in the book a
+  // restarted world offers: a consumer that held the game withdraws what it holds, then takes the
+  // book as it stands (same ids), so nothing stale stays open.
+  it('tells a consumer that held it to withdraw its book before offering the current one; a new consumer is not', () => {
+    const config = { sports: ['basketball'], outrights: false, tiers: [1 as const] };
+    const first = new Simulator({ seed: 42, speed: 60, startAt: START, config });
+    const history = runUntil(first, START + 30 * HOUR);
+    const live = history.find((m) => m.type === 'status' && m.status === 'live') as { event_id: string; ts: string };
+    assert.ok(live, 'a game went live');
+    const at = Date.parse(live.ts) + 60 * 60_000;
+    const reopen = (held: boolean): string[] =>
+      new Simulator({
+        seed: 42,
+        speed: 60,
+        startAt: at,
+        config,
+        openEvents: held ? new Map([[live.event_id, 'live']]) : new Map(),
+      })
+        .advance(at)
+        .filter((m) => 'event_id' in m && m.event_id === live.event_id)
+        .map((m) => (m.type === 'remove_markets' ? `remove_markets:${m.all === true ? 'all' : 'ids'}` : m.type));
+    const held = reopen(true);
+    assert.deepEqual(held.slice(0, 3), ['fixture', 'remove_markets:all', 'markets'], held.join(', '));
+    assert.ok(!reopen(false).includes('remove_markets:all'));
+  });
+});
+
 describe('Simulator restart: games that ended in play', () => {
   it('kicks off a game held as not started before its retirement result (the lifecycle needs it live)', () => {
     const config = { sports: ['tennis'], outrights: false, disruptions: { retired: 1 } };

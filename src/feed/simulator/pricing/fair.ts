@@ -13,12 +13,25 @@ export interface FairOutcome {
   p: number;
 }
 
+/** Where a line market sits among its family's lines, and how to price the same market at another line. */
+export interface LineOf {
+  /** The key without its line (`totals@q1`): the lines of one group share family, period and distribution. */
+  group: string;
+  value: number;
+  /** Its first outcome's chance rises with the line (a handicap's home side) or falls (a total's Over). */
+  rises: boolean;
+  /** The same market at another line, priced from the same state (live-lines.ts follows the score with it). */
+  at(line: number): FairMarket;
+}
+
 export interface FairMarket {
   key: string;
   name: string;
   outcomes: FairOutcome[];
   /** Already decided (or certain to be refunded): the book locks every outcome. */
   decided?: boolean;
+  /** Set on a two-way line market (totals, handicaps): its line can follow the score in play. */
+  line?: LineOf;
 }
 
 export interface MatchNames {

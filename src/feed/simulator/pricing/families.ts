@@ -135,7 +135,7 @@ export function asianHandicap(
   title = ASIAN_HANDICAP.name,
 ): FairMarket {
   const s = lineShares(margin, line);
-  return fair(
+  const m = fair(
     key(family, period, line),
     `${title} ${signed(line)}${inPeriod(periodName)}`,
     [
@@ -144,6 +144,13 @@ export function asianHandicap(
     ],
     s.decided,
   );
+  m.line = {
+    group: key(family, period),
+    value: line,
+    rises: true,
+    at: (other) => asianHandicap(names, margin, other, period, periodName, family, title),
+  };
+  return m;
 }
 
 export function totals(
@@ -155,7 +162,7 @@ export function totals(
   title = TOTALS.name,
 ): FairMarket {
   const s = lineShares(total, -line);
-  return fair(
+  const m = fair(
     key(family, period, line),
     `${title} ${line}${inPeriod(periodName)}`,
     [
@@ -164,6 +171,13 @@ export function totals(
     ],
     s.decided,
   );
+  m.line = {
+    group: key(family, period),
+    value: line,
+    rises: false,
+    at: (other) => totals(total, other, period, periodName, family, title),
+  };
+  return m;
 }
 
 export function teamTotals(

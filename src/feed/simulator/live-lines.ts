@@ -1,0 +1,113 @@
+// In-play lines that follow the score: each totals or handicap group gets lines around where the score now puts its middle.
+import type { BookLayout, LineGroup } from './book.js';
+import type { FairMarket, LineOf } from './pricing/fair.js';
+
+/** Lines offered each side of the middle line (at most; a group opened with fewer keeps its width). */
+const MAX_HALF_WIDTH = 3;
+/** A line is added only while both its sides are at least this likely: it opens priced, not taken off. */
+const ADD_BAND = 0.04;
+/** Lines a group may add over a game (a bound on the work of a game whose score runs away). */
+const MAX_ADDED_PER_GROUP = 40;
+/** Steps walked looking for the middle line (a bound on the loop; a group's middle moves a few steps at a time). */
+const MAX_WALK = 400;
+
+/**
+ * Follows one game's line groups in play. A real book keeps offering totals and handicaps around
+ * the score (a blow-out at 62-10 is offered "total 85.5", "handicap -55.5"); the opening lines
+ * become one-sided and are taken off. Lines added stay priced for the rest of the game, so a line
+ * the score makes likely again reopens, and a line the score decides is withdrawn like any other.
+ */
+export class LiveLines {
+  /** Per group, the lines added so far (not yet decided). */
+  private readonly added = new Map<string, Set<number>>();
+  private readonly addedCount = new Map<string, number>();
+
+  /** The fair markets of the state with the group's added lines and the new ones the state calls for. */
+  follow(markets: readonly FairMarket[], layout: BookLayout): FairMarket[] {
+    const out = markets.slice();
+    const byGroup = new Map<string, FairMarket[]>();
+    for (const m of markets) {
+      if (m.line === undefined || m.outcomes.length !== 2) continue;
+      const list = byGroup.get(m.line.group);
+      if (list === undefined) byGroup.set(m.line.group, [m]);
+      else list.push(m);
+    }
+    for (const [group, list] of byGroup) {
+      const shape = layout.groups.get(group);
+      if (shape === undefined) continue;
+      this.followGroup(group, list, shape, out);
+    }
+    return out;
+  }
+
+  private followGroup(group: string, list: FairMarket[], shape: LineGroup, out: FairMarket[]): void {
+    const template = (list[0] as FairMarket).line as LineOf;
+    const have = new Set<number>();
+    for (const m of list) have.add((m.line as LineOf).value);
+    let added = this.added.get(group);
+    if (added !== undefined) {
+      for (const line of [...added]) {
+        const m = template.at(line);
+        // Decided: the book withdraws it now and never again offers it; no need to price it further.
+        if (m.decided === true) added.delete(line);
+        if (!have.has(line)) {
+          out.push(m);
+          have.add(line);
+        }
+      }
+    }
+    const middle = middleLine(template, shape, have);
+    const half = Math.min(MAX_HALF_WIDTH, Math.floor((shape.lines.length - 1) / 2));
+    const positive = (shape.lines[0] as number) > 0;
+    for (let k = -half; k <= half; k++) {
+      const line = round(middle + k * shape.step);
+      if (have.has(line) || (positive && line <= 0)) continue;
+      const count = this.addedCount.get(group) ?? 0;
+      if (count >= MAX_ADDED_PER_GROUP) return;
+      const m = template.at(line);
+      const p = (m.outcomes[0] as { p: number }).p;
+      if (m.decided === true || p < ADD_BAND || p > 1 - ADD_BAND) continue;
+      out.push(m);
+      have.add(line);
+      if (added === undefined) this.added.set(group, (added = new Set()));
+      added.add(line);
+      this.addedCount.set(group, count + 1);
+    }
+  }
+}
+
+/** Lines are written with at most 4 decimals; a ladder built by adding steps must land on them exactly. */
+const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/**
+ * The ladder line whose first outcome is nearest an even chance: walked from the group's line
+ * nearest it, towards it, one step at a time (the chance moves one way along a ladder: down for a
+ * total's Over, up for a handicap's home side). Decided lines count as the far end they are.
+ */
+function middleLine(template: LineOf, shape: LineGroup, have: ReadonlySet<number>): number {
+  const chance = (line: number): number => (template.at(line).outcomes[0] as { p: number }).p;
+  let best = template.value;
+  let p = chance(best);
+  for (const line of have) {
+    const q = chance(line);
+    if (Math.abs(q - 0.5) < Math.abs(p - 0.5)) {
+      best = line;
+      p = q;
+    }
+  }
+  // Up the ladder when the chance must fall and falls that way, or must rise and rises that way.
+  const dir = p > 0.5 !== template.rises ? 1 : -1;
+  const positive = (shape.lines[0] as number) > 0;
+  for (let i = 0; i < MAX_WALK; i++) {
+    const next = round(best + dir * shape.step);
+    if (positive && next <= 0) break;
+    const q = chance(next);
+    // Further from an even chance (a ladder that is flat or ends there): the middle is here.
+    if (Math.abs(q - 0.5) > Math.abs(p - 0.5)) break;
+    // Crossed an even chance: the nearer of the two lines is the middle.
+    if (q > 0.5 !== p > 0.5) return Math.abs(q - 0.5) < Math.abs(p - 0.5) ? next : best;
+    best = next;
+    p = q;
+  }
+  return best;
+}
