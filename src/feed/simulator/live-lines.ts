@@ -59,8 +59,13 @@ export class LiveLines {
     const middle = middleLine(template, shape, have);
     const half = Math.min(MAX_HALF_WIDTH, Math.floor((shape.lines.length - 1) / 2));
     const positive = (shape.lines[0] as number) > 0;
-    for (let k = -half; k <= half; k++) {
-      const line = round(middle + k * shape.step);
+    // The middle itself (a line at every unit, as a book's main line moves), and the group's
+    // ladder each side of it (its alternative lines keep the spacing it opened with).
+    const first = shape.lines[0] as number;
+    const onLadder = round(first + shape.step * Math.round((middle - first) / shape.step));
+    const wanted = [middle];
+    for (let k = -half; k <= half; k++) wanted.push(round(onLadder + k * shape.step));
+    for (const line of wanted) {
       if (have.has(line) || (positive && line <= 0)) continue;
       const count = this.addedCount.get(group) ?? 0;
       if (count >= MAX_ADDED_PER_GROUP) return;
@@ -80,8 +85,8 @@ export class LiveLines {
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 /**
- * The ladder line whose first outcome is nearest an even chance: walked from the group's line
- * nearest it, towards it, one step at a time (the chance moves one way along a ladder: down for a
+ * The line (on the group's unit: every point for x.5 lines) whose first outcome is nearest an even
+ * chance: walked from the group's line nearest it, towards it, one unit at a time (the chance moves one way along a ladder: down for a
  * total's Over, up for a handicap's home side). Decided lines count as the far end they are.
  */
 function middleLine(template: LineOf, shape: LineGroup, have: ReadonlySet<number>): number {
@@ -99,7 +104,7 @@ function middleLine(template: LineOf, shape: LineGroup, have: ReadonlySet<number
   const dir = p > 0.5 !== template.rises ? 1 : -1;
   const positive = (shape.lines[0] as number) > 0;
   for (let i = 0; i < MAX_WALK; i++) {
-    const next = round(best + dir * shape.step);
+    const next = round(best + dir * shape.quantum);
     if (positive && next <= 0) break;
     const q = chance(next);
     // Further from an even chance (a ladder that is flat or ends there): the middle is here.
