@@ -426,6 +426,8 @@ export interface SportFigures {
   finals: number;
   /** Best-of series among the finals (the denominator of deciderShare and mapsPerSeries). */
   series: number;
+  /** Sets played (the denominator of tieBreakSetShare). */
+  sets: number;
   homeShare: number | null;
   drawShare: number | null;
   awayShare: number | null;
@@ -455,6 +457,7 @@ export function figuresOf(t: SportTally): SportFigures {
   return {
     finals: t.finals,
     series: t.series,
+    sets: t.sets,
     homeShare: ratio(t.home, t.finals),
     drawShare: ratio(t.draw, t.finals),
     awayShare: ratio(t.away, t.finals),

@@ -25,6 +25,47 @@ export interface RealismRow {
   simulated: number | null;
   reference: Reference;
   pass: boolean;
+  /**
+   * `pass` within the band; `noise` outside it by no more than two standard errors of a share of
+   * `sample` (a short run's few finals or series: a longer run decides it); `miss` otherwise.
+   */
+  verdict: 'pass' | 'noise' | 'miss';
+  /** What a share figure is a proportion of (finals, series, sets, books), or null. */
+  sample: number | null;
+}
+
+/** The count a share of outcomes is taken over; null for a figure that is not such a share. */
+function sampleOf(f: SportFigures, figure: string): number | null {
+  switch (figure) {
+    case 'homeShare':
+    case 'drawShare':
+    case 'awayShare':
+    case 'nilNilShare':
+    case 'bigMarginShare':
+    case 'overtimeShare':
+    case 'shootoutShare':
+    case 'straightSetsShare':
+      return f.finals;
+    case 'deciderShare':
+      return f.series;
+    case 'tieBreakSetShare':
+      return f.sets;
+    case 'favUnder105':
+    case 'favUnder115':
+      return f.books;
+    default:
+      return null;
+  }
+}
+
+function verdictOf(v: number | null, r: Reference, n: number | null): RealismRow['verdict'] {
+  if (v === null) return 'miss';
+  if (v >= r.low && v <= r.high) return 'pass';
+  if (n === null || n <= 0) return 'miss';
+  // The band's nearer edge, and the spread of a share of n draws there (binomial standard error).
+  const edge = v < r.low ? r.low : r.high;
+  const se = Math.sqrt((edge * (1 - edge)) / n);
+  return Math.abs(v - edge) <= 2 * se ? 'noise' : 'miss';
 }
 
 /** Runs the simulator for `days` world days and returns the figures of every sport. */
@@ -70,7 +111,9 @@ export function compare(
   for (const [sport, f] of figures) {
     for (const r of refs.get(sport.split(' ')[0]!) ?? defaultReferences()) {
       const v = f[r.figure];
-      rows.push({ sport, figure: r.figure, simulated: v, reference: r, pass: v !== null && v >= r.low && v <= r.high });
+      const sample = sampleOf(f, r.figure);
+      const verdict = verdictOf(v, r, sample);
+      rows.push({ sport, figure: r.figure, simulated: v, reference: r, pass: verdict === 'pass', verdict, sample });
     }
   }
   return rows;
@@ -89,12 +132,17 @@ export function formatReport(figures: ReadonlyMap<string, SportFigures>, rows: r
     lines.push(`${sport}  (finals ${f.finals}${series}, prematch books ${f.books}, live samples ${f.liveSamples})`);
     for (const r of rows.filter((x) => x.sport === sport)) {
       const band = `[${fmt(r.reference.low)}, ${fmt(r.reference.high)}]`;
+      const n = r.verdict === 'noise' ? ` (n=${r.sample ?? 0}: within 2 s.e. of the band)` : '';
       lines.push(
-        `  ${r.figure.padEnd(18)} ${fmt(r.simulated).padStart(8)}  ref ${fmt(r.reference.value).padStart(7)} ${band.padEnd(17)} ${r.pass ? 'PASS' : 'MISS'}  ${r.reference.source}`,
+        `  ${r.figure.padEnd(18)} ${fmt(r.simulated).padStart(8)}  ref ${fmt(r.reference.value).padStart(7)} ${band.padEnd(17)} ${r.verdict.toUpperCase().padEnd(5)} ${r.reference.source}${n}`,
       );
     }
   }
-  const pass = rows.filter((r) => r.pass).length;
-  lines.push(`${pass}/${rows.length} figures within their bands`);
+  const pass = rows.filter((r) => r.verdict === 'pass').length;
+  const noise = rows.filter((r) => r.verdict === 'noise').length;
+  lines.push(
+    `${pass}/${rows.length} figures within their bands; ${noise} more outside only by sampling error` +
+      ' (within two standard errors of the band: a longer run, --days, decides them)',
+  );
   return lines.join('\n');
 }
