@@ -42,21 +42,24 @@ export class LiveLines {
 
   private followGroup(group: string, list: FairMarket[], shape: LineGroup, out: FairMarket[]): void {
     const template = (list[0] as FairMarket).line as LineOf;
-    const have = new Set<number>();
-    for (const m of list) have.add((m.line as LineOf).value);
+    /** The group's lines priced for this state: the engine's, then the ones added earlier. */
+    const priced = new Map<number, FairMarket>();
+    for (const m of list) priced.set((m.line as LineOf).value, m);
+    /** The lines in the book (priced also holds the lines the walk to the middle priced). */
+    const have = new Set(priced.keys());
     let added = this.added.get(group);
     if (added !== undefined) {
       for (const line of [...added]) {
+        if (priced.has(line)) continue;
         const m = template.at(line);
         // Decided: the book withdraws it now and never again offers it; no need to price it further.
         if (m.decided === true) added.delete(line);
-        if (!have.has(line)) {
-          out.push(m);
-          have.add(line);
-        }
+        out.push(m);
+        priced.set(line, m);
+        have.add(line);
       }
     }
-    const middle = middleLine(template, shape, have);
+    const middle = middleLine(template, shape, priced);
     const half = Math.min(MAX_HALF_WIDTH, Math.floor((shape.lines.length - 1) / 2));
     const positive = (shape.lines[0] as number) > 0;
     // The middle itself (a line at every unit, as a book's main line moves), and the group's
@@ -69,7 +72,7 @@ export class LiveLines {
       if (have.has(line) || (positive && line <= 0)) continue;
       const count = this.addedCount.get(group) ?? 0;
       if (count >= MAX_ADDED_PER_GROUP) return;
-      const m = template.at(line);
+      const m = priced.get(line) ?? template.at(line);
       const p = (m.outcomes[0] as { p: number }).p;
       if (m.decided === true || p < ADD_BAND || p > 1 - ADD_BAND) continue;
       out.push(m);
@@ -89,11 +92,16 @@ const round = (x: number): number => Math.round(x * 1e4) / 1e4;
  * chance: walked from the group's line nearest it, towards it, one unit at a time (the chance moves one way along a ladder: down for a
  * total's Over, up for a handicap's home side). Decided lines count as the far end they are.
  */
-function middleLine(template: LineOf, shape: LineGroup, have: ReadonlySet<number>): number {
-  const chance = (line: number): number => (template.at(line).outcomes[0] as { p: number }).p;
+function middleLine(template: LineOf, shape: LineGroup, priced: Map<number, FairMarket>): number {
+  // Lines priced for this state are read as they are; the walk prices the ones between.
+  const chance = (line: number): number => {
+    let m = priced.get(line);
+    if (m === undefined) priced.set(line, (m = template.at(line)));
+    return (m.outcomes[0] as { p: number }).p;
+  };
   let best = template.value;
   let p = chance(best);
-  for (const line of have) {
+  for (const line of priced.keys()) {
     const q = chance(line);
     if (Math.abs(q - 0.5) < Math.abs(p - 0.5)) {
       best = line;
