@@ -3,7 +3,14 @@ import type { PlayerStats } from '../../messages.js';
 import { normalCdf, poissonAbove } from '../pricing/dist.js';
 import { playerProp } from '../pricing/families.js';
 import type { FairMarket } from '../pricing/fair.js';
-import { halfLines, pointsMarkets, spreadLines, type PeriodOutlook, type TeamOutlook } from '../pricing/points.js';
+import {
+  halfLines,
+  pointsMarkets,
+  spreadLines,
+  type PeriodOutlook,
+  type PointsBook,
+  type TeamOutlook,
+} from '../pricing/points.js';
 import { TeamPlayers, type TrackedPlayer } from './team-players.js';
 import { TimedEngine, type Tick } from './timed.js';
 import type { EngineContext, MarketDepth } from './types.js';
@@ -13,6 +20,15 @@ const POINTS_PER_DRIVE = 2.0;
 const DRIVE_SECONDS = 165;
 /** Variance of a drive's points over its mean (0, 3, 6 or 7). */
 const DISPERSION = 3.9;
+/**
+ * Drives alternate and share one clock: a side that holds the ball scores and keeps the other from
+ * scoring, so the sides' points move against each other. The margin spreads wider than two
+ * independent counts and the total narrower; each is priced from outlooks with the variance scaled
+ * by these. Priced as independent, the book was overconfident on the handicap (calibration slope
+ * 0.86; a trailing side won 0.236 where priced 0.212) and underconfident on the total (slope 1.15).
+ */
+const MARGIN_SPREAD = 1.3;
+const TOTAL_SPREAD = 0.77;
 /**
  * Change of yards gained per point of lead, and its cap. Kept small: a larger effect pulled every
  * trailing team back and squeezed the margin spread to ~11.8 points against the NFL file's 14.5.
@@ -237,12 +253,12 @@ export class AmericanFootballEngine extends TimedEngine {
     };
   }
 
-  private outlook(side: 0 | 1, seconds: number, current: number, drive: boolean): TeamOutlook {
+  private outlook(side: 0 | 1, seconds: number, current: number, drive: boolean, spread = 1): TeamOutlook {
     const perDrive = POINTS_PER_DRIVE * Math.pow(this.gain[side] / this.gain[side === 0 ? 1 : 0], YARDS_TO_POINTS);
     let mean = (seconds / DRIVE_SECONDS / 2) * perDrive;
     if (drive && this.offense === side && seconds > 0) mean += drivePoints(this.ballOn) - perDrive / 2;
     mean = Math.max(0, mean);
-    return { current, mean, variance: mean * DISPERSION + 1 };
+    return { current, mean, variance: (mean * DISPERSION + 1) * spread };
   }
 
   markets(depth: MarketDepth): FairMarket[] {
@@ -272,10 +288,10 @@ export class AmericanFootballEngine extends TimedEngine {
         });
       }
     }
-    const out = pointsMarkets({
+    const book: PointsBook = {
       names: this.ctx.names,
-      home: this.outlook(0, left, h, true),
-      away: this.outlook(1, left, a, true),
+      home: this.outlook(0, left, h, true, TOTAL_SPREAD),
+      away: this.outlook(1, left, a, true, TOTAL_SPREAD),
       hasDraw: false,
       tieHome: 0.5,
       spreadLines: full ? this.lines.spread : this.lines.spread.slice(1, -1),
@@ -284,7 +300,19 @@ export class AmericanFootballEngine extends TimedEngine {
       oddEven: false,
       periods,
       totalTitle: 'Total Points',
-    });
+    };
+    // The winner and the handicaps from the margin's outlook, the totals from the total's.
+    const byMargin = new Map(
+      pointsMarkets({
+        ...book,
+        home: this.outlook(0, left, h, true, MARGIN_SPREAD),
+        away: this.outlook(1, left, a, true, MARGIN_SPREAD),
+        totalLines: [],
+        teamTotalLines: [[], []],
+        periods: [],
+      }).map((m) => [m.key, m]),
+    );
+    const out = pointsMarkets(book).map((m) => byMargin.get(m.key) ?? m);
     if (full && tier === 1) out.push(...this.props(left));
     return out;
   }
