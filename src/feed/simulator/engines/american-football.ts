@@ -21,14 +21,13 @@ const DRIVE_SECONDS = 165;
 /** Variance of a drive's points over its mean (0, 3, 6 or 7). */
 const DISPERSION = 3.9;
 /**
- * Drives alternate and share one clock: a side that holds the ball scores and keeps the other from
- * scoring, so the sides' points move against each other. The margin spreads wider than two
- * independent counts and the total narrower; each is priced from outlooks with the variance scaled
- * by these. Priced as independent, the book was overconfident on the handicap (calibration slope
- * 0.86; a trailing side won 0.236 where priced 0.212) and underconfident on the total (slope 1.15).
+ * Drives alternate on one clock: a side that holds the ball scores and keeps the other from
+ * scoring, so the sides' points move against each other and the total spreads narrower than two
+ * independent counts. The full-game totals are priced with the variance scaled by this; with
+ * independent counts the book was underconfident on them in play (calibration slope 1.13-1.16 over
+ * two seeds of 2,000 games; 1.01-1.04 now).
  */
-const MARGIN_SPREAD = 1.3;
-const TOTAL_SPREAD = 0.77;
+const TOTAL_SPREAD = 0.8;
 /**
  * Change of yards gained per point of lead, and its cap. Kept small: a larger effect pulled every
  * trailing team back and squeezed the margin spread to ~11.8 points against the NFL file's 14.5.
@@ -253,12 +252,28 @@ export class AmericanFootballEngine extends TimedEngine {
     };
   }
 
+  /**
+   * A side's points still to come. The yards ratio carries the score effects as the engine plays
+   * them (a trailing offence gains more, a leading one less) at the lead now: priced without them,
+   * a lead was expected to hold in full where the games gave back a sixth of it with 48 minutes
+   * left (final margin less the priced one, regressed on the lead: -0.16), so the book was
+   * overconfident in play (winner and handicap calibration slope 0.89; a trailing side priced
+   * 0.217, won 0.243).
+   */
   private outlook(side: 0 | 1, seconds: number, current: number, drive: boolean, spread = 1): TeamOutlook {
-    const perDrive = POINTS_PER_DRIVE * Math.pow(this.gain[side] / this.gain[side === 0 ? 1 : 0], YARDS_TO_POINTS);
+    const other = side === 0 ? 1 : 0;
+    const perDrive = POINTS_PER_DRIVE * Math.pow(this.effectiveGain(side) / this.effectiveGain(other), YARDS_TO_POINTS);
     let mean = (seconds / DRIVE_SECONDS / 2) * perDrive;
     if (drive && this.offense === side && seconds > 0) mean += drivePoints(this.ballOn) - perDrive / 2;
     mean = Math.max(0, mean);
     return { current, mean, variance: (mean * DISPERSION + 1) * spread };
+  }
+
+  /** A side's yards factor with the score effect of its lead now (as propPlayers and the plays use it). */
+  private effectiveGain(side: 0 | 1): number {
+    const [h, a] = this.total();
+    const lead = side === 0 ? h - a : a - h;
+    return this.gain[side] * (1 - Math.max(-SCORE_EFFECT_CAP, Math.min(SCORE_EFFECT_CAP, lead * SCORE_EFFECT)));
   }
 
   markets(depth: MarketDepth): FairMarket[] {
@@ -290,8 +305,8 @@ export class AmericanFootballEngine extends TimedEngine {
     }
     const book: PointsBook = {
       names: this.ctx.names,
-      home: this.outlook(0, left, h, true, TOTAL_SPREAD),
-      away: this.outlook(1, left, a, true, TOTAL_SPREAD),
+      home: this.outlook(0, left, h, true),
+      away: this.outlook(1, left, a, true),
       hasDraw: false,
       tieHome: 0.5,
       spreadLines: full ? this.lines.spread : this.lines.spread.slice(1, -1),
@@ -301,18 +316,20 @@ export class AmericanFootballEngine extends TimedEngine {
       periods,
       totalTitle: 'Total Points',
     };
-    // The winner and the handicaps from the margin's outlook, the totals from the total's.
-    const byMargin = new Map(
+    // The full-game totals from the total's own outlook (narrower), everything else from the sides'.
+    const byTotal = new Map(
       pointsMarkets({
         ...book,
-        home: this.outlook(0, left, h, true, MARGIN_SPREAD),
-        away: this.outlook(1, left, a, true, MARGIN_SPREAD),
-        totalLines: [],
+        home: this.outlook(0, left, h, true, TOTAL_SPREAD),
+        away: this.outlook(1, left, a, true, TOTAL_SPREAD),
+        spreadLines: [],
         teamTotalLines: [[], []],
         periods: [],
-      }).map((m) => [m.key, m]),
+      })
+        .filter((m) => m.key.startsWith('totals:'))
+        .map((m) => [m.key, m]),
     );
-    const out = pointsMarkets(book).map((m) => byMargin.get(m.key) ?? m);
+    const out = pointsMarkets(book).map((m) => byTotal.get(m.key) ?? m);
     if (full && tier === 1) out.push(...this.props(left));
     return out;
   }
