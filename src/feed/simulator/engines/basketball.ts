@@ -16,6 +16,13 @@ import type { EngineContext, MarketDepth } from './types.js';
 import type { PlayerStats } from '../../messages.js';
 
 const MEAN_POSSESSION = 14;
+/**
+ * Rating gap to log points-per-possession ratio. The rubber band keeps the engine's margins within
+ * ~9.8 points of the expected one (NBA closing spreads: ~12), so at 0.035 a book that prices the
+ * engine right (in-play calibration) showed favourites shorter than real books do (22% of NBA
+ * books with a favourite at 1.15 or shorter, band 3-20%); 0.028 scales the gaps by 9.8/12.
+ */
+const RATING_EFFECT = 0.028;
 const BASE_PPP = 1.2;
 /** Change of scoring rate per point of lead (negative when trailing). */
 const RUBBER_BAND = 0.006;
@@ -65,7 +72,7 @@ export class BasketballEngine extends TimedEngine {
       wallPerGameSecond: 2.2 * 1000,
       countdown: true,
     });
-    const diff = (ctx.home.rating - ctx.away.rating) * 0.035;
+    const diff = (ctx.home.rating - ctx.away.rating) * RATING_EFFECT;
     this.ppp = [BASE_PPP * Math.exp(diff + 0.012), BASE_PPP * Math.exp(-diff - 0.012)];
     this.squads = [
       new TeamPlayers(ctx.home, 'home', ['points', 'rebounds', 'assists']),
@@ -180,7 +187,12 @@ export class BasketballEngine extends TimedEngine {
       mean[1] += tie * otPairs * this.ppp[1];
     }
     // Variance of a mean-reverting walk over its free one: (1 - e^(-2cn)) / 2cn for n pairs at pull c.
-    const c = (this.ppp[0] + this.ppp[1]) * RUBBER_BAND;
+    // The pull stops at the cap, so it acts only while the lead is under it: c times that share of
+    // the walk's settled spread (sd sqrt(perPair / 2c), ~10 points against a cap of ~17).
+    const free = (this.ppp[0] + this.ppp[1]) * RUBBER_BAND;
+    const cap = 0.1 / RUBBER_BAND;
+    const settled = Math.sqrt((perPair * MARGIN_DISPERSION) / DISPERSION / (2 * free));
+    const c = free * (2 * normalCdf(cap / settled) - 1);
     const shrink = (1 - Math.exp(-2 * c * pairs)) / (2 * c * pairs);
     const margin = (current: number, m: number): TeamOutlook => ({
       current,
