@@ -99,11 +99,14 @@ export function driftAt(seed: number, eventNum: number, startTime: number, now: 
  */
 export function tiltMarkets(markets: readonly FairMarket[], shift: number): FairMarket[] {
   if (shift === 0) return markets as FairMarket[];
-  const tilted = markets.map((m) => tiltSided(m, shift));
+  const up = Math.exp(shift);
+  const down = Math.exp(-shift);
+  const tilted = markets.map((m) => tiltSided(m, up, down));
   const byKey = new Map(markets.map((m, i) => [m.key, i]));
   return tilted.map((m, i) => {
     const original = markets[i]!;
-    if (original.decided === true) return m;
+    // Sided markets are done; the rest are side-less (every outcome's side null).
+    if (m !== original || original.decided === true) return m;
     const family = original.key.split(/[@:]/)[0]!;
     if (family === 'team_totals_home' || family === 'team_totals_away') {
       const sign = family === 'team_totals_home' ? 1 : -1;
@@ -181,18 +184,36 @@ function reweigh(m: FairMarket, lean: Lean, y: number): FairMarket {
 
 /** The tilt y on `lean` that moves the market's home share by `target` in log-odds (bisection: the share rises with y). */
 function tiltTo(m: FairMarket, lean: Lean, target: number): FairMarket {
-  const base = logit(homeShare(m));
+  // Leans and winners read once: the bisection only reweighs numbers.
+  const p = m.outcomes.map((o) => o.p);
+  const l = m.outcomes.map(lean);
+  const w = m.outcomes.map(winnerOf);
+  const share = (y: number): number => {
+    let home = 0;
+    let away = 0;
+    for (let i = 0; i < p.length; i++) {
+      const x = p[i]! * Math.exp(y * l[i]!);
+      if (w[i] === 'home') home += x;
+      else if (w[i] === 'away') away += x;
+    }
+    return logit(home + away > 0 ? home / (home + away) : 0.5);
+  };
+  const base = share(0);
   let lo = -3;
   let hi = 3;
   for (let i = 0; i < 40; i++) {
     const mid = (lo + hi) / 2;
-    if (logit(homeShare(reweigh(m, lean, mid))) - base < target) lo = mid;
+    if (share(mid) - base < target) lo = mid;
     else hi = mid;
   }
   return reweigh(m, lean, (lo + hi) / 2);
 }
 
-function tiltSided(m: FairMarket, shift: number): FairMarket {
+function tiltSided(m: FairMarket, up: number, down: number): FairMarket {
   if (m.decided === true || !m.outcomes.some((o) => o.side !== null)) return m;
-  return reweigh(m, (o) => (o.side === 'home' ? 1 : o.side === 'away' ? -1 : 0), shift);
+  const total = m.outcomes.reduce((s, o) => s + o.p, 0);
+  const raw = m.outcomes.map((o) => o.p * (o.side === 'home' ? up : o.side === 'away' ? down : 1));
+  const sum = raw.reduce((s, p) => s + p, 0);
+  if (!(sum > 0)) return m;
+  return { ...m, outcomes: m.outcomes.map((o, i) => ({ ...o, p: (raw[i]! * total) / sum })) };
 }
