@@ -1,5 +1,5 @@
 // Prematch drift: how an event's book moves before kick-off (small drifts, team-news jumps, sharper moves near it).
-import type { FairMarket } from './pricing/fair.js';
+import type { FairMarket, FairOutcome } from './pricing/fair.js';
 import { Rng } from './rng.js';
 
 const HOUR = 3_600_000;
@@ -89,17 +89,131 @@ export function driftAt(seed: number, eventNum: number, startTime: number, now: 
  * Tilts the fair markets toward the home side by `shift` (away by -shift): home outcomes' chances
  * times e^shift, away's times e^-shift, each market scaled back to its own total, so the book's
  * margin and every market's coherence with the others stay as the engine made them.
+ *
+ * Families whose outcomes name no side but still depend on the strengths move too (they stood still
+ * while the winner drifted, a free bet against the book): score markets (`correct_score`,
+ * `set_betting`, codes `h-a`) and `ht_ft` by an exponential tilt on their lean (the margin h - a,
+ * or the two halves' results), sized so that the home side's share of their decided outcomes moves
+ * as the winner market of the same period does; a side's own total (`team_totals_*`) with half the
+ * shift, as that side's scoring carries about half of a margin move.
  */
 export function tiltMarkets(markets: readonly FairMarket[], shift: number): FairMarket[] {
   if (shift === 0) return markets as FairMarket[];
   const up = Math.exp(shift);
   const down = Math.exp(-shift);
-  return markets.map((m) => {
-    if (m.decided === true || !m.outcomes.some((o) => o.side !== null)) return m;
-    const total = m.outcomes.reduce((s, o) => s + o.p, 0);
-    const raw = m.outcomes.map((o) => o.p * (o.side === 'home' ? up : o.side === 'away' ? down : 1));
-    const sum = raw.reduce((s, p) => s + p, 0);
-    if (!(sum > 0)) return m;
-    return { ...m, outcomes: m.outcomes.map((o, i) => ({ ...o, p: (raw[i]! * total) / sum })) };
+  const tilted = markets.map((m) => tiltSided(m, up, down));
+  const byKey = new Map(markets.map((m, i) => [m.key, i]));
+  return tilted.map((m, i) => {
+    const original = markets[i]!;
+    // Sided markets are done; the rest are side-less (every outcome's side null).
+    if (m !== original || original.decided === true) return m;
+    const family = original.key.split(/[@:]/)[0]!;
+    if (family === 'team_totals_home' || family === 'team_totals_away') {
+      const sign = family === 'team_totals_home' ? 1 : -1;
+      return reweigh(original, (o) => (o.code === 'over' ? sign : o.code === 'under' ? -sign : 0), shift / 2);
+    }
+    const lean = leanOf(original);
+    if (lean === null) return m;
+    // The winner market of the same period: moneyline where ties go on, else the 1x2.
+    const period = /@[^:]*/.exec(original.key)?.[0] ?? '';
+    const wi = byKey.get(`moneyline${period}`) ?? byKey.get(`1x2${period}`);
+    if (wi === undefined) return m;
+    const target = logit(homeShare(tilted[wi]!, (o) => o.side)) - logit(homeShare(markets[wi]!, (o) => o.side));
+    return tiltTo(original, lean, target);
   });
+}
+
+type Lean = (o: FairOutcome) => number;
+const SCORE_CODE = /^(\d+)-(\d+)$/;
+const RESULT_LEAN: Readonly<Record<string, number>> = { home: 1, draw: 0, away: -1 };
+
+/** How far an outcome of a side-less strength family leans home (+) or away (-); null for other families. */
+function leanOf(m: FairMarket): Lean | null {
+  if (m.outcomes.some((o) => o.side !== null)) return null;
+  if (m.outcomes.every((o) => SCORE_CODE.test(o.code) || o.code === 'other')) {
+    return (o) => {
+      const s = SCORE_CODE.exec(o.code);
+      return s ? Number(s[1]) - Number(s[2]) : 0;
+    };
+  }
+  if (m.key.startsWith('ht_ft')) {
+    return (o) => {
+      const [ht, ft] = o.code.split('/');
+      return (RESULT_LEAN[ht ?? ''] ?? 0) + (RESULT_LEAN[ft ?? ''] ?? 0);
+    };
+  }
+  return null;
+}
+
+/** Which side an outcome says wins: by its side, or its score, or the full-time part of `ht/ft`. */
+function winnerOf(o: FairOutcome): 'home' | 'away' | null {
+  const s = SCORE_CODE.exec(o.code);
+  if (s) return Number(s[1]) > Number(s[2]) ? 'home' : Number(s[1]) < Number(s[2]) ? 'away' : null;
+  if (o.code.includes('/')) {
+    const ft = o.code.split('/')[1];
+    return ft === 'home' || ft === 'away' ? ft : null;
+  }
+  return o.side;
+}
+
+/** The home side's share of the outcomes that name a winner. */
+function homeShare(m: FairMarket, side: (o: FairOutcome) => 'home' | 'away' | null = winnerOf): number {
+  let home = 0;
+  let away = 0;
+  for (const o of m.outcomes) {
+    const w = side(o);
+    if (w === 'home') home += o.p;
+    else if (w === 'away') away += o.p;
+  }
+  return home + away > 0 ? home / (home + away) : 0.5;
+}
+
+function logit(p: number): number {
+  const q = Math.min(1 - 1e-12, Math.max(1e-12, p));
+  return Math.log(q / (1 - q));
+}
+
+/** Each outcome's chance times e^(y × lean), scaled back to the market's total. */
+function reweigh(m: FairMarket, lean: Lean, y: number): FairMarket {
+  const total = m.outcomes.reduce((s, o) => s + o.p, 0);
+  const raw = m.outcomes.map((o) => o.p * Math.exp(y * lean(o)));
+  const sum = raw.reduce((s, p) => s + p, 0);
+  if (!(sum > 0)) return m;
+  return { ...m, outcomes: m.outcomes.map((o, i) => ({ ...o, p: (raw[i]! * total) / sum })) };
+}
+
+/** The tilt y on `lean` that moves the market's home share by `target` in log-odds (bisection: the share rises with y). */
+function tiltTo(m: FairMarket, lean: Lean, target: number): FairMarket {
+  // Leans and winners read once: the bisection only reweighs numbers.
+  const p = m.outcomes.map((o) => o.p);
+  const l = m.outcomes.map(lean);
+  const w = m.outcomes.map(winnerOf);
+  const share = (y: number): number => {
+    let home = 0;
+    let away = 0;
+    for (let i = 0; i < p.length; i++) {
+      const x = p[i]! * Math.exp(y * l[i]!);
+      if (w[i] === 'home') home += x;
+      else if (w[i] === 'away') away += x;
+    }
+    return logit(home + away > 0 ? home / (home + away) : 0.5);
+  };
+  const base = share(0);
+  let lo = -3;
+  let hi = 3;
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2;
+    if (share(mid) - base < target) lo = mid;
+    else hi = mid;
+  }
+  return reweigh(m, lean, (lo + hi) / 2);
+}
+
+function tiltSided(m: FairMarket, up: number, down: number): FairMarket {
+  if (m.decided === true || !m.outcomes.some((o) => o.side !== null)) return m;
+  const total = m.outcomes.reduce((s, o) => s + o.p, 0);
+  const raw = m.outcomes.map((o) => o.p * (o.side === 'home' ? up : o.side === 'away' ? down : 1));
+  const sum = raw.reduce((s, p) => s + p, 0);
+  if (!(sum > 0)) return m;
+  return { ...m, outcomes: m.outcomes.map((o, i) => ({ ...o, p: (raw[i]! * total) / sum })) };
 }

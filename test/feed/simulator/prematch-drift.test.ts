@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FeedMessage, MarketDef } from '../../../src/feed/messages.js';
 import { NO_DISRUPTIONS, resolveConfig } from '../../../src/feed/simulator/config.js';
-import { DRIFT, driftAt, nextDriftAt } from '../../../src/feed/simulator/drift.js';
+import { DRIFT, driftAt, nextDriftAt, tiltMarkets } from '../../../src/feed/simulator/drift.js';
+import { createEngine } from '../../../src/feed/simulator/engines/registry.js';
+import type { FairMarket } from '../../../src/feed/simulator/pricing/fair.js';
+import { Rng } from '../../../src/feed/simulator/rng.js';
 import { SimGame } from '../../../src/feed/simulator/game.js';
 import { playOneGame } from '../../../src/feed/simulator/single-game.js';
 import { epochDayOf, eventNumber } from '../../../src/feed/simulator/ids.js';
@@ -96,6 +99,7 @@ describe('prematch drift', () => {
 
   it('closes in on the engine by kick-off: the first in-play price follows on from the closing one', () => {
     // It used to jump at kick-off, 0-0, by the whole drift (basketball 1.42/2.91 -> 1.54/2.5).
+    let checked = 0;
     for (const sport of ['basketball', 'baseball', 'tennis', 'soccer', 'ice_hockey']) {
       for (const seed of [1, 2, 3, 4]) {
         const { messages } = playOneGame({
@@ -110,6 +114,7 @@ describe('prematch drift', () => {
         const price = new Map<number, number>();
         let closing: number[] | null = null;
         let opening: number[] | null = null;
+        let evented = false;
         for (const m of messages) {
           if (m.type === 'markets' && main === null) {
             const mk = m.markets.find((x) => x.key === 'moneyline' || x.key === '1x2');
@@ -122,11 +127,15 @@ describe('prematch drift', () => {
           if (m.type === 'status' && m.status === 'live' && closing === null)
             closing = main.map((id) => price.get(id)!);
           else if (closing !== null && opening === null && m.type === 'odds') {
+            // A lock first means an event (a goal, a power play) that rightly moves the price.
+            if (m.changes.some((c) => main!.includes(c.selection_id) && c.is_locked === true)) evented = true;
             if (m.changes.some((c) => main!.includes(c.selection_id) && c.odds !== undefined))
               opening = main.map((id) => price.get(id)!);
           }
         }
         assert.ok(closing !== null && opening !== null, `${sport} seed ${seed}: priced before and in play`);
+        if (evented) continue;
+        checked++;
         // Implied chances, each outcome: within 2 points (what 5 minutes of closing in and the first play move).
         closing.forEach((c, i) => {
           const gap = Math.abs(1 / c - 1 / opening![i]!);
@@ -137,5 +146,81 @@ describe('prematch drift', () => {
         });
       }
     }
+    assert.ok(checked >= 15, `only ${checked} of 20 games moved first without an event`);
+  });
+
+  describe('every family moves with the drift, consistently with the winner', () => {
+    /** The full fair book of a tier-1 game of the sport, before kick-off. */
+    function book(sport: string): FairMarket[] {
+      const league = world.leagues.find((l) => l.sport === sport && l.tier === 1)!;
+      const engine = createEngine(sport, {
+        rng: Rng.derive(5, 'drift-families', sport),
+        league,
+        home: league.teams[2]!,
+        away: league.teams[3]!,
+        names: { home: 'H', away: 'A' },
+      });
+      return engine.markets('full');
+    }
+    const SCORE = /^(\d+)-(\d+)$/;
+    /** P(home wins) among decided outcomes, as the market implies it. */
+    function homeShare(m: FairMarket): number {
+      let home = 0;
+      let away = 0;
+      for (const o of m.outcomes) {
+        const s = SCORE.exec(o.code);
+        const ft = o.code.includes('/') ? o.code.split('/')[1] : null;
+        const isHome = s ? Number(s[1]) > Number(s[2]) : ft !== null ? ft === 'home' : o.side === 'home';
+        const isAway = s ? Number(s[1]) < Number(s[2]) : ft !== null ? ft === 'away' : o.side === 'away';
+        if (isHome) home += o.p;
+        if (isAway) away += o.p;
+      }
+      return home / (home + away);
+    }
+    const cases: Array<[string, string, string]> = [
+      ['tennis', 'set_betting', 'moneyline'],
+      ['volleyball', 'set_betting', 'moneyline'],
+      ['darts', 'set_betting', 'moneyline'],
+      ['soccer', 'correct_score', '1x2'],
+      ['soccer', 'correct_score@1h', '1x2@1h'],
+      ['soccer', 'ht_ft', '1x2'],
+      ['ice_hockey', 'correct_score', '1x2'],
+      ['snooker', 'correct_score', 'moneyline'],
+      ['cs2', 'correct_score', 'moneyline'],
+    ];
+    for (const [sport, key, winner] of cases)
+      it(`${sport} ${key} moves as ${winner} does`, () => {
+        const before = book(sport);
+        const after = tiltMarkets(before, 0.15);
+        const m0 = before.find((m) => m.key === key)!;
+        const m1 = after.find((m) => m.key === key)!;
+        const w0 = before.find((m) => m.key === winner)!;
+        const w1 = after.find((m) => m.key === winner)!;
+        assert.ok(m0 && w0, `${sport}: ${key} and ${winner} in the book`);
+        const sum = (m: FairMarket): number => m.outcomes.reduce((s, o) => s + o.p, 0);
+        assert.ok(Math.abs(sum(m1) - sum(m0)) < 1e-9, 'the market keeps its total');
+        // It moves toward the home side, as far as the winner market does (the same home share).
+        assert.ok(homeShare(m1) > homeShare(m0) + 0.01, `${key}: ${homeShare(m0)} -> ${homeShare(m1)}`);
+        assert.ok(
+          Math.abs(homeShare(m1) - homeShare(w1)) < Math.abs(homeShare(m0) - homeShare(w0)) + 0.005,
+          `${key} home share ${homeShare(m1).toFixed(3)} against ${winner} ${homeShare(w1).toFixed(3)} (before ${homeShare(m0).toFixed(3)} / ${homeShare(w0).toFixed(3)})`,
+        );
+      });
+
+    it('team totals move with their side: the home Over up, the away Over down', () => {
+      const before = book('soccer');
+      const after = tiltMarkets(before, 0.15);
+      const over = (ms: FairMarket[], key: string): number =>
+        ms.find((m) => m.key === key)!.outcomes.find((o) => o.code === 'over')!.p;
+      assert.ok(over(after, 'team_totals_home:1.5') > over(before, 'team_totals_home:1.5') + 0.01);
+      assert.ok(over(after, 'team_totals_away:1.5') < over(before, 'team_totals_away:1.5') - 0.01);
+      // Strength-free families stay as they were.
+      const same = (key: string): void =>
+        assert.deepEqual(
+          after.find((m) => m.key === key),
+          before.find((m) => m.key === key),
+        );
+      same('totals:2.5');
+    });
   });
 });

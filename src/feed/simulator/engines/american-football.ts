@@ -3,7 +3,14 @@ import type { PlayerStats } from '../../messages.js';
 import { normalCdf, poissonAbove } from '../pricing/dist.js';
 import { playerProp } from '../pricing/families.js';
 import type { FairMarket } from '../pricing/fair.js';
-import { halfLines, pointsMarkets, spreadLines, type PeriodOutlook, type TeamOutlook } from '../pricing/points.js';
+import {
+  halfLines,
+  pointsMarkets,
+  spreadLines,
+  type PeriodOutlook,
+  type PointsBook,
+  type TeamOutlook,
+} from '../pricing/points.js';
 import { TeamPlayers, type TrackedPlayer } from './team-players.js';
 import { TimedEngine, type Tick } from './timed.js';
 import type { EngineContext, MarketDepth } from './types.js';
@@ -13,6 +20,14 @@ const POINTS_PER_DRIVE = 2.0;
 const DRIVE_SECONDS = 165;
 /** Variance of a drive's points over its mean (0, 3, 6 or 7). */
 const DISPERSION = 3.9;
+/**
+ * Drives alternate on one clock: a side that holds the ball scores and keeps the other from
+ * scoring, so the sides' points move against each other and the total spreads narrower than two
+ * independent counts. The full-game totals are priced with the variance scaled by this; with
+ * independent counts the book was underconfident on them in play (calibration slope 1.13-1.16 over
+ * two seeds of 2,000 games; 1.01-1.04 now).
+ */
+const TOTAL_SPREAD = 0.8;
 /**
  * Change of yards gained per point of lead, and its cap. Kept small: a larger effect pulled every
  * trailing team back and squeezed the margin spread to ~11.8 points against the NFL file's 14.5.
@@ -237,12 +252,28 @@ export class AmericanFootballEngine extends TimedEngine {
     };
   }
 
-  private outlook(side: 0 | 1, seconds: number, current: number, drive: boolean): TeamOutlook {
-    const perDrive = POINTS_PER_DRIVE * Math.pow(this.gain[side] / this.gain[side === 0 ? 1 : 0], YARDS_TO_POINTS);
+  /**
+   * A side's points still to come. The yards ratio carries the score effects as the engine plays
+   * them (a trailing offence gains more, a leading one less) at the lead now: priced without them,
+   * a lead was expected to hold in full where the games gave back a sixth of it with 48 minutes
+   * left (final margin less the priced one, regressed on the lead: -0.16), so the book was
+   * overconfident in play (winner and handicap calibration slope 0.89; a trailing side priced
+   * 0.217, won 0.243).
+   */
+  private outlook(side: 0 | 1, seconds: number, current: number, drive: boolean, spread = 1): TeamOutlook {
+    const other = side === 0 ? 1 : 0;
+    const perDrive = POINTS_PER_DRIVE * Math.pow(this.effectiveGain(side) / this.effectiveGain(other), YARDS_TO_POINTS);
     let mean = (seconds / DRIVE_SECONDS / 2) * perDrive;
     if (drive && this.offense === side && seconds > 0) mean += drivePoints(this.ballOn) - perDrive / 2;
     mean = Math.max(0, mean);
-    return { current, mean, variance: mean * DISPERSION + 1 };
+    return { current, mean, variance: (mean * DISPERSION + 1) * spread };
+  }
+
+  /** A side's yards factor with the score effect of its lead now (as propPlayers and the plays use it). */
+  private effectiveGain(side: 0 | 1): number {
+    const [h, a] = this.total();
+    const lead = side === 0 ? h - a : a - h;
+    return this.gain[side] * (1 - Math.max(-SCORE_EFFECT_CAP, Math.min(SCORE_EFFECT_CAP, lead * SCORE_EFFECT)));
   }
 
   markets(depth: MarketDepth): FairMarket[] {
@@ -272,7 +303,7 @@ export class AmericanFootballEngine extends TimedEngine {
         });
       }
     }
-    const out = pointsMarkets({
+    const book: PointsBook = {
       names: this.ctx.names,
       home: this.outlook(0, left, h, true),
       away: this.outlook(1, left, a, true),
@@ -284,7 +315,21 @@ export class AmericanFootballEngine extends TimedEngine {
       oddEven: false,
       periods,
       totalTitle: 'Total Points',
-    });
+    };
+    // The full-game totals from the total's own outlook (narrower), everything else from the sides'.
+    const byTotal = new Map(
+      pointsMarkets({
+        ...book,
+        home: this.outlook(0, left, h, true, TOTAL_SPREAD),
+        away: this.outlook(1, left, a, true, TOTAL_SPREAD),
+        spreadLines: [],
+        teamTotalLines: [[], []],
+        periods: [],
+      })
+        .filter((m) => m.key.startsWith('totals:'))
+        .map((m) => [m.key, m]),
+    );
+    const out = pointsMarkets(book).map((m) => byTotal.get(m.key) ?? m);
     if (full && tier === 1) out.push(...this.props(left));
     return out;
   }

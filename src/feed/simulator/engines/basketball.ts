@@ -1,22 +1,54 @@
 // Basketball: possessions of 6-22 s with 0-3 points, four quarters and overtimes; priced by normal approximations.
-import { poissonAbove } from '../pricing/dist.js';
+import { normalCdf, poissonAbove } from '../pricing/dist.js';
 import { playerProp } from '../pricing/families.js';
 import type { FairMarket } from '../pricing/fair.js';
-import { halfLines, pointsMarkets, spreadLines, type PeriodOutlook, type TeamOutlook } from '../pricing/points.js';
+import {
+  halfLines,
+  pointsMarkets,
+  spreadLines,
+  type PeriodOutlook,
+  type PointsBook,
+  type TeamOutlook,
+} from '../pricing/points.js';
 import { TeamPlayers } from './team-players.js';
 import { TimedEngine, type Tick } from './timed.js';
 import type { EngineContext, MarketDepth } from './types.js';
 import type { PlayerStats } from '../../messages.js';
 
 const MEAN_POSSESSION = 14;
+/**
+ * Rating gap to log points-per-possession ratio. The rubber band keeps the engine's margins within
+ * ~9.8 points of the expected one (NBA closing spreads: ~12), so at 0.035 a book that prices the
+ * engine right (in-play calibration) showed favourites shorter than real books do (22% of NBA
+ * books with a favourite at 1.15 or shorter, band 3-20%); 0.028 scales the gaps by 9.8/12.
+ */
+const RATING_EFFECT = 0.028;
 const BASE_PPP = 1.2;
 /** Change of scoring rate per point of lead (negative when trailing). */
 const RUBBER_BAND = 0.006;
 /** Variance of points per possession over its mean (a 0/1/2/3 outcome). */
 const DISPERSION = 1.3;
+/**
+ * The same for the margin: a possession's own spread only (2.72 / 1.2 - 1.2 for 0/1/2/3 points at
+ * 0.44/0.04/0.40/0.12). How many possessions are left moves both sides alike, so it widens the
+ * total (DISPERSION) but not the margin.
+ */
+const MARGIN_DISPERSION = 1.07;
+/** Possessions a period has beyond its length over MEAN_POSSESSION: the last one, cut by the buzzer, scores in full. */
+const BUZZER_POSSESSIONS = 0.55;
 const USAGE = (pos: string): number => (pos === 'G' ? 1.2 : pos === 'F' ? 1 : 0.9);
 const REBOUND = (pos: string): number => (pos === 'C' ? 2.2 : pos === 'F' ? 1.4 : 0.6);
 const ASSIST = (pos: string): number => (pos === 'G' ? 2.2 : pos === 'F' ? 0.8 : 0.4);
+
+/** E[min(max(X, -cap), cap)] for X ~ Normal(mean, sd). */
+export function cappedMean(mean: number, sd: number, cap: number): number {
+  if (sd < 1e-9) return Math.max(-cap, Math.min(cap, mean));
+  const a = (-cap - mean) / sd;
+  const b = (cap - mean) / sd;
+  const pdf = (z: number): number => Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
+  const inside = mean * (normalCdf(b) - normalCdf(a)) - sd * (pdf(b) - pdf(a));
+  return -cap * normalCdf(a) + cap * (1 - normalCdf(b)) + inside;
+}
 
 export class BasketballEngine extends TimedEngine {
   private readonly ppp: [number, number];
@@ -40,7 +72,7 @@ export class BasketballEngine extends TimedEngine {
       wallPerGameSecond: 2.2 * 1000,
       countdown: true,
     });
-    const diff = (ctx.home.rating - ctx.away.rating) * 0.035;
+    const diff = (ctx.home.rating - ctx.away.rating) * RATING_EFFECT;
     this.ppp = [BASE_PPP * Math.exp(diff + 0.012), BASE_PPP * Math.exp(-diff - 0.012)];
     this.squads = [
       new TeamPlayers(ctx.home, 'home', ['points', 'rebounds', 'assists']),
@@ -107,10 +139,76 @@ export class BasketballEngine extends TimedEngine {
     return { current, mean, variance: mean * DISPERSION + 4 };
   }
 
+  /**
+   * Both sides' outlook for the rest of the game (overtime included), as the engine plays it: the
+   * possessions left (each period's last one, cut short by the buzzer, still scores in full), the
+   * rubber band (a trailing side's rate up, the leader's down, by its lead, followed pair of
+   * possessions by pair), and the overtime a level score would bring. Priced without them, the
+   * book put the home side -4.5 at 0.51 where it covered 0.47, Over at 0.53 where it won 0.59, and a
+   * trailing side's comeback at 0.28 where it came back 0.30.
+   *
+   * The rubber band also ties the sides' scoring together: it pulls the margin back (its spread
+   * shrinks as a mean-reverting walk's does) but leaves the total's spread alone. Independent
+   * outlooks cannot carry that, so there are two: `margin` (each side's variance shrunk) prices the
+   * winner and the handicaps, `total` the totals.
+   */
+  private gameOutlook(): { margin: [TeamOutlook, TeamOutlook]; total: [TeamOutlook, TeamOutlook] } {
+    const [h, a] = this.total();
+    const left = this.remainingRegulationSeconds();
+    // In overtime, what is left is the overtime itself.
+    const otLeft = this.inOvertime && !this.over ? Math.max(0, this.periodLength() - this.elapsed) : 0;
+    const seconds = left + otLeft;
+    if (seconds <= 0) {
+      const done: [TeamOutlook, TeamOutlook] = [this.outlook(0, 0, h), this.outlook(1, 0, a)];
+      return { margin: done, total: done };
+    }
+    const periodsLeft = this.inOvertime ? 1 : this.format.periods.length - this.periodIndex;
+    const pairs = seconds / MEAN_POSSESSION / 2 + (BUZZER_POSSESSIONS * periodsLeft) / 2;
+    const mean: [number, number] = [0, 0];
+    let lead = h - a;
+    // The band is capped, so it pulls an uncertain lead less than a certain one: its mean over the
+    // lead's spread so far (a margin's variance grows by about 2 x 1.2 x DISPERSION a pair).
+    const perPair = (this.ppp[0] + this.ppp[1]) * DISPERSION;
+    for (let done = 0; done < pairs; done++) {
+      const part = Math.min(1, pairs - done);
+      const band = RUBBER_BAND * cappedMean(lead, Math.sqrt(perPair * done), 0.1 / RUBBER_BAND);
+      const ph = this.ppp[0] * (1 - band) * part;
+      const pa = this.ppp[1] * (1 + band) * part;
+      mean[0] += ph;
+      mean[1] += pa;
+      lead += ph - pa;
+    }
+    // Overtime: about 5 minutes more for both sides when regulation ends level.
+    if (!this.inOvertime) {
+      const sd = Math.sqrt((mean[0] + mean[1]) * DISPERSION + 8);
+      const tie = Math.exp(-0.5 * (lead / sd) ** 2) / (sd * Math.sqrt(2 * Math.PI));
+      const otPairs = this.format.overtime!.seconds / MEAN_POSSESSION / 2 + BUZZER_POSSESSIONS / 2;
+      mean[0] += tie * otPairs * this.ppp[0];
+      mean[1] += tie * otPairs * this.ppp[1];
+    }
+    // Variance of a mean-reverting walk over its free one: (1 - e^(-2cn)) / 2cn for n pairs at pull c.
+    // The pull stops at the cap, so it acts only while the lead is under it: c times that share of
+    // the walk's settled spread (sd sqrt(perPair / 2c), ~10 points against a cap of ~17).
+    const free = (this.ppp[0] + this.ppp[1]) * RUBBER_BAND;
+    const cap = 0.1 / RUBBER_BAND;
+    const settled = Math.sqrt((perPair * MARGIN_DISPERSION) / DISPERSION / (2 * free));
+    const c = free * (2 * normalCdf(cap / settled) - 1);
+    const shrink = (1 - Math.exp(-2 * c * pairs)) / (2 * c * pairs);
+    const margin = (current: number, m: number): TeamOutlook => ({
+      current,
+      mean: m,
+      variance: (m * MARGIN_DISPERSION + 4) * shrink,
+    });
+    const total = (current: number, m: number): TeamOutlook => ({ current, mean: m, variance: m * DISPERSION + 4 });
+    return {
+      margin: [margin(h, mean[0]), margin(a, mean[1])],
+      total: [total(h, mean[0]), total(a, mean[1])],
+    };
+  }
+
   markets(depth: MarketDepth): FairMarket[] {
     const tier = this.ctx.league.tier;
     const left = this.remainingRegulationSeconds();
-    const [h, a] = this.total();
     const full = depth === 'full';
     const periods: PeriodOutlook[] = [];
     if (full) {
@@ -146,13 +244,13 @@ export class BasketballEngine extends TimedEngine {
         });
       }
     }
-    // In overtime, what is left is the overtime itself: about 5 minutes of play.
     const otLeft = this.inOvertime ? Math.max(0, this.periodLength() - this.elapsed) : 0;
+    const outlook = this.gameOutlook();
     const narrow = !full || tier >= 3;
-    const markets = pointsMarkets({
+    const book: PointsBook = {
       names: this.ctx.names,
-      home: this.outlook(0, left + otLeft, h),
-      away: this.outlook(1, left + otLeft, a),
+      home: outlook.total[0],
+      away: outlook.total[1],
       hasDraw: false,
       tieHome: 0.5 + (this.ppp[0] - this.ppp[1]) * 2,
       spreadLines: narrow
@@ -171,7 +269,20 @@ export class BasketballEngine extends TimedEngine {
       oddEven: full,
       periods: tier >= 3 ? periods.filter((p) => p.code === 'q1' || p.code === '1h') : periods,
       totalTitle: 'Total Points',
-    });
+    };
+    // The winner and the full-game handicaps from the margin's outlook, everything else from the total's.
+    const byMargin = new Map(
+      pointsMarkets({
+        ...book,
+        home: outlook.margin[0],
+        away: outlook.margin[1],
+        totalLines: [],
+        teamTotalLines: [[], []],
+        oddEven: false,
+        periods: [],
+      }).map((m) => [m.key, m]),
+    );
+    const markets = pointsMarkets(book).map((m) => byMargin.get(m.key) ?? m);
     if (full && tier === 1) markets.push(...this.props(left + otLeft));
     return markets;
   }

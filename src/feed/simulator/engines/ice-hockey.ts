@@ -2,7 +2,7 @@
 import { ASIAN_HANDICAP, TOTALS } from '../../../domain/families/index.js';
 import type { PeriodScore, TeamSide } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
-import { Grid, poissonDist } from '../pricing/dist.js';
+import { Dist, Grid, poissonDist } from '../pricing/dist.js';
 import {
   asianHandicap,
   btts,
@@ -27,6 +27,12 @@ const SHOOTOUT_CONVERSION = 0.32;
 const OVERTIME_FACTOR = 2.1;
 const LEADING_FACTOR = 0.85;
 const TRAILING_FACTOR = 1.25;
+/** Share of even-strength play a side spends a man up (3.4 minors a game per side, 2 minutes each, some ended early by a goal). */
+const PP_SHARE = ((PENALTIES_PER_GAME * PENALTY_SECONDS) / 3600) * 0.9;
+/** Time step of the book's walk through the score effects (game seconds). */
+const STEP_SECONDS = 60;
+/** The book's margin walk spans leads of ± this many goals (a wider lead is held at the edge). */
+const LEAD_SPAN = 10;
 const GOAL_WEIGHT = (pos: string): number => (pos === 'F' ? 1.6 : pos === 'D' ? 0.5 : 0);
 
 /**
@@ -199,12 +205,81 @@ export class IceHockeyEngine extends TimedEngine {
     return { headers: ['PIM'], home: [this.pim[0]], away: [this.pim[1]] };
   }
 
-  /** Regulation goals so far plus a Poisson for the seconds left of regulation. */
+  /**
+   * Regulation goals so far plus a Poisson for each side's goals in the seconds left of regulation,
+   * at the rates the engine plays: a trailing side presses and a leading one sits back (score
+   * effects), the power play raises a side's rate. Priced at the bare even-strength rates, the book
+   * undercounted the goals to come (Over priced 0.50, won 0.55) and the trailing side's comebacks
+   * (priced 0.18, won 0.22).
+   */
   private grid(from: [number, number], seconds: number): Grid {
-    return new Grid(
-      poissonDist((this.lambda[0] * seconds) / 3600, 12).shift(from[0]),
-      poissonDist((this.lambda[1] * seconds) / 3600, 12).shift(from[1]),
-    );
+    // The score effects follow the game's lead, also in a period's own grid.
+    const [h, a] = this.total();
+    return this.gridOf(from, this.goalsToCome(h - a, seconds).mean);
+  }
+
+  private gridOf(from: [number, number], mean: [number, number]): Grid {
+    return new Grid(poissonDist(mean[0], 12).shift(from[0]), poissonDist(mean[1], 12).shift(from[1]));
+  }
+
+  /**
+   * Regulation: the goals grid, and the margin followed minute by minute from the lead now. Two
+   * independent Poissons spread the margin too wide: the score effects pull a lead back (the trailing
+   * side presses), so margins of 2+ were rarer than priced (home +1.5 priced 0.76, won 0.81 at a
+   * fifth of the game).
+   */
+  private regulation(): { grid: Grid; margin: Dist } {
+    const from = this.regulationTotal();
+    const toCome = this.goalsToCome(from[0] - from[1], this.remainingRegulationSeconds());
+    return { grid: this.gridOf(from, toCome.mean), margin: toCome.lead };
+  }
+
+  /**
+   * Expected goals of each side in the next `seconds` from a home lead of `lead`, and the final lead:
+   * the lead followed minute by minute (a distribution over ±LEAD_SPAN), each minute's rates set by
+   * it as the engine sets them, penalties now running applied for their time left and later ones at
+   * their average share.
+   */
+  private goalsToCome(lead: number, seconds: number): { mean: [number, number]; lead: Dist } {
+    const span = LEAD_SPAN;
+    let dist = new Float64Array(2 * span + 1);
+    dist[Math.max(-span, Math.min(span, lead)) + span] = 1;
+    const penH = this.penalties[0];
+    const penA = this.penalties[1];
+    const mean: [number, number] = [0, 0];
+    for (let t = 0; t < seconds; t += STEP_SECONDS) {
+      const dt = Math.min(STEP_SECONDS, seconds - t);
+      const runningH = penH.filter((s) => s > t).length;
+      const runningA = penA.filter((s) => s > t).length;
+      const next = new Float64Array(dist.length);
+      for (let i = 0; i < dist.length; i++) {
+        const w = dist[i]!;
+        if (w === 0) continue;
+        const l = i - span;
+        const gh = ((this.lambda[0] * this.expectedFactor(l, runningH, runningA)) / 3600) * dt;
+        const ga = ((this.lambda[1] * this.expectedFactor(-l, runningA, runningH)) / 3600) * dt;
+        mean[0] += w * gh;
+        mean[1] += w * ga;
+        next[Math.min(dist.length - 1, i + 1)]! += w * gh;
+        next[Math.max(0, i - 1)]! += w * ga;
+        next[i]! += w * (1 - gh - ga);
+      }
+      dist = next;
+    }
+    return { mean, lead: new Dist(-span, dist) };
+  }
+
+  /**
+   * A side's scoring factor over a minute, as strengthFactor plays it: with penalties now running
+   * (own, other side's) the power play or penalty kill; otherwise the score effect of its lead, mixed
+   * with the average share of time a new minor puts one side a man up.
+   */
+  private expectedFactor(lead: number, own: number, opp: number): number {
+    if (opp > own) return 1 + 1.6 * (opp - own);
+    if (own > opp) return 0.3;
+    if (this.inOvertime) return OVERTIME_FACTOR;
+    const even = lead > 0 ? LEADING_FACTOR : lead < 0 ? TRAILING_FACTOR : 1;
+    return (1 - 2 * PP_SHARE) * even + PP_SHARE * 2.6 + PP_SHARE * 0.3;
   }
 
   /** P(home wins) once regulation ended level: overtime goal first, else the shoot-out. */
@@ -226,8 +301,7 @@ export class IceHockeyEngine extends TimedEngine {
     const tier = this.ctx.league.tier;
     const full = depth === 'full';
     const names = this.ctx.names;
-    const reg = this.grid(this.regulationTotal(), this.remainingRegulationSeconds());
-    const margin = reg.margin();
+    const { grid: reg, margin } = this.regulation();
     const total = reg.total();
     const out: FairMarket[] = [];
     out.push(matchResult(names, margin));

@@ -1,4 +1,4 @@
-// Engine calibration: many seeded games per sport, each main scoring figure inside the band of its real reference figure.
+// Engine calibration: seeded games per sport, scoring figures inside real bands, in-play prices as sure as the results bear out.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -11,6 +11,14 @@ import {
   TENNIS,
   type ReferenceFigure,
 } from '../../../../src/feed/simulator/engines/reference-figures.js';
+import {
+  calibrationSlope,
+  inplayProbes,
+  reliability,
+  summary,
+  type Probe,
+  type ProbeGroup,
+} from '../../../../src/feed/simulator/engines/inplay-calibration.js';
 import { sampleGames, type SampledGame } from '../../../../src/feed/simulator/engines/sample-games.js';
 import { buildWorld } from '../../../../src/feed/simulator/world.js';
 import { createEngine } from '../../../../src/feed/simulator/engines/registry.js';
@@ -241,4 +249,51 @@ describe('baseball: the book prices what the engine plays (runs come in clusters
     assert.ok(probes > 300, `${probes} games trailing by 3+ in the 6th`);
     near('trailing by 3+ in the 6th', priced.trailing / probes, seen.trailing / probes, 0.02);
   });
+});
+
+// In-play: the book's fair price at a fifth, two fifths, three fifths and four fifths of the game
+// against what the market then paid (settlement's own grading). Figures and history: docs/simulator.md.
+describe('in-play books are as sure as the games bear out', () => {
+  const SPORTS: Array<[string, 1 | undefined]> = [
+    ['soccer', 1],
+    ['ice_hockey', 1],
+    ['basketball', 1],
+    ['american_football', 1],
+    ['handball', undefined],
+    ['tennis', undefined],
+    ['snooker', undefined],
+  ];
+  for (const [sport, tier] of SPORTS)
+    it(`${sport}: winner, middle total and handicap priced as often as they win`, () => {
+      const probes = inplayProbes({ world, sport, games: 1500, seed: 21, tier, leaguesOnly: true });
+      const of = (...groups: ProbeGroup[]): Probe[] => probes.filter((p) => groups.includes(p.group));
+      for (const group of ['winner', 'total', 'handicap'] as const) {
+        const ps = of(group);
+        assert.ok(ps.length >= 2000, `${sport} ${group}: ${ps.length} prices`);
+        const s = summary(ps);
+        assert.ok(
+          Math.abs(s.priced - s.realised) <= 0.03,
+          `${sport} ${group}: priced ${s.priced.toFixed(3)} on average, won ${s.realised.toFixed(3)}`,
+        );
+        const slope = calibrationSlope(ps);
+        assert.ok(slope >= 0.85 && slope <= 1.18, `${sport} ${group}: calibration slope ${slope.toFixed(2)}`);
+        // Each price bucket: within sampling noise (3 standard errors) and 2 points.
+        for (const b of reliability(ps).filter((x) => x.n >= 200)) {
+          const tol = 0.02 + 3 * Math.sqrt((b.realised * (1 - b.realised)) / b.n);
+          assert.ok(
+            Math.abs(b.priced - b.realised) <= tol,
+            `${sport} ${group} ${b.lo.toFixed(1)}-${b.hi.toFixed(1)}: priced ${b.priced.toFixed(3)}, won ${b.realised.toFixed(3)} (${b.n})`,
+          );
+        }
+      }
+      // The side markets pooled: over- (below 1) or under-confidence (above 1) beyond noise.
+      const sides = calibrationSlope(of('winner', 'handicap'));
+      assert.ok(sides >= 0.92 && sides <= 1.09, `${sport} winner and handicap: calibration slope ${sides.toFixed(2)}`);
+      const trailing = summary(of('trailing'));
+      assert.ok(trailing.n >= 1000, `${sport}: ${trailing.n} prices of a trailing side`);
+      assert.ok(
+        Math.abs(trailing.priced - trailing.realised) <= 0.02,
+        `${sport}: a trailing side priced ${trailing.priced.toFixed(3)}, won ${trailing.realised.toFixed(3)}`,
+      );
+    });
 });
