@@ -2,64 +2,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Rng } from '../../src/feed/simulator/rng.js';
-import {
-  CLUSTER_DEMO_KEY,
-  clusterMarkets,
-  clusterSkip,
-  feedNode,
-  startCluster,
-  type Cluster,
-} from '../helpers/cluster.js';
+import { CLUSTER_DEMO_KEY, clusterSkip, feedNode, startCluster, type Cluster } from '../helpers/cluster.js';
+import { lifeOf, settled, view } from '../helpers/event-life.js';
 import { SseClient, type SseEvent } from '../helpers/sse.js';
 
 const skip = await clusterSkip();
 const key = { 'x-api-key': CLUSTER_DEMO_KEY };
-const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
-const MARKETS = 4; // selections 1-3 (1x2), then two a market: 9 in all
-
-function fixture(id: string): object {
-  return {
-    type: 'fixture',
-    event_id: id,
-    sport: 'soccer',
-    league: { slug: 'nodes', name: 'Nodes League', country: 'Testland' },
-    home_team: `${id} Home`,
-    away_team: `${id} Away`,
-    start_time: new Date(Date.now() - 30 * 60_000).toISOString(),
-  };
-}
-
-/** An event's whole life in feed bodies: fixture and markets, live, moving prices and goals, the result. */
-function lifeOf(id: string, rng: Rng): object[][] {
-  const bodies: object[][] = [
-    [fixture(id), clusterMarkets(id, MARKETS)],
-    [{ type: 'status', event_id: id, status: 'live' }],
-  ];
-  let home = 0;
-  for (let i = 0; i < 10; i++) {
-    bodies.push([
-      {
-        type: 'odds',
-        event_id: id,
-        changes: [
-          { selection_id: 1 + Math.floor(rng.next() * 9), odds: Math.round(rng.uniform(1.2, 6) * 100) / 100 },
-          {
-            selection_id: 1 + Math.floor(rng.next() * 9),
-            odds: Math.round(rng.uniform(1.2, 6) * 100) / 100,
-            is_locked: rng.next() < 0.2,
-          },
-        ],
-      },
-    ]);
-    if (rng.next() < 0.3) bodies.push([{ type: 'score', event_id: id, score: { home: ++home, away: 0 } }]);
-  }
-  bodies.push([{ type: 'result', event_id: id, status: 'ended', score: { home, away: 0 } }]);
-  return bodies;
-}
-
-/** Whether every event's settlement has arrived complete. */
-const settled = (ids: readonly string[]) => (events: SseEvent[]) =>
-  ids.every((id) => events.some((e) => e.event === 'settlement' && e.data.event_id === id && e.data.settled === true));
 
 describe('streams on several API nodes (one pipeline leader, PostgreSQL and Redis)', { skip }, () => {
   let cluster: Cluster;
