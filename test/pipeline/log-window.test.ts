@@ -33,7 +33,15 @@ function windowStore(state: StoredLogWindow): Store {
   return { loadLogWindow: async () => state } as unknown as Store;
 }
 
-const EMPTY: StoredLogWindow = { origin: null, facts: 0, covered: 0, through: null, segments: [] };
+const EMPTY: StoredLogWindow = {
+  origin: null,
+  facts: 0,
+  covered: 0,
+  through: null,
+  segments: [],
+  complete: true,
+  run: null,
+};
 const p = (text: string): LogPosition => parseLogPosition(text) as LogPosition;
 const kindsOf = (w: LogWindowWrite): string[] =>
   w.segments.flatMap((s) => decodeLogSegment(s.data).map((e) => `${formatLogPosition(e.position)} ${e.kind}`));
@@ -92,6 +100,8 @@ describe('the stored replay window', () => {
         covered: 0,
         through: segments[4]!.to,
         segments,
+        complete: false,
+        run: null,
       }),
     );
     assert.deepEqual(restored, { entries: 3, proven: true, reason: null });
@@ -131,6 +141,8 @@ describe('the stored replay window', () => {
         covered: 0,
         through: share.segments[0]!.to,
         segments: share.segments,
+        complete: true,
+        run: null,
       }),
     );
     assert.equal(restored.proven, false);

@@ -121,13 +121,16 @@ describe('an API node that restarts or joins resumes streams exactly (the stored
     client.close();
     const old = client.lastId;
     assert.ok(old !== null);
-    // A node whose own window is one second: the id is older than anything it loads.
+    // Changes the client never received, then a node whose own window is one second: once those
+    // changes are older than that, the id is older than anything the node can serve.
+    await feedLives([life], 4, 8);
+    const after = Date.now();
     const short = await cluster.startNode('api', undefined, { STREAM_REPLAY_SECONDS: '1' });
     cluster.api.push(short);
     await ready(short);
-    const oldMs = parseLogPosition(old)?.ms ?? 0;
-    while (Date.now() - oldMs < 1500) await sleep(100);
-    await feedLives([life], 4, life.length);
+    while (Date.now() - after < 1500) await sleep(100);
+    assert.ok((parseLogPosition(old)?.ms ?? 0) < after);
+    await feedLives([life], 8, life.length);
     const resumed = await SseClient.connect(short.base, path, { ...key, 'last-event-id': old });
     await resumed.untilCount(1, 10_000);
     resumed.close();
