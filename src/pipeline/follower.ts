@@ -281,9 +281,10 @@ export class Follower {
       this.windowRestored = null;
       return null;
     };
-    if (mark === null) return refuse('no watermark');
+    // No leader ever published a position: there is no id to resume from.
+    if (mark === null || mark.head === undefined) return null;
     if (tip !== null && compareStreamIds(mark.id, tip) < 0) return refuse('the watermark did not reach the stream tip');
-    const head = mark.head === undefined ? null : parseLogPosition(mark.head);
+    const head = parseLogPosition(mark.head);
     if (head === null) return refuse('the watermark names no log position');
     const stored = await store.loadLogWindow(window.wallNow() - window.ms, window.maxBytes);
     if (stored.run === null || stored.run.epoch !== mark.epoch) return refuse("the stored window is not this leader's");
