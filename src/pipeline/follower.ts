@@ -297,7 +297,13 @@ export class Follower {
     }
     this.windowRestored = this.log.installWindow({
       origin: stored.origin,
-      segments: stored.segments.map((s) => ({ from: s.from, to: s.to, count: s.count, data: Buffer.from(s.data) })),
+      // Views of the rows' bytes, not copies: the window can be hundreds of MB.
+      segments: stored.segments.map((s) => ({
+        from: s.from,
+        to: s.to,
+        count: s.count,
+        data: Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength),
+      })),
       from: stored.complete ? stored.run.from : null,
       through: head,
     });
