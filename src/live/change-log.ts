@@ -1,7 +1,7 @@
 // The ordered change log: every change to the read state gets a position; the stream, settlement and scale-out follow it.
 import { compareLogPositions, formatLogPosition, positionBefore, type LogPosition } from './log-position.js';
 import type { LogEntry, LogEntryInput } from './log-entry.js';
-import { decodeLogSegment, LogSegmentWriter, type EncodedSegment } from './log-codec.js';
+import { decodeLogSegment, encodeLogSegment, LogSegmentWriter, type EncodedSegment } from './log-codec.js';
 
 export type { LogEntry, LogEntryInput } from './log-entry.js';
 
@@ -362,6 +362,55 @@ export class ChangeLog {
       this.segEntries += seg.count;
     }
     this.trim();
+  }
+
+  /**
+   * A replica's first snapshot, scaled out (pipeline/follower.ts): the leader's stored window, cut
+   * at `through`, becomes this log's window, and the log continues after `through` (the next entry
+   * it accepts is the leader's next). Called before anything is appended; no listener is told.
+   * `from`: every entry after it is in `segments` (null when older ones may be missing: then only
+   * positions from the first segment's start resume). Returns the entries installed.
+   */
+  installWindow(w: {
+    origin: LogPosition | null;
+    /** The stored segments, oldest first, contiguous (already read once: they decode). */
+    segments: readonly EncodedSegment[];
+    from: LogPosition | null;
+    through: LogPosition;
+  }): number {
+    const { through } = w;
+    const kept: EncodedSegment[] = [];
+    for (const seg of w.segments) {
+      if (compareLogPositions(seg.from, through) > 0) break;
+      if (compareLogPositions(seg.to, through) <= 0) {
+        kept.push(seg);
+        continue;
+      }
+      // The segment reaches past `through` (entries the replica will apply from the stream): cut it there.
+      const cut = encodeLogSegment(
+        decodeLogSegment(seg.data).filter((e) => compareLogPositions(e.position, through) <= 0),
+      );
+      if (cut !== null) kept.push(cut);
+      break;
+    }
+    if (w.origin !== null) this.origin = w.origin;
+    if (compareLogPositions(through, this.last) > 0) this.last = through;
+    const first = kept[0];
+    const bound = w.from !== null ? w.from : first !== undefined ? positionBefore(first.from) : through;
+    this.trimmedThrough = compareLogPositions(bound, through) < 0 ? bound : through;
+    this.discontinued = false;
+    this.lost = [];
+    this.lostAfter = null;
+    this.segments = kept;
+    this.segStart = 0;
+    this.segBytes = 0;
+    this.segEntries = 0;
+    for (const seg of kept) {
+      this.segBytes += segmentMemory(seg);
+      this.segEntries += seg.count;
+    }
+    this.trim();
+    return this.size;
   }
 
   /** Spans lost to unclean stops (kept while they are inside the window). */

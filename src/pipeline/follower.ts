@@ -2,6 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { isTerminal } from '../domain/lifecycle.js';
 import type { ChangeLog } from '../live/change-log.js';
+import { decodeLogSegment } from '../live/log-codec.js';
+import { compareLogPositions, parseLogPosition } from '../live/log-position.js';
 import { LogReplay } from '../live/log-replay.js';
 import type { SettlementIndex } from '../live/settlement-index.js';
 import type { Store } from '../store/store.js';
@@ -35,6 +37,13 @@ export interface FollowerOptions {
   watermarkWaitMs?: number;
   /** Each applied entry's age (ms): stream lag. */
   onLag?: (ms: number) => void;
+  /**
+   * This node's replay window (STREAM_REPLAY_SECONDS and _MB, and the wall clock positions are
+   * in): the first snapshot loads what the leader stored of it. Absent: no window is loaded.
+   */
+  window?: { ms: number; maxBytes: number; wallNow: () => number };
+  /** How long the first snapshot waits for the leader to store the window up to the stream's tip (default 5 s). */
+  windowWaitMs?: number;
 }
 
 /** How applying one entry went: applied (its entries with the leader's positions), or diverged from the leader. */
@@ -110,6 +119,8 @@ export class Follower {
   entries = 0;
   /** Batches whose replay did not make the entries the leader's made (each one reloaded). */
   divergences = 0;
+  /** Entries of the leader's stored window the first snapshot loaded (null: none could be proven). */
+  windowRestored: number | null = null;
   /** Entries up to this stream id may be reflected in the snapshot just loaded: replayed for state only. */
   private quietThrough: string | null = null;
   private readonly replay: LogReplay;
@@ -207,16 +218,23 @@ export class Follower {
     const summaries = await this.opts.store.settlementSummaries(this.opts.now() - this.opts.feedRetentionMs);
     this.opts.setClock(leader?.clock ?? null);
     if (first) await pipeline.load();
-    else await pipeline.reload();
-    // The entries this node missed cannot be replayed: no position before the next one it logs
-    // resumes, and the streams open now are told (the state changed under them in one step, just now).
-    // Seam: once the store keeps the log window with the positions it covers, restore that window
-    // here (ChangeLog.restore) instead, and ids from before the reload keep resuming exactly.
-    this.log.discontinue();
+    else {
+      await pipeline.reload();
+      // The entries this node missed cannot be replayed: no position before the next one it logs
+      // resumes, and the streams open now are told (the state changed under them in one step, just now).
+      this.log.discontinue();
+    }
     // A flush may have stored changes of entries after the watermark, up to the stream's tip now:
     // those are replayed for the state only (their changes may be there already, and a replay of
     // them need not make the entries the leader's did); the log goes on with the next.
     this.quietThrough = await reader.tip();
+    if (first) {
+      // A node starting (nothing streamed yet): the leader's stored window gives its log the
+      // positions before its first entry, when restoreWindow can prove it joins without a hole.
+      const windowMark = await this.restoreWindow(this.quietThrough);
+      if (windowMark !== null) this.quietThrough = windowMark.id;
+      else this.log.discontinue();
+    }
     const { index } = this.opts;
     for (const id of index.idsEndedBefore(Number.POSITIVE_INFINITY)) index.delete(id);
     for (const s of summaries) index.upsert(s.eventId, s.endedAt, s.pendingCount);
@@ -225,6 +243,71 @@ export class Follower {
     this.seq = mark?.seq ?? 0;
     if (!first) this.snapshots++;
     this.wake();
+  }
+
+  /**
+   * Gives this node's log the leader's stored window (pipeline/log-window.ts, "Scaled out"), so an
+   * id from before this node started resumes exactly. Returns the watermark the window is cut at
+   * (the snapshot then replays every entry up to it for the state only), or null when the window
+   * cannot be proven to join the stream without a hole (then the log is discontinued, as before).
+   *
+   * The hole to close is between the stored window's end and the first entry this node will log.
+   * The load replays the entries after the watermark up to `tip` quietly (the store may hold some
+   * of their changes already, so their replay cannot make the leader's entries): the window must
+   * reach at least the positions of those entries. So this waits for the watermark to pass `tip`
+   * (the leader writes it after each flush, ~FLUSH_INTERVAL_MS): a watermark M says a flush
+   * committed the state up to M, and with it (same transaction, log sealed after M was taken) the
+   * run's segments up to at least M's head, the log position once M was published. The window is
+   * cut at that head; the entries up to M are replayed quietly; the first entry after M is the
+   * leader's first after the head, and is logged at its position as usual. What is proven:
+   * the stored run is M's leader's (epoch: a new leader's run replaces its predecessor's, whose log
+   * may hold entries no API node had) and reaches M's head. Anything else, or a watermark that does
+   * not pass `tip` in `windowWaitMs` (a leader gone), loads no window.
+   */
+  private async restoreWindow(tip: string | null): Promise<StreamPosition | null> {
+    const { reader, store, window } = this.opts;
+    if (window === undefined || window.ms <= 0) return null;
+    const deadline = Date.now() + (this.opts.windowWaitMs ?? 5000);
+    let mark = await reader.watermark();
+    while (mark !== null && tip !== null && compareStreamIds(mark.id, tip) < 0 && Date.now() < deadline) {
+      await sleep(50);
+      mark = await reader.watermark();
+    }
+    const refuse = (why: string): null => {
+      this.opts.log.warn(
+        { why },
+        "the leader's stored replay window was not loaded: ids from before this node started get snapshot_required",
+      );
+      this.windowRestored = null;
+      return null;
+    };
+    // No leader ever published a position: there is no id to resume from.
+    if (mark === null || mark.head === undefined) return null;
+    if (tip !== null && compareStreamIds(mark.id, tip) < 0) return refuse('the watermark did not reach the stream tip');
+    const head = parseLogPosition(mark.head);
+    if (head === null) return refuse('the watermark names no log position');
+    const stored = await store.loadLogWindow(window.wallNow() - window.ms, window.maxBytes);
+    if (stored.run === null || stored.run.epoch !== mark.epoch) return refuse("the stored window is not this leader's");
+    if (stored.through === null || compareLogPositions(stored.through, head) < 0)
+      return refuse('the stored window does not reach the watermark');
+    try {
+      for (const s of stored.segments) decodeLogSegment(s.data); // a damaged segment refuses the window here, not at a resume
+    } catch (err) {
+      return refuse(`a stored segment could not be read (${err instanceof Error ? err.message : String(err)})`);
+    }
+    this.windowRestored = this.log.installWindow({
+      origin: stored.origin,
+      // Views of the rows' bytes, not copies: the window can be hundreds of MB.
+      segments: stored.segments.map((s) => ({
+        from: s.from,
+        to: s.to,
+        count: s.count,
+        data: Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength),
+      })),
+      from: stored.complete ? stored.run.from : null,
+      through: head,
+    });
+    return mark;
   }
 
   private async hold(id: string): Promise<void> {

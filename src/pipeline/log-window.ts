@@ -1,8 +1,8 @@
-// Keeps the change log's replay window in the store: a segment with every write-behind flush, restored before the read model loads after a restart.
+// Keeps the change log's replay window in the store: a segment with every write-behind flush, restored after a restart (ROLE=all) or by API nodes (scaled out).
 import type { ChangeLog, LogEntry } from '../live/change-log.js';
 import { decodeLogSegment, type EncodedSegment } from '../live/log-codec.js';
 import type { LogEntryKind } from '../live/log-entry.js';
-import type { LogPosition } from '../live/log-position.js';
+import { compareLogPositions, positionBefore, type LogPosition } from '../live/log-position.js';
 import type { LogWindowWrite, Store } from '../store/store.js';
 import type { PipelineLogger } from './pipeline.js';
 
@@ -23,6 +23,17 @@ export interface LogWindowOptions {
   logger: PipelineLogger;
 }
 
+/** A scaled-out leader's term: what its writes say of the stored window (LogWindowRun). */
+interface Run {
+  epoch: number;
+  /** The log's head when the term began: every entry after it is this run's. */
+  from: LogPosition;
+  /** The run's first entry (null before it). */
+  first: LogPosition | null;
+  /** The term's first write has not committed yet: it deletes every older segment. */
+  reset: boolean;
+}
+
 /** What a restart restored (logged, and tests read it). */
 export interface LogWindowRestore {
   entries: number;
@@ -41,6 +52,14 @@ export interface LogWindowRestore {
  * between such a commit and the next flush) holds a change no stored entry describes, and
  * answers every older position `lost` rather than resume past it. Entries after the last stored
  * segment (an unclean stop) are lost too; everything before it resumes exactly.
+ *
+ * Scaled out, the pipeline leader keeps the window the same way, one run per term (beginRun): its
+ * first write deletes what earlier terms stored (their logs may hold entries the API nodes never
+ * had: a deposed leader's unpublished batches, a predecessor's tail replayed at positions of its
+ * own), and every write names the term's epoch and the head the run reaches. The leader does not
+ * restore it; an API node does, at its first snapshot (pipeline/follower.ts, which explains why it
+ * is exact). The fact counters do not apply there: the change stream's gapless sequence is what
+ * proves an API node's state.
  */
 export class LogWindowKeeper {
   /** Sealed segments not yet committed (a failed flush's are written with the next). */
@@ -50,6 +69,7 @@ export class LogWindowKeeper {
   private facts = 0;
   private coveredStored = 0;
   private active = false;
+  private run: Run | null = null;
   /** Segments dropped while the store failed: the next write deletes everything older. */
   private dropped = false;
   /** Segments and bytes committed since start, and where the last one ended (metrics). */
@@ -66,7 +86,34 @@ export class LogWindowKeeper {
   }
 
   private onEntry(entry: LogEntry): void {
-    if (this.active && FACT_KINDS.has(entry.kind)) this.facts++;
+    if (!this.active) return;
+    if (FACT_KINDS.has(entry.kind)) this.facts++;
+    if (this.run !== null) this.run.first ??= entry.position;
+  }
+
+  /**
+   * Scaled out: this node now leads in `epoch` and has published nothing yet. What its log holds
+   * already (the store's state loaded quietly, the predecessor's tail it replayed) is not stored;
+   * every entry from here on is, in a run that replaces what earlier terms stored.
+   */
+  beginRun(epoch: number): void {
+    this.active = false;
+    this.opts.log.seal(); // not stored: what was appended before the term (the listener ignores it)
+    this.unstored = [];
+    this.taken = 0;
+    this.dropped = false;
+    this.facts = 0;
+    this.coveredStored = 0;
+    this.run = { epoch, from: this.opts.log.head, first: null, reset: true };
+    this.active = true;
+  }
+
+  /** Deposed: nothing more is stored (the fenced store would refuse it anyway). */
+  endRun(): void {
+    this.active = false;
+    this.run = null;
+    this.unstored = [];
+    this.taken = 0;
   }
 
   /**
@@ -106,17 +153,30 @@ export class LogWindowKeeper {
     if (!this.active) return undefined;
     this.opts.log.seal();
     this.bound();
-    if (this.unstored.length === 0 && this.facts === this.coveredStored) return undefined;
+    const run = this.run;
+    if (this.unstored.length === 0 && this.facts === this.coveredStored && run?.reset !== true) return undefined;
     this.taken = this.unstored.length;
     const first = this.opts.log.firstPosition;
     const oldest = this.unstored[0]?.from;
     const pruneBefore = this.dropped && oldest !== undefined ? oldest : (first ?? this.opts.log.head);
-    return {
+    const write: LogWindowWrite = {
       segments: this.unstored.map((s) => ({ from: s.from, to: s.to, count: s.count, data: s.data })),
       covered: this.facts,
       origin: this.opts.log.originPosition,
       pruneBefore,
     };
+    if (run !== null) {
+      // Once the prune reaches into the run, its stored entries start there, not at the term's start.
+      const pruned = run.first !== null && compareLogPositions(pruneBefore, run.first) > 0;
+      write.run = {
+        epoch: run.epoch,
+        from: pruned ? positionBefore(pruneBefore) : run.from,
+        // Sealed above: every entry up to the head is in a stored segment once this commits.
+        through: this.opts.log.head,
+        reset: run.reset,
+      };
+    }
+    return write;
   }
 
   /** The flush that took the last share committed. */
@@ -130,6 +190,7 @@ export class LogWindowKeeper {
     this.taken = 0;
     this.coveredStored = share.covered;
     if (this.unstored.length === 0) this.dropped = false;
+    if (this.run !== null && share.run?.epoch === this.run.epoch) this.run.reset = false;
   }
 
   /** The flush failed: its segments stay, written with the next. */

@@ -383,6 +383,7 @@ export class Pipeline implements FeedIngress {
   async discard(): Promise<void> {
     this.stopped = true;
     this.clearTimers();
+    this.opts.logWindow?.endRun();
     await this.queue.catch(() => undefined);
     while (this.flushing !== null) await this.flushing;
     this.writeBehind.take();

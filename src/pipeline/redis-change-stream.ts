@@ -236,6 +236,11 @@ export class ChangeStreamWriter implements AppliedSink {
     private readonly retentionMs = STREAM_RETENTION_MS,
   ) {}
 
+  /** This leader's epoch (0 before begin()): its stored replay window's run says it. */
+  get leaderEpoch(): number {
+    return this.epoch;
+  }
+
   /** The last entry handed to Redis (`epoch:seq`): what a node waits for to read its own writes. */
   get position(): string {
     return `${this.epoch}:${this.seq}`;

@@ -34,6 +34,10 @@ export async function composeApi(config: Config, opts: ServiceOptions): Promise<
       setClock: (c) => node.worldClock.run(c),
       log: node.log,
       onLag: scaleMetrics.observeLag,
+      // The first snapshot loads the leader's stored replay window (ids from before this node started resume).
+      ...(config.streamReplaySeconds > 0
+        ? { window: { ms: config.streamReplaySeconds * 1000, maxBytes: config.streamReplayBytes, wallNow: node.now } }
+        : {}),
     });
     http = await openHttp(node, {
       pipeline,

@@ -92,11 +92,11 @@ export interface PipelineParts {
 
 export function newPipeline(node: NodeParts, parts: PipelineParts): Pipeline {
   const { config } = node;
-  // ROLE=all keeps its replay window in the store (unless there is none: STREAM_REPLAY_SECONDS=0);
-  // scaled out, positions come from the leader's change stream (its predecessor's tail on
-  // failover), and an API node that restarts reloads.
+  // ROLE=all keeps its replay window in the store (unless there is none: STREAM_REPLAY_SECONDS=0)
+  // and restores it at a restart; scaled out, the pipeline leader stores it, a run per term
+  // (startWork begins it), and an API node loads it at start (pipeline/follower.ts).
   const logWindow =
-    parts.replica !== true && parts.sink === undefined && config.streamReplaySeconds > 0
+    parts.replica !== true && config.streamReplaySeconds > 0
       ? new LogWindowKeeper({
           log: node.changeLog,
           now: node.now,

@@ -113,6 +113,14 @@ export function registerScaleOutMetrics(
         this.set(follower()?.divergences ?? 0);
       },
     });
+    new Gauge({
+      name: 'change_stream_window_loaded_entries',
+      help: "Entries of the leader's stored replay window this API node loaded at start (ids from before it started resume); -1: none could be proven",
+      registers,
+      collect() {
+        this.set(follower()?.windowRestored ?? -1);
+      },
+    });
   }
   return { observeLag: (ms) => lag.observe(ms / 1000) };
 }

@@ -43,7 +43,12 @@ export async function startWork(node: NodeParts, work: Work): Promise<WorkStart>
     : wallStartAt;
   if (simulated) node.worldClock.run({ startAt: worldStartAt, wallStartAt, speed: node.config.simSpeed });
   const clock: WorldClockParams = { startAt: worldStartAt, wallStartAt, speed: simulated ? node.config.simSpeed : 1 };
-  await work.writer?.begin(clock, work.continues ?? null, node.changeLog.head.ms > 0 ? node.changeLog.head : null);
+  const writer = work.writer;
+  if (writer !== undefined) {
+    await writer.begin(clock, work.continues ?? null, node.changeLog.head.ms > 0 ? node.changeLog.head : null);
+    // Before anything is appended in this term: the stored window is this term's log from here.
+    pipeline.logWindow?.beginRun(writer.leaderEpoch);
+  }
   pipeline.start();
   await work.settlement.start();
   return { worldStartAt, wallStartAt };

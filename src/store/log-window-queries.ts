@@ -26,6 +26,8 @@ async function setState(trx: Transaction<StoreDatabase>, name: string, value: nu
 
 /** Writes a flush's share of the change log (inside the flush's transaction). */
 export async function writeLogWindow(trx: Transaction<StoreDatabase>, w: LogWindowWrite): Promise<void> {
+  // A new leader's term starts a new run: what earlier terms stored is not known to be its log's.
+  if (w.run?.reset === true) await trx.deleteFrom('log_segments').execute();
   for (const s of w.segments) {
     await trx
       .insertInto('log_segments')
@@ -46,6 +48,14 @@ export async function writeLogWindow(trx: Transaction<StoreDatabase>, w: LogWind
   if (last !== undefined) {
     await setState(trx, 'through_ms', last.to.ms, false);
     await setState(trx, 'through_seq', last.to.seq, false);
+  }
+  if (w.run !== undefined) {
+    // Scaled out, `through` is the run's head (a flush with no new entry still says the run reaches it).
+    await setState(trx, 'through_ms', w.run.through.ms, false);
+    await setState(trx, 'through_seq', w.run.through.seq, false);
+    await setState(trx, 'run_epoch', w.run.epoch, false);
+    await setState(trx, 'run_from_ms', w.run.from.ms, false);
+    await setState(trx, 'run_from_seq', w.run.from.seq, false);
   }
   if (w.origin !== null) {
     await setState(trx, 'origin_ms', w.origin.ms, true);
@@ -74,6 +84,7 @@ export async function loadLogWindow(
   const segments: StoredLogWindow['segments'] = [];
   let bytes = 0;
   let before: { ms: number; seq: number } | null = null;
+  let exhausted = false;
   while (bytes < maxBytes) {
     let q = db.selectFrom('log_segments').selectAll().where('to_ms', '>=', fromMs);
     if (before !== null) {
@@ -81,6 +92,7 @@ export async function loadLogWindow(
       q = q.where((eb) => eb.or([eb('to_ms', '<', ms), eb.and([eb('to_ms', '=', ms), eb('to_seq', '<', seq)])]));
     }
     const rows = await q.orderBy('to_ms', 'desc').orderBy('to_seq', 'desc').limit(LOAD_PAGE).execute();
+    let read = 0;
     for (const r of rows) {
       if (bytes >= maxBytes) break;
       const segment = {
@@ -92,17 +104,33 @@ export async function loadLogWindow(
       segments.push(segment);
       bytes += r.data.byteLength;
       before = segment.to;
+      read++;
     }
-    if (rows.length < LOAD_PAGE) break;
+    if (rows.length < LOAD_PAGE) {
+      exhausted = read === rows.length;
+      break;
+    }
+  }
+  // Every segment was read unless the bytes ran out first or older ones end before `fromMs`.
+  let complete = false;
+  if (exhausted) {
+    const older = await db.selectFrom('log_segments').select('to_ms').where('to_ms', '<', fromMs).limit(1).execute();
+    complete = older.length === 0;
   }
   const originMs = state.get('origin_ms');
   const throughMs = state.get('through_ms');
+  const runEpoch = state.get('run_epoch');
   return {
     through: throughMs === undefined ? null : { ms: throughMs, seq: state.get('through_seq') ?? 0 },
     origin: originMs === undefined ? null : { ms: originMs, seq: state.get('origin_seq') ?? 0 },
     facts: state.get('facts') ?? 0,
     covered: state.get('covered') ?? 0,
     segments: segments.reverse(),
+    complete,
+    run:
+      runEpoch === undefined
+        ? null
+        : { epoch: runEpoch, from: { ms: state.get('run_from_ms') ?? 0, seq: state.get('run_from_seq') ?? 0 } },
   };
 }
 

@@ -93,6 +93,20 @@ export interface LogWindowWrite {
   origin: StoredLogPosition | null;
   /** Segments that end before this position left the replay window: deleted. */
   pruneBefore: StoredLogPosition;
+  /** Scaled out, the pipeline leader's term (pipeline/log-window.ts, "Scaled out"); absent with ROLE=all. */
+  run?: LogWindowRun;
+}
+
+/**
+ * What a scaled-out leader's write says of its run: the stored segments hold every entry of its
+ * change log after `from` and up to `through`, contiguously, and were written in `epoch` (the
+ * change stream's leader epoch). `reset`: the term's first write deletes every older segment first.
+ */
+export interface LogWindowRun {
+  epoch: number;
+  from: StoredLogPosition;
+  through: StoredLogPosition;
+  reset: boolean;
 }
 
 /** The stored replay window a restart restores. */
@@ -109,6 +123,10 @@ export interface StoredLogWindow {
   through: StoredLogPosition | null;
   /** Segments ending at or after the asked time (the newest within the asked bytes), oldest first. */
   segments: LogSegment[];
+  /** Whether `segments` are every segment stored (none left out by the asked time or bytes). */
+  complete: boolean;
+  /** The scaled-out leader's run the segments belong to (null: written by ROLE=all, or none). */
+  run: { epoch: number; from: StoredLogPosition } | null;
 }
 
 /** Every price and lock change of one event over [fromAt, toAt] (history-codec.ts; the store compresses it). */

@@ -44,8 +44,8 @@ export interface Cluster {
   pipeline: ClusterNode[];
   /** Environment shared by every node (DATABASE_URL, REDIS_URL, keys…). */
   env: Record<string, string>;
-  /** Starts one more node (a restart, a late joiner). */
-  startNode(role: 'api' | 'pipeline', port?: number): Promise<ClusterNode>;
+  /** Starts one more node (a restart, a late joiner), with `extraEnv` on top of the shared environment. */
+  startNode(role: 'api' | 'pipeline', port?: number, extraEnv?: Record<string, string>): Promise<ClusterNode>;
   /** The pipeline node that answers /readyz 200 (the leader), waiting up to `timeoutMs`. */
   leader(timeoutMs?: number): Promise<ClusterNode>;
   /** The last output lines of every node. */
@@ -99,10 +99,14 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   };
   const nodes: ClusterNode[] = [];
 
-  const startNode = async (role: 'api' | 'pipeline', port?: number): Promise<ClusterNode> => {
+  const startNode = async (
+    role: 'api' | 'pipeline',
+    port?: number,
+    extraEnv: Record<string, string> = {},
+  ): Promise<ClusterNode> => {
     const p = port ?? (await freePort());
     const child = spawn(process.execPath, [CLI, 'serve'], {
-      env: { ...process.env, ...env, ROLE: role, PORT: String(p), HOST: '127.0.0.1' },
+      env: { ...process.env, ...env, ...extraEnv, ROLE: role, PORT: String(p), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output: string[] = [];

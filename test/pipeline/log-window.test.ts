@@ -33,7 +33,15 @@ function windowStore(state: StoredLogWindow): Store {
   return { loadLogWindow: async () => state } as unknown as Store;
 }
 
-const EMPTY: StoredLogWindow = { origin: null, facts: 0, covered: 0, through: null, segments: [] };
+const EMPTY: StoredLogWindow = {
+  origin: null,
+  facts: 0,
+  covered: 0,
+  through: null,
+  segments: [],
+  complete: true,
+  run: null,
+};
 const p = (text: string): LogPosition => parseLogPosition(text) as LogPosition;
 const kindsOf = (w: LogWindowWrite): string[] =>
   w.segments.flatMap((s) => decodeLogSegment(s.data).map((e) => `${formatLogPosition(e.position)} ${e.kind}`));
@@ -92,6 +100,8 @@ describe('the stored replay window', () => {
         covered: 0,
         through: segments[4]!.to,
         segments,
+        complete: false,
+        run: null,
       }),
     );
     assert.deepEqual(restored, { entries: 3, proven: true, reason: null });
@@ -131,6 +141,8 @@ describe('the stored replay window', () => {
         covered: 0,
         through: share.segments[0]!.to,
         segments: share.segments,
+        complete: true,
+        run: null,
       }),
     );
     assert.equal(restored.proven, false);
@@ -155,5 +167,98 @@ describe('the stored replay window', () => {
     assert.ok(share !== undefined);
     assert.ok(share.segments.length < 10, `${share.segments.length} segments kept`);
     assert.deepEqual(share.pruneBefore, share.segments[0]!.from);
+  });
+});
+
+describe("the stored replay window, scaled out (the leader's run, an API node's install)", () => {
+  /** A leader's log and keeper, leading in `epoch` after `before` entries from before its term. */
+  function leader(clock: { t: number }, epoch: number, before: number) {
+    const { log, keeper } = parts(clock);
+    for (let i = 0; i < before; i++) log.append(entry('score', `old${i}`));
+    assert.equal(keeper.take(), undefined, 'not leading: nothing stored');
+    keeper.beginRun(epoch);
+    return { log, keeper };
+  }
+
+  it("a term's first write deletes older segments and stores only the term's entries; each names the epoch, start and head", () => {
+    const clock = { t: T };
+    const { log, keeper } = leader(clock, 3, 2);
+    const start = log.head;
+    const first = keeper.take();
+    assert.ok(first !== undefined, 'the reset is written even before the first entry');
+    assert.deepEqual(first.segments, []);
+    assert.deepEqual(first.run, { epoch: 3, from: start, through: start, reset: true });
+    keeper.failed();
+    clock.t += 10;
+    log.append(entry('status', 'a'));
+    log.append(entry('result', 'a'));
+    const second = keeper.take();
+    assert.ok(second !== undefined);
+    assert.deepEqual(kindsOf(second), [`${T + 10}-0 status`, `${T + 10}-1 result`], 'none from before the term');
+    assert.deepEqual(second.run, { epoch: 3, from: start, through: log.head, reset: true }, 'reset until one commits');
+    keeper.stored(second);
+    clock.t += 10;
+    log.append(entry('score', 'a'));
+    const third = keeper.take();
+    assert.equal(third?.run?.reset, false);
+    keeper.stored(third!);
+    keeper.endRun();
+    log.append(entry('score', 'b'));
+    assert.equal(keeper.take(), undefined, 'deposed: nothing more');
+  });
+
+  it("an API node's log installed from the run, cut at the watermark's head, resumes exactly and continues with the leader's next entries", () => {
+    const clock = { t: T };
+    const { log, keeper } = leader(clock, 1, 3);
+    const seen: Array<{ id: string; eventId: string }> = [];
+    log.subscribe((e) => seen.push({ id: formatLogPosition(e.position), eventId: e.eventId }));
+    const segments: LogWindowWrite['segments'] = [];
+    for (let i = 0; i < 12; i++) {
+      clock.t += 100;
+      log.append(entry('score', `e${i}`));
+      log.append(entry('status', `e${i}`));
+      if (i % 3 === 2) {
+        const share = keeper.take()!;
+        keeper.stored(share);
+        segments.push(...share.segments);
+      }
+    }
+    assert.equal(segments.length, 4);
+    // The watermark's head is inside the last segment: the node replays the rest from the stream.
+    const head = p(seen[20]!.id);
+    assert.equal(keeper.take(), undefined, 'nothing new since the last write');
+    for (const complete of [true, false]) {
+      const node = new ChangeLog({ now: () => clock.t, windowMs: 3_600_000, maxBytes: 1 << 30 });
+      const installed = node.installWindow({
+        origin: p(`${T}-0`),
+        segments: segments.map((s) => ({ ...s, data: Buffer.from(s.data) })),
+        from: complete ? p(`${T}-2`) : null,
+        through: head,
+      });
+      assert.equal(installed, 21);
+      assert.equal(node.headId, seen[20]!.id);
+      for (let i = 0; i <= 20; i++) {
+        const got = node.after(p(seen[i]!.id));
+        assert.ok(got.ok, `${seen[i]!.id}: ${JSON.stringify(got)}`);
+        assert.deepEqual(
+          got.entries.map((e) => formatLogPosition(e.position)),
+          seen.slice(i + 1, 21).map((e) => e.id),
+        );
+      }
+      // The term's start resumes when every segment of the run was read; older ids never do.
+      assert.deepEqual(node.after(p(`${T}-2`)).ok, complete);
+      assert.deepEqual(node.after(p(`${T}-1`)), { ok: false, reason: 'expired' });
+      assert.deepEqual(node.after(p(`${T - 1}-0`)), { ok: false, reason: 'reset' });
+      // The leader's next entries, at its positions, continue the log; ids ahead of it are unknown.
+      const next = p(seen[21]!.id);
+      assert.ok(node.accept({ ...entry('status', 'e10'), position: next } as never));
+      const after20 = node.after(head);
+      assert.ok(after20.ok);
+      assert.deepEqual(
+        after20.entries.map((e) => formatLogPosition(e.position)),
+        [seen[21]!.id],
+      );
+      assert.deepEqual(node.after(p(`${clock.t + 60_000}-0`)), { ok: false, reason: 'unknown' });
+    }
   });
 });

@@ -52,6 +52,8 @@ export function runLogWindowStoreContract(
           covered: 0,
           through: null,
           segments: [],
+          complete: true,
+          run: null,
         });
       }));
 
@@ -90,6 +92,36 @@ export function runLogWindowStoreContract(
           (await reopened.loadLogWindow(T0 + 11)).segments.map((s) => s.to),
           [b.to, c.to],
         );
+        // Whether every stored segment came back: not when the bytes or the time left some out.
+        assert.equal(w.complete, true);
+        assert.equal((await reopened.loadLogWindow(0, 3001)).complete, false);
+        assert.equal((await reopened.loadLogWindow(T0 + 11)).complete, false);
+        assert.equal(w.run, null, 'ROLE=all writes no run');
+      }));
+
+    it("scaled out, a leader's run: its first write deletes older segments, every write says its epoch, start and head", () =>
+      withStore(async ({ store, restart }) => {
+        // What ROLE=all (or an earlier term) stored.
+        await store.writeBatch({ ...EMPTY_BATCH, logWindow: share([segment(T0, T0 + 5)], 0) });
+        const run = { epoch: 7, from: { ms: T0 + 8, seq: 2 }, through: { ms: T0 + 8, seq: 2 }, reset: true };
+        // The term's first write, with no entry yet: nothing of before stays, the run reaches its start.
+        await store.writeBatch({ ...EMPTY_BATCH, logWindow: { ...share([], 0), run } });
+        let w = await store.loadLogWindow(0);
+        assert.deepEqual([w.segments.length, w.through, w.run], [0, run.through, { epoch: 7, from: run.from }]);
+        const a = segment(T0 + 9, T0 + 12, 1);
+        await store.writeBatch({
+          ...EMPTY_BATCH,
+          logWindow: { ...share([a], 0), run: { ...run, through: { ms: T0 + 12, seq: 4 }, reset: false } },
+        });
+        w = await (await restart()).loadLogWindow(0);
+        assert.deepEqual(
+          w.segments.map((s) => s.to),
+          [a.to],
+        );
+        // The head the run reaches, as written (what an API node checks the watermark against).
+        assert.deepEqual(w.through, { ms: T0 + 12, seq: 4 });
+        assert.deepEqual(w.run, { epoch: 7, from: run.from });
+        assert.equal(w.complete, true);
       }));
 
     it('a flush deletes the segments that end before its prune position, to the counter', () =>
