@@ -5,6 +5,7 @@ import type { FairMarket } from '../pricing/fair.js';
 import { Rng } from '../rng.js';
 import type { World } from '../world.js';
 import { createEngine } from './registry.js';
+import { sampleLeagues, samplePair } from './sample-games.js';
 import type { MatchEngine } from './types.js';
 
 /**
@@ -89,21 +90,12 @@ function play(engine: MatchEngine, checkpoints: readonly number[], onCheckpoint:
  * what the market paid.
  */
 export function inplayProbes(o: CalibrationOptions): Probe[] {
-  const leagues = o.world.leagues.filter(
-    (l) =>
-      l.sport === o.sport &&
-      (o.tier === undefined || l.tier === o.tier) &&
-      l.teams.length >= 2 &&
-      !(o.leaguesOnly === true && l.plan.format?.knockout === true),
-  );
-  if (leagues.length === 0) throw new Error(`no ${o.sport} league`);
+  const leagues = sampleLeagues(o);
   const pick = Rng.derive(o.seed, 'inplay-calibration', o.sport);
   const probes: Probe[] = [];
   for (let g = 0; g < o.games; g++) {
     const league = leagues[g % leagues.length]!;
-    const hi = pick.int(0, league.teams.length - 1);
-    let ai = pick.int(0, league.teams.length - 2);
-    if (ai >= hi) ai++;
+    const [hi, ai] = samplePair(pick, league);
     const engine = createEngine(o.sport, {
       rng: Rng.derive(o.seed, 'inplay-calibration-game', o.sport, g),
       league,

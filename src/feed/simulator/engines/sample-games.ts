@@ -1,6 +1,6 @@
 // Plays many games of one sport straight through its match engine (no book, no clock) to measure scoring figures.
 import { Rng } from '../rng.js';
-import type { World } from '../world.js';
+import type { SimLeague, World } from '../world.js';
 import type { FairMarket } from '../pricing/fair.js';
 import { createEngine } from './registry.js';
 import type { FinalResult, Snapshot } from './types.js';
@@ -26,6 +26,20 @@ export interface SampledGame {
   opening?: FairMarket[];
 }
 
+/** The leagues a sample of the sport takes its games from, in turn (at least one, or it throws). */
+export function sampleLeagues(o: Pick<SampleOptions, 'world' | 'sport' | 'tier' | 'leaguesOnly'>): SimLeague[] {
+  const leagues = sampleLeagues(o);
+  return leagues;
+}
+
+/** A random pair of different teams of the league (home index, away index). */
+export function samplePair(pick: Rng, league: SimLeague): [number, number] {
+  const hi = pick.int(0, league.teams.length - 1);
+  let ai = pick.int(0, league.teams.length - 2);
+  if (ai >= hi) ai++;
+  return [hi, ai];
+}
+
 /**
  * Final results of `games` games between random pairs of teams of the sport's leagues (leagues taken
  * in turn). Seeded: the same options give the same results.
@@ -43,9 +57,7 @@ export function sampleGames(o: SampleOptions): SampledGame[] {
   const out: SampledGame[] = [];
   for (let g = 0; g < o.games; g++) {
     const league = leagues[g % leagues.length]!;
-    const hi = pick.int(0, league.teams.length - 1);
-    let ai = pick.int(0, league.teams.length - 2);
-    if (ai >= hi) ai++;
+    const [hi, ai] = samplePair(pick, league);
     const home = league.teams[hi]!;
     const away = league.teams[ai]!;
     const engine = createEngine(o.sport, {
