@@ -28,7 +28,14 @@ export interface SampledGame {
 
 /** The leagues a sample of the sport takes its games from, in turn (at least one, or it throws). */
 export function sampleLeagues(o: Pick<SampleOptions, 'world' | 'sport' | 'tier' | 'leaguesOnly'>): SimLeague[] {
-  const leagues = sampleLeagues(o);
+  const leagues = o.world.leagues.filter(
+    (l) =>
+      l.sport === o.sport &&
+      (o.tier === undefined || l.tier === o.tier) &&
+      l.teams.length >= 2 &&
+      !(o.leaguesOnly === true && l.plan.format?.knockout === true),
+  );
+  if (leagues.length === 0) throw new Error(`no ${o.sport} league`);
   return leagues;
 }
 
@@ -45,14 +52,7 @@ export function samplePair(pick: Rng, league: SimLeague): [number, number] {
  * in turn). Seeded: the same options give the same results.
  */
 export function sampleGames(o: SampleOptions): SampledGame[] {
-  const leagues = o.world.leagues.filter(
-    (l) =>
-      l.sport === o.sport &&
-      (o.tier === undefined || l.tier === o.tier) &&
-      l.teams.length >= 2 &&
-      !(o.leaguesOnly === true && l.plan.format?.knockout === true),
-  );
-  if (leagues.length === 0) throw new Error(`no ${o.sport} league`);
+  const leagues = sampleLeagues(o);
   const pick = Rng.derive(o.seed, 'sample', o.sport);
   const out: SampledGame[] = [];
   for (let g = 0; g < o.games; g++) {
