@@ -3,9 +3,8 @@ import { gradeMarket } from '../../../domain/grading/index.js';
 import type { Market } from '../../../domain/types.js';
 import type { FairMarket } from '../pricing/fair.js';
 import { Rng } from '../rng.js';
-import type { World } from '../world.js';
 import { createEngine } from './registry.js';
-import { sampleLeagues, samplePair } from './sample-games.js';
+import { sampleLeagues, samplePair, type SampleOptions } from './sample-games.js';
 import type { MatchEngine } from './types.js';
 
 /**
@@ -27,14 +26,8 @@ export interface Probe {
   lead: number;
 }
 
-export interface CalibrationOptions {
-  world: World;
-  sport: string;
-  games: number;
-  seed: number;
-  tier?: 1 | 2 | 3;
-  /** Leave out knockout competitions (extra time and penalties are outside the regulation markets). */
-  leaguesOnly?: boolean;
+/** A sample's games (sample-games.ts), priced at checkpoints. */
+export interface CalibrationOptions extends Omit<SampleOptions, 'withOpening'> {
   /** Shares of the expected game length at which to price (default 0.2, 0.4, 0.6, 0.8). */
   checkpoints?: readonly number[];
 }
