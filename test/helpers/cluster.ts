@@ -184,7 +184,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     await cluster.leader(30_000);
     for (let i = 0; i < (opts.apiNodes ?? 2); i++) {
       const node = await startNode('api');
-      await waitFor(`${node.base}/readyz`, (s) => s === 200, 20_000);
+      await nodeReady(node);
       cluster.api.push(node);
     }
   } catch (err) {
@@ -193,6 +193,11 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     throw new Error(`the cluster did not start: ${err instanceof Error ? err.message : String(err)}\n${logs}`);
   }
   return cluster;
+}
+
+/** Waits for a node's /readyz to answer 200 (an API node has loaded its read model), up to `timeoutMs`. */
+export async function nodeReady(node: { base: string }, timeoutMs = 20_000): Promise<void> {
+  await waitFor(`${node.base}/readyz`, (s) => s === 200, timeoutMs);
 }
 
 /** POSTs NDJSON lines to a node's feed ingress: the status and the parsed answer. */

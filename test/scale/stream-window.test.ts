@@ -3,30 +3,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Rng } from '../../src/feed/simulator/rng.js';
 import { parseLogPosition } from '../../src/live/log-position.js';
-import {
-  CLUSTER_DEMO_KEY,
-  clusterSkip,
-  feedNode,
-  startCluster,
-  type Cluster,
-  type ClusterNode,
-} from '../helpers/cluster.js';
+import { CLUSTER_DEMO_KEY, clusterSkip, feedNode, nodeReady, startCluster, type Cluster } from '../helpers/cluster.js';
 import { lifeOf, settled, view } from '../helpers/event-life.js';
 import { SseClient, type SseEvent } from '../helpers/sse.js';
 
 const skip = await clusterSkip();
 const key = { 'x-api-key': CLUSTER_DEMO_KEY };
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function ready(node: ClusterNode): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    const res = await fetch(`${node.base}/readyz`);
-    await res.body?.cancel();
-    if (res.status === 200) return;
-    await sleep(50);
-  }
-  throw new Error(`${node.base} is not ready`);
-}
 
 /** The changes after `last` in what a never-dropped client received. */
 function after_(reference: readonly SseEvent[], last: string): SseEvent[] {
@@ -84,12 +67,12 @@ describe('an API node that restarts or joins resumes streams exactly (the stored
     await feedLives(lives, 5, 8);
     const restarted = await cluster.startNode('api');
     cluster.api[1] = restarted;
-    await ready(restarted);
+    await nodeReady(restarted);
     await feedLives(lives, 8, 11);
     // A node that was never part of the cluster joins.
     const joined = await cluster.startNode('api');
     cluster.api.push(joined);
-    await ready(joined);
+    await nodeReady(joined);
     await feedLives(lives, 11, length);
     await reference.until(settled(ids), 20_000, 'both settlements on the reference');
     const rest = after_(reference.changes, last);
@@ -127,7 +110,7 @@ describe('an API node that restarts or joins resumes streams exactly (the stored
     const after = Date.now();
     const short = await cluster.startNode('api', undefined, { STREAM_REPLAY_SECONDS: '1' });
     cluster.api.push(short);
-    await ready(short);
+    await nodeReady(short);
     while (Date.now() - after < 1500) await sleep(100);
     assert.ok((parseLogPosition(old)?.ms ?? 0) < after);
     await feedLives([life], 8, life.length);
