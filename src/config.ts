@@ -74,6 +74,8 @@ export interface Config {
   streamBufferBytes: number;
   /** Stream odds frames written by a worker thread, off the main thread (STREAM_FRAME_WORKER, default off: see docs/streaming.md). */
   streamFrameWorker: boolean;
+  /** Caught-up streams written by a process of their own, off the main event loop (STREAM_PROCESS, default off: docs/streaming.md). */
+  streamProcess: boolean;
   /** A live event not updated for this long is reported locked until fresh data arrives (0: never). */
   staleLockSeconds: number;
 }
@@ -115,6 +117,7 @@ const DEFAULTS = {
   STREAM_HEARTBEAT_SECONDS: '15',
   STREAM_BUFFER_KB: '1024',
   STREAM_FRAME_WORKER: 'off',
+  STREAM_PROCESS: 'off',
   STALE_LOCK_SECONDS: '30',
   UPSTREAM_URL: 'https://api.the-odds-api.com',
   UPSTREAM_REGIONS: 'uk',
@@ -254,6 +257,7 @@ export function loadConfig(env?: Env): Config {
     streamFrameWorker: ['on', 'true'].includes(
       oneOf(env, 'STREAM_FRAME_WORKER', ['on', 'off', 'true', 'false'] as const),
     ),
+    streamProcess: ['on', 'true'].includes(oneOf(env, 'STREAM_PROCESS', ['on', 'off', 'true', 'false'] as const)),
     staleLockSeconds: num(env, 'STALE_LOCK_SECONDS', 0, 86400, false),
   };
 }

@@ -28,4 +28,6 @@ export interface ApiSettings extends SiteAddress {
   streamBufferBytes: number;
   /** Stream odds frames written by a worker thread. */
   streamFrameWorker: boolean;
+  /** Caught-up streams written by a process of their own (STREAM_PROCESS). */
+  streamProcess: boolean;
 }

@@ -120,11 +120,8 @@ function maskOf(wanted: ReadonlySet<string>): Uint8Array {
 /** The family number of a market of an event (0: unknown), from the event's book. */
 export type FamilyIdOf = (eventId: string, marketId: number) => number;
 
-/**
- * Which changes of an odds entry a families filter keeps (indices into entry.changes, in order),
- * remembered per entry and filter.
- */
-export function keptChanges(entry: OddsEntry, wanted: ReadonlySet<string>, familyIdOf: FamilyIdOf): Uint32Array {
+/** An odds entry's family number per change, worked out once per entry (and generation). */
+function filtersOf(entry: OddsEntry, familyIdOf: FamilyIdOf): OddsFilters {
   const gen = familyGeneration();
   let f = oddsFilters.get(entry);
   const c = entry.changes;
@@ -148,6 +145,28 @@ export function keptChanges(entry: OddsEntry, wanted: ReadonlySet<string>, famil
     f = { gen: at, families, kept: new Map() };
     oddsFilters.set(entry, f);
   }
+  return f;
+}
+
+/** The family number of each change of an odds entry (0: unknown market), in this generation. */
+export function changeFamilies(entry: OddsEntry, familyIdOf: FamilyIdOf): Uint32Array {
+  return filtersOf(entry, familyIdOf).families;
+}
+
+/**
+ * Tells the filters an odds entry's family numbers (a stream process is handed them with the entry:
+ * it has no books to look them up in).
+ */
+export function knowFamilies(entry: OddsEntry, families: Uint32Array): void {
+  oddsFilters.set(entry, { gen: familyGeneration(), families, kept: new Map() });
+}
+
+/**
+ * Which changes of an odds entry a families filter keeps (indices into entry.changes, in order),
+ * remembered per entry and filter.
+ */
+export function keptChanges(entry: OddsEntry, wanted: ReadonlySet<string>, familyIdOf: FamilyIdOf): Uint32Array {
+  const f = filtersOf(entry, familyIdOf);
   let fk = familiesKeys.get(wanted);
   if (fk === undefined) familiesKeys.set(wanted, (fk = [...wanted].sort().join(',')));
   let kept = f.kept.get(fk);

@@ -21,6 +21,8 @@ export function familyOf(key: string): string {
 const MAX_FAMILIES = 1 << 16;
 
 const ids = new Map<string, number>();
+/** Names by number, this generation. */
+const names: string[] = [''];
 /** 0 is no family (an unknown market). */
 let count = 1;
 let gen = 0;
@@ -41,11 +43,13 @@ export function familyIdOfName(family: string): number {
   if (id === undefined) {
     if (count >= MAX_FAMILIES) {
       ids.clear();
+      names.length = 1;
       count = 1;
       gen++;
     }
     id = count++;
     ids.set(family, id);
+    names[id] = family;
   }
   return id;
 }
@@ -58,4 +62,9 @@ export function knownFamilyId(family: string): number | undefined {
 /** The number of a market key's family. */
 export function familyIdOfKey(key: string): number {
   return familyIdOfName(familyOf(key));
+}
+
+/** The family a number names in this generation ('' for 0 or a number not given out). */
+export function familyNameOf(id: number): string {
+  return names[id] ?? '';
 }

@@ -36,6 +36,7 @@ export function apiSettings(config: Config): ApiSettings {
     streamHeartbeatSeconds: config.streamHeartbeatSeconds,
     streamBufferBytes: config.streamBufferBytes,
     streamFrameWorker: config.streamFrameWorker,
+    streamProcess: config.streamProcess,
   };
 }
 

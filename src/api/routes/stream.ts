@@ -14,6 +14,7 @@ import { StreamConnection, type HoldLimits } from '../stream/stream-connection.j
 import { FrameRenderer } from '../stream/frame-renderer.js';
 import { StreamHub } from '../stream/stream-hub.js';
 import { StreamMetrics } from '../stream/stream-metrics.js';
+import { StreamProcess } from '../stream/stream-process.js';
 import { STREAM_EVENT_NAMES, type StreamEventName, type StreamSubscription } from '../stream/stream-subscription.js';
 
 const MAX_EVENT_IDS = 50;
@@ -88,7 +89,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     const { readModel, settings } = ctx;
     const log = readModel.log;
-    const metrics = new StreamMetrics(ctx.metrics.registry, () => hub.size, log);
+    const metrics = new StreamMetrics(ctx.metrics.registry, () => hub.size + (proc?.size ?? 0), log);
     const hub: StreamHub = new StreamHub({
       log,
       metrics,
@@ -104,9 +105,31 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     });
     /** The plan of each key with an open stream (its later periods are charged to it). */
     const keyPlans = new Map<string, string>();
+    // STREAM_PROCESS=on: caught-up streams move to a process of their own (docs/streaming.md).
+    const proc: StreamProcess | null = settings.streamProcess
+      ? new StreamProcess({
+          log,
+          hub,
+          metrics,
+          familyIdOf: (eventId, marketId) => familyIdOf(eventId, marketId),
+          clock: () => ({ wall: Date.now(), now: ctx.now(), world: ctx.worldNow(), speed: ctx.worldClock.speed }),
+          heartbeatMs: settings.streamHeartbeatSeconds * 1000,
+          bufferBytes: settings.streamBufferBytes,
+          limits: HOLD_LIMITS,
+          charge: (keyId) => {
+            const plan = keyPlans.get(keyId);
+            return plan === undefined ? true : chargeKey(ctx, keyId, plan);
+          },
+          warn: (message) => app.log.warn(message),
+          registry: ctx.metrics.registry,
+        })
+      : null;
     // Metering refuses a stream beyond the plan's before counting it.
-    ctx.openStreams = (keyId) => hub.openFor(keyId);
-    app.addHook('preClose', async () => hub.closeAll());
+    ctx.openStreams = (keyId) => hub.openFor(keyId) + (proc?.openFor(keyId) ?? 0);
+    app.addHook('preClose', async () => {
+      hub.closeAll();
+      await proc?.close();
+    });
     const keyOf = (eventId: string, marketId: number): string | undefined => {
       const le = readModel.get(eventId);
       if (le === undefined) return undefined;

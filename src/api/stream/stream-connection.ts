@@ -1,11 +1,11 @@
 // One open stream: writes its matching change-log entries, holds and conflates them while the client reads slowly, closes it when hopeless.
-import type { ServerResponse } from 'node:http';
 import type { OddsFormat } from '../../domain/types.js';
 import type { LogEntry, OddsEntry } from '../../live/log-entry.js';
 import { compareLogPositions, formatLogPosition, type LogPosition } from '../../live/log-position.js';
 import { keptChanges, renderEntryData, type FamilyIdOf } from '../../live/log-render.js';
 import { oddsFrame } from './odds-frame.js';
 import { sseFrame } from './sse.js';
+import type { StreamSink } from './stream-sink.js';
 import type { StreamMetrics } from './stream-metrics.js';
 import { matches, renderKey, streamNameOf, subscriptionKey, type StreamSubscription } from './stream-subscription.js';
 
@@ -37,7 +37,7 @@ export interface HoldLimits {
 }
 
 export interface ConnectionDeps {
-  res: ServerResponse;
+  res: StreamSink;
   sub: StreamSubscription;
   keyId: string;
   /** Socket bytes waiting to be sent above which entries are held (and odds conflated). */
@@ -55,6 +55,18 @@ export interface ConnectionDeps {
   /** Wall clock. */
   now: () => number;
   onClose: (conn: StreamConnection) => void;
+  /** A stream moved from another process: when it was opened and the periods already charged. */
+  adopted?: { openedAt: number; charged: number };
+}
+
+/** What a stream process needs to go on with a stream another process opened (StreamConnection.handOver). */
+export interface HandedStream {
+  sub: StreamSubscription;
+  keyId: string;
+  lastPosition: LogPosition;
+  lastId: string | null;
+  openedAt: number;
+  charged: number;
 }
 
 /** The latest price of one selection while conflating, and the entry it came from. */
@@ -131,17 +143,59 @@ export class StreamConnection {
     this.key = renderKey(deps.sub);
     this.group = subscriptionKey(deps.sub);
     this.continuity = deps.continuity;
-    this.openedAt = deps.now();
-    this.lastProgressAt = this.openedAt;
-    deps.res.on('drain', () => {
-      this.lastProgressAt = this.deps.now();
-      this.pump();
-    });
-    deps.res.on('close', () => this.finish());
+    this.openedAt = deps.adopted?.openedAt ?? deps.now();
+    this.charged = deps.adopted?.charged ?? 1;
+    this.lastProgressAt = deps.now();
+    deps.res.on('drain', this.onDrain);
+    deps.res.on('close', this.onClose);
   }
+
+  private readonly onDrain = (): void => {
+    this.lastProgressAt = this.deps.now();
+    this.pump();
+  };
+
+  private readonly onClose = (): void => this.finish();
 
   get keyId(): string {
     return this.deps.keyId;
+  }
+
+  /** Where the stream writes (the service's HTTP response, or an adopted socket). */
+  get response(): StreamSink {
+    return this.deps.res;
+  }
+
+  /**
+   * Whether the stream can move to another process now: open, nothing held or snapshotting, every
+   * snapshot position passed, and every byte already handed to the socket.
+   */
+  get movable(): boolean {
+    if (this.closed || this.holding || this.snapshot !== null || this.held.length > 0) return false;
+    if (this.snapshotPositions !== null) {
+      for (const at of this.snapshotPositions.values())
+        if (compareLogPositions(at, this.lastPosition) > 0) return false;
+    }
+    return this.deps.res.writableLength === 0;
+  }
+
+  /**
+   * Lets go of the response without closing it (its socket is moving to a stream process) and
+   * returns what the other process needs to go on exactly where this one stopped.
+   */
+  handOver(): HandedStream {
+    this.closed = true;
+    this.deps.res.off('drain', this.onDrain);
+    this.deps.res.off('close', this.onClose);
+    this.deps.onClose(this);
+    return {
+      sub: this.deps.sub,
+      keyId: this.deps.keyId,
+      lastPosition: this.lastPosition,
+      lastId: this.lastId,
+      openedAt: this.openedAt,
+      charged: this.charged,
+    };
   }
 
   /** The events this stream follows (null: not filtered by event). */

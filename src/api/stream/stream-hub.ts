@@ -94,6 +94,11 @@ export class StreamHub {
     return this.flights.length === 0 && this.pending.length === 0 && !this.scheduled;
   }
 
+  /** The open streams now (a copy: the caller may close or hand some over). */
+  list(): StreamConnection[] {
+    return [...this.connections];
+  }
+
   /** Streams a key holds open on this node. */
   openFor(keyId: string): number {
     return this.perKey.get(keyId) ?? 0;
