@@ -38,8 +38,20 @@ export interface LoadRun {
 
 let clockTicks: number | null = null;
 
-/** User + system CPU seconds of a process so far, or null where /proc is not available. */
-export function processCpuSeconds(pid: number): number | null {
+/** The child processes of a process (the service's stream process, STREAM_PROCESS=on); none where /proc cannot tell. */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter((s) => s !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function ownCpuSeconds(pid: number): number | null {
   try {
     clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -49,6 +61,18 @@ export function processCpuSeconds(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * User + system CPU seconds of a process so far, with those of its live child processes (a
+ * service's stream process is part of the service), or null where /proc is not available.
+ */
+export function processCpuSeconds(pid: number): number | null {
+  const own = ownCpuSeconds(pid);
+  if (own === null) return null;
+  let total = own;
+  for (const child of childPids(pid)) total += ownCpuSeconds(child) ?? 0;
+  return total;
 }
 
 function cannon(opts: LoadOptions, duration: number): Promise<autocannon.Result> {
