@@ -80,6 +80,8 @@ export async function startService(opts: StartOptions = {}): Promise<TestService
     // the clock would see locks come at whatever moment the timer fired. Tests of the protection
     // set it and sweep themselves (pipeline.sweepStale()).
     STALE_LOCK_SECONDS: '0',
+    // TEST_STREAM_PROCESS=on runs a suite with streams moving to the stream process mid-test.
+    STREAM_PROCESS: process.env.TEST_STREAM_PROCESS ?? 'off',
     ...opts.env,
   });
   const service = await createService(config, { ...opts.options, now: () => t });

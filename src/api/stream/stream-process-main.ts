@@ -2,10 +2,10 @@
 import type { Socket } from 'node:net';
 import { Registry } from 'prom-client';
 import { ChangeLog } from '../../live/change-log.js';
-import type { LogEntry, OddsEntry } from '../../live/log-entry.js';
 import { compareLogPositions } from '../../live/log-position.js';
 import { knowFamilies } from '../../live/log-render.js';
 import { familyGeneration, familyIdOfName } from '../../live/market-families.js';
+import { unpackBatch } from './stream-batch.js';
 import { StreamConnection, type HoldLimits } from './stream-connection.js';
 import { StreamHub } from './stream-hub.js';
 import { StreamMetrics } from './stream-metrics.js';
@@ -69,11 +69,8 @@ function onBatch(m: Extract<ToStreamProcess, { t: 'batch' }>): void {
     familyNames = new Map();
   }
   for (const [id, name] of m.names) familyNames.set(id, name);
-  for (let i = 0; i < m.entries.length; i++) {
-    const entry = m.entries[i] as LogEntry;
-    const fam = m.families[i];
-    if (entry.kind === 'odds' && fam !== null && fam !== undefined)
-      knowFamilies(entry as OddsEntry, localFamilies(fam));
+  for (const { entry, families } of unpackBatch(m.batch)) {
+    if (entry.kind === 'odds' && families !== null) knowFamilies(entry, localFamilies(families));
     log.accept(entry);
   }
 }

@@ -1,6 +1,6 @@
 // The messages between the service and its stream process (STREAM_PROCESS=on): entries, adopted sockets, quota charges, metrics.
-import type { LogEntry } from '../../live/log-entry.js';
 import type { LogPosition } from '../../live/log-position.js';
+import type { PackedBatch } from './stream-batch.js';
 import type { HandedStream, HoldLimits } from './stream-connection.js';
 
 /**
@@ -18,17 +18,11 @@ export type ToStreamProcess =
   | { t: 'init'; heartbeatMs: number; bufferBytes: number; limits: HoldLimits; clock: ClockSample }
   | { t: 'clock'; clock: ClockSample }
   /**
-   * Entries appended since the last batch, in position order. `families`: per entry, an odds
-   * entry's family number per change (the service's numbering, `gen`), or null; `names` names the
+   * Entries appended since the last batch, in position order, packed (stream-batch.ts) with each
+   * odds change's family number in the service's numbering (generation `gen`); `names` names the
    * numbers this process has not been told yet.
    */
-  | {
-      t: 'batch';
-      entries: LogEntry[];
-      families: Array<Uint32Array | null>;
-      names: Array<[number, string]>;
-      gen: number;
-    }
+  | { t: 'batch'; batch: PackedBatch; names: Array<[number, string]>; gen: number }
   /** A stream moving here with its socket; the service's log stood at `head` (the stream is there). */
   | { t: 'adopt'; stream: HandedStream; chunked: boolean; continuity: number; head: LogPosition }
   | { t: 'charged'; id: number; ok: boolean }

@@ -7,6 +7,7 @@ import type { ChangeLog, LogEntry } from '../../live/change-log.js';
 import { compareLogPositions } from '../../live/log-position.js';
 import { changeFamilies, type FamilyIdOf } from '../../live/log-render.js';
 import { familyGeneration, familyNameOf } from '../../live/market-families.js';
+import { packBatch } from './stream-batch.js';
 import type { HoldLimits, StreamConnection } from './stream-connection.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamMetrics } from './stream-metrics.js';
@@ -41,7 +42,7 @@ type Counters = Pick<
  * Every stream opens here (its resume or snapshot is served from this process's log and read
  * model); once it has caught up — nothing held, every byte handed to the socket, at the log's
  * head — its socket moves to the stream process, which from then on receives each batch of new
- * entries (structured-cloned, with the odds entries' family numbers) and writes them. The quota
+ * entries (packed, with the odds changes' family numbers) and writes them. The quota
  * and the per-key stream counts stay here; the stream process asks for each period's charge and
  * reports its counters every second.
  */
@@ -173,8 +174,7 @@ export class StreamProcess {
       this.sentNames.clear();
     }
     const names: Array<[number, string]> = [];
-    const families = entries.map((entry) => {
-      if (entry.kind !== 'odds') return null;
+    const batch = packBatch(entries, (entry) => {
       const ids = changeFamilies(entry, this.opts.familyIdOf);
       let last = -1;
       for (let k = 0; k < ids.length; k++) {
@@ -188,7 +188,7 @@ export class StreamProcess {
       }
       return ids;
     });
-    this.post({ t: 'batch', entries, families, names, gen });
+    this.post({ t: 'batch', batch, names, gen });
   }
 
   /** Moves every caught-up stream of the hub to the stream process. */
