@@ -17,6 +17,8 @@ const RUNS = [0, 1, 2, 3, 4, 6];
 const BASE = [0.36, 0.36, 0.08, 0.005, 0.11, 0.045];
 const WICKET = 0.05;
 const WIDE = 0.03;
+/** A wicket's suspension, seconds (docs/simulator.md, "Cricket: the wicket suspension"). */
+const WICKET_LOCK_S = [15, 20] as const;
 
 /** Innings models by how a side bats (pairs of teams meet again and again): built once, shared. */
 const MODELS = new Map<string, InningsModel>();
@@ -126,7 +128,9 @@ export class CricketEngine implements MatchEngine {
           bowlers.pick(rng, (pos) => (pos === 'BOWL' ? 1 : 0.2)),
           'wickets',
         );
-        lockMs = rng.int(25, 40) * 1000;
+        // The book suspends while the dismissal may be reviewed (15 s to ask for it) and reopens
+        // before the next ball (28 s on): a lock past it kept the whole book shut for a ball more.
+        lockMs = rng.int(WICKET_LOCK_S[0], WICKET_LOCK_S[1]) * 1000;
       } else {
         const r = RUNS[rng.weighted(this.batWeights(side))]!;
         this.runs[side] += r;
