@@ -42,17 +42,16 @@ function trimmed(min: number, p: Float64Array): Dist {
  * An innings' runs to come from a state (legal balls left, wickets in hand). The runs and the
  * wickets of a ball are drawn apart, so the runs to come are a mixture over how many balls take
  * no wicket before the innings stops (balls run out, or the last wicket falls): m such balls score
- * the m-fold convolution of one ball's runs. The powers are built once per side (about 40k cells
- * for twenty overs), and a price is then a sum over at most 121 terms.
- *
- * Left out: the wides bowled before a ball that takes a wicket (3% of at most ten balls, a few
- * hundredths of a run).
+ * the m-fold convolution of one ball's runs, and the j balls that took a wicket bring only the
+ * wides bowled before them. Each m goes with one j (balls run out: j = balls − m < wickets in
+ * hand; all out: j = wickets in hand), so a price is a sum over at most 121 terms of powers built
+ * once per way of batting (about 40k cells for twenty overs).
  */
 export class InningsModel {
   /** powers[m]: runs off m balls that take no wicket, with the wides bowled before them. */
   private readonly powers: Dist[] = [];
-  /** survival[m][i] = P(runs off m such balls ≥ powers[m].min + i). */
-  private readonly survival: Float64Array[] = [];
+  /** widesBefore[j]: the wides bowled before j balls (those that took a wicket). */
+  private readonly widesBefore: Dist[] = [];
   /** Where the runs land past a target, for the ball (or wide) that reaches it: P(overshoot = o). */
   readonly overshoot: Dist;
   /** The runs of a whole innings from its first ball (asked for at every price of a first innings). */
@@ -65,6 +64,12 @@ export class InningsModel {
     const wides = new Float64Array(MAX_WIDES + 1);
     for (let n = 0; n <= MAX_WIDES; n++) wides[n] = ball.wide ** n * (1 - ball.wide);
     wides[MAX_WIDES]! += ball.wide ** (MAX_WIDES + 1);
+    let w: Float64Array = Float64Array.of(1);
+    for (let j = 0; j <= 10; j++) {
+      const d = trimmed(0, w);
+      this.widesBefore.push(d);
+      w = convolve(d.p, wides);
+    }
     const bat = new Float64Array(Math.max(...ball.runs) + 1);
     ball.runs.forEach((r, i) => (bat[r]! += ball.chances[i]!));
     const unit = convolve(bat, wides);
@@ -73,9 +78,6 @@ export class InningsModel {
     for (let m = 0; m <= maxBalls; m++) {
       const d = trimmed(min, cur);
       this.powers.push(d);
-      const s = new Float64Array(d.p.length + 1);
-      for (let i = d.p.length - 1; i >= 0; i--) s[i] = s[i + 1]! + d.p[i]!;
-      this.survival.push(s);
       cur = convolve(d.p, unit);
       min = d.min;
     }
@@ -103,14 +105,8 @@ export class InningsModel {
    * Weights of the mixture: the chance that the innings ends after exactly m balls that take no
    * wicket (index m), from `ballsLeft` legal balls with `inHand` wickets left.
    */
-  private weights(ballsLeft: number, inHand: number): Float64Array {
-    const b = Math.max(0, ballsLeft);
-    const w = Math.max(0, inHand);
+  private weights(b: number, w: number): Float64Array {
     const c = new Float64Array(b + 1);
-    if (w === 0 || b === 0) {
-      c[0] = 1;
-      return c;
-    }
     const p = this.ball.wicket;
     const q = 1 - p;
     // Balls run out with j < w wickets down: Binomial(b, p).
@@ -130,40 +126,46 @@ export class InningsModel {
 
   /** Distribution of the runs to come (no target: the innings plays out). */
   toCome(ballsLeft: number, inHand: number): Dist {
-    if (ballsLeft === this.maxBalls && inHand === 10) return (this.fresh ??= this.mix(ballsLeft, inHand));
-    return this.mix(ballsLeft, inHand);
+    const b = Math.min(this.maxBalls, Math.max(0, ballsLeft));
+    const w = Math.min(10, Math.max(0, inHand));
+    if (b === 0 || w === 0) return Dist.point(0);
+    if (b === this.maxBalls && w === 10) return (this.fresh ??= this.mix(b, w));
+    return this.mix(b, w);
   }
 
-  private mix(ballsLeft: number, inHand: number): Dist {
-    const c = this.weights(ballsLeft, inHand);
-    let lo = Infinity;
-    let hi = 0;
-    c.forEach((x, m) => {
-      if (x < NEGLIGIBLE) return;
-      lo = Math.min(lo, this.powers[m]!.min);
-      hi = Math.max(hi, this.powers[m]!.max);
-    });
-    const out = new Float64Array(hi - lo + 1);
-    c.forEach((x, m) => {
-      if (x < NEGLIGIBLE) return;
-      const d = this.powers[m]!;
-      for (let i = 0; i < d.p.length; i++) out[d.min - lo + i]! += x * d.p[i]!;
-    });
-    return trimmed(lo, out);
-  }
-
-  /** P(runs to come ≥ need): a chase needing `need` runs gets them. */
-  reach(need: number, ballsLeft: number, inHand: number): number {
-    if (need <= 0) return 1;
-    const c = this.weights(ballsLeft, inHand);
-    let s = 0;
-    c.forEach((x, m) => {
-      if (x <= 0) return;
-      const d = this.powers[m]!;
-      const i = need - d.min;
-      s += x * (i <= 0 ? 1 : i >= d.p.length ? 0 : this.survival[m]![i]!);
-    });
-    return s;
+  private mix(b: number, w: number): Dist {
+    const c = this.weights(b, w);
+    const hi = this.powers[b]!.max + this.widesBefore[Math.min(w, b)]!.max;
+    const out = new Float64Array(hi + 1);
+    const add = (d: Dist, x: number, wides: Dist): void => {
+      for (let k = 0; k < wides.p.length; k++) {
+        const xk = x * wides.p[k]!;
+        for (let i = 0; i < d.p.length; i++) out[d.min + k + i]! += xk * d.p[i]!;
+      }
+    };
+    // All out: every m ≤ b − w goes with the w wicket balls' wides; mix the powers first.
+    if (b >= w) {
+      let lo = Infinity;
+      let top = 0;
+      for (let m = 0; m <= b - w; m++)
+        if (c[m]! >= NEGLIGIBLE) {
+          lo = Math.min(lo, this.powers[m]!.min);
+          top = Math.max(top, this.powers[m]!.max);
+        }
+      if (lo <= top) {
+        const a = new Float64Array(top - lo + 1);
+        for (let m = 0; m <= b - w; m++) {
+          if (c[m]! < NEGLIGIBLE) continue;
+          const d = this.powers[m]!;
+          for (let i = 0; i < d.p.length; i++) a[d.min - lo + i]! += c[m]! * d.p[i]!;
+        }
+        add(new Dist(lo, a), 1, this.widesBefore[w]!);
+      }
+    }
+    // Balls run out with j = b − m wickets down.
+    for (let m = Math.max(0, b - w + 1); m <= b; m++)
+      if (c[m]! >= NEGLIGIBLE) add(this.powers[m]!, c[m]!, this.widesBefore[b - m]!);
+    return trimmed(0, out);
   }
 }
 
