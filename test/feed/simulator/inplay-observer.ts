@@ -22,6 +22,8 @@ export interface InPlayReport {
   mainLockedInLifeMs: number;
   /** Longest continuous stretch with no open selection at all. */
   longestNoOpenMs: number;
+  /** Longest continuous stretch with markets offered and every one of them locked (a suspension, not a withdrawn book). */
+  longestLockedMs: number;
   /** Markets left open although the state decided them (first few, with the state). */
   openDecided: string[];
   /** Open outcomes offered at a price bound (first few). */
@@ -52,6 +54,7 @@ export function observeInPlay(sport: string, messages: readonly FeedMessage[], m
     mainLifeMs: 0,
     mainLockedInLifeMs: 0,
     longestNoOpenMs: 0,
+    longestLockedMs: 0,
     openDecided: [],
     atBounds: [],
     clockBack: [],
@@ -59,6 +62,7 @@ export function observeInPlay(sport: string, messages: readonly FeedMessage[], m
   let live = false;
   let lastTs = 0;
   let stretch = 0;
+  let lockedStretch = 0;
   /** Live time since the main market was last seen open, and how much of it had none open. */
   let sinceMainOpen = 0;
   let score: ScoreMessage | null = null;
@@ -130,6 +134,10 @@ export function observeInPlay(sport: string, messages: readonly FeedMessage[], m
         stretch += dt;
         r.longestNoOpenMs = Math.max(r.longestNoOpenMs, stretch);
       } else stretch = 0;
+      if (!anyOpen && mids.length > 0) {
+        lockedStretch += dt;
+        r.longestLockedMs = Math.max(r.longestLockedMs, lockedStretch);
+      } else lockedStretch = 0;
       const mainOpen = mids.some((mid) => MAIN_FAMILIES.has(markets.get(mid)!.key) && isOpen(mid));
       if (!mainOpen) {
         r.noMainMs += dt;

@@ -2,10 +2,10 @@
 import { TOTALS } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
-import { Dist, normalCdf, normalDist } from '../pricing/dist.js';
+import { Dist } from '../pricing/dist.js';
 import { moneyline, teamTotals, totals } from '../pricing/families.js';
-import { sumDist } from '../pricing/dist.js';
 import type { FairMarket } from '../pricing/fair.js';
+import { chaseTotal, InningsModel, type BallModel } from './cricket-innings.js';
 import { TeamPlayers } from './team-players.js';
 import type { EngineContext, FinalResult, MarketDepth, MatchEngine, Snapshot, StepResult } from './types.js';
 
@@ -17,7 +17,32 @@ const RUNS = [0, 1, 2, 3, 4, 6];
 const BASE = [0.36, 0.36, 0.08, 0.005, 0.11, 0.045];
 const WICKET = 0.05;
 const WIDE = 0.03;
-const VAR_PER_BALL = 2.4;
+/** A wicket's suspension, seconds (docs/simulator.md, "Cricket: the wicket suspension"). */
+const WICKET_LOCK_S = [15, 20] as const;
+
+/** Innings models by how a side bats (pairs of teams meet again and again): built once, shared. */
+const MODELS = new Map<string, InningsModel>();
+
+function inningsModel(ball: BallModel, balls: number): InningsModel {
+  const id = `${ball.wicket}|${ball.chances.join(',')}|${balls}`;
+  let m = MODELS.get(id);
+  if (m === undefined) {
+    if (MODELS.size >= 500) MODELS.clear();
+    m = new InningsModel(ball, balls);
+    MODELS.set(id, m);
+  }
+  return m;
+}
+
+/** What the rest of the game holds: each side's final runs, their sum, the chase won or tied. */
+interface Prospects {
+  first: Dist;
+  second: Dist;
+  /** The match's total runs (only when asked: the full book's lines). */
+  total: Dist | null;
+  pChase: number;
+  pTie: number;
+}
 
 export class CricketEngine implements MatchEngine {
   private readonly overs: number;
@@ -42,9 +67,10 @@ export class CricketEngine implements MatchEngine {
       new TeamPlayers(ctx.home, 'home', ['runs', 'balls_faced', 'wickets', 'sixes']),
       new TeamPlayers(ctx.away, 'away', ['runs', 'balls_faced', 'wickets', 'sixes']),
     ];
-    const exp = [0, 1].map((s) => this.expectedRuns(s as 0 | 1, this.overs * 6, 0));
+    const start = this.prospects(true);
+    const bySide = this.first === 0 ? [start.first, start.second] : [start.second, start.first];
     const line = (x: number): number[] => [Math.floor(x) - 9.5, Math.floor(x) + 0.5, Math.floor(x) + 10.5];
-    this.lines = { team: [line(exp[0]!), line(exp[1]!)], total: line(exp[0]! + exp[1]!).map((x) => x) };
+    this.lines = { team: [line(bySide[0]!.mean()), line(bySide[1]!.mean())], total: line(start.total!.mean()) };
   }
 
   expectedDurationMs(): number {
@@ -55,21 +81,23 @@ export class CricketEngine implements MatchEngine {
     return this.innings === 0 ? this.first : this.first === 0 ? 1 : 0;
   }
 
-  /** Runs per legal ball for a side (aggression rises in the shorter format). */
-  private runsPerBall(side: 0 | 1): number {
+  /** Weights of the runs off a legal ball that takes no wicket (boundaries up with strength, and in the shorter format). */
+  private batWeights(side: 0 | 1): number[] {
     const boost = this.overs <= 10 ? 1.18 : 1;
-    let m = 0;
-    BASE.forEach((p, i) => {
-      m += p * RUNS[i]! * (RUNS[i]! >= 4 ? this.strength[side] * boost : 1);
-    });
-    return m + WIDE;
+    return BASE.map((p, i) => p * (RUNS[i]! >= 4 ? this.strength[side] * boost : 1));
   }
 
-  /** Expected runs from `ballsLeft` balls with `wickets` down: fewer wickets in hand, fewer runs. */
-  private expectedRuns(side: 0 | 1, ballsLeft: number, wickets: number): number {
-    const inHand = 10 - wickets;
-    const resource = Math.min(1, inHand / Math.max(1, (ballsLeft / 6) * 0.45));
-    return ballsLeft * this.runsPerBall(side) * (0.55 + 0.45 * resource);
+  /** How the side bats, exactly as step() draws it: the book prices from the same chances. */
+  private model(side: 0 | 1): InningsModel {
+    const w = this.batWeights(side);
+    const sum = w.reduce((a, b) => a + b, 0);
+    const ball: BallModel = {
+      wicket: Math.min(1, WICKET / this.strength[side]),
+      runs: RUNS,
+      chances: w.map((x) => x / sum),
+      wide: WIDE,
+    };
+    return inningsModel(ball, this.overs * 6);
   }
 
   begin(): number {
@@ -100,11 +128,11 @@ export class CricketEngine implements MatchEngine {
           bowlers.pick(rng, (pos) => (pos === 'BOWL' ? 1 : 0.2)),
           'wickets',
         );
-        lockMs = rng.int(25, 40) * 1000;
+        // The book suspends while the dismissal may be reviewed (15 s to ask for it) and reopens
+        // before the next ball (28 s on): a lock past it kept the whole book shut for a ball more.
+        lockMs = rng.int(WICKET_LOCK_S[0], WICKET_LOCK_S[1]) * 1000;
       } else {
-        const boost = this.overs <= 10 ? 1.18 : 1;
-        const w = BASE.map((p, i) => p * (RUNS[i]! >= 4 ? this.strength[side] * boost : 1));
-        const r = RUNS[rng.weighted(w)]!;
+        const r = RUNS[rng.weighted(this.batWeights(side))]!;
         this.runs[side] += r;
         squad.add(batter, 'runs', r);
         if (r === 6) squad.add(batter, 'sixes');
@@ -182,59 +210,88 @@ export class CricketEngine implements MatchEngine {
     return [...this.squads[0].lines(), ...this.squads[1].lines()];
   }
 
-  private outlook(side: 0 | 1): { mean: number; sd: number } {
-    const ballsLeft = this.overs * 6 - this.balls[side];
-    const wk = this.wickets[side];
-    if (wk >= 10 || ballsLeft <= 0) return { mean: this.runs[side], sd: 0 };
-    const mean = this.runs[side] + this.expectedRuns(side, ballsLeft, wk);
-    return { mean, sd: Math.sqrt(ballsLeft * VAR_PER_BALL) + 0.5 };
+  /**
+   * The rest of the game as the engine plays it. In the first innings its final total is a
+   * distribution and the chase is priced against each total it may set; in the chase, the runs
+   * needed from the balls and wickets left.
+   */
+  private prospects(withTotal: boolean): Prospects {
+    const first = this.first;
+    const second: 0 | 1 = first === 0 ? 1 : 0;
+    const balls = this.overs * 6;
+    const chase = this.model(second);
+    if (this.innings === 1) {
+      const runs1 = this.runs[first];
+      const target = runs1 + 1;
+      const x = this.over ? Dist.point(0) : chase.toCome(balls - this.balls[second], 10 - this.wickets[second]);
+      const need = target - this.runs[second];
+      const y = chaseTotal(this.runs[second], x, target, chase.overshoot);
+      return {
+        first: Dist.point(runs1),
+        second: y,
+        total: y.shift(runs1),
+        pChase: need <= 0 ? 1 : x.above(need - 1),
+        pTie: need <= 0 ? 0 : x.at(need - 1),
+      };
+    }
+    const t1 = this.model(first)
+      .toCome(balls - this.balls[first], 10 - this.wickets[first])
+      .shift(this.runs[first]);
+    const x = chase.toCome(balls, 10);
+    const o = chase.overshoot;
+    // Each first-innings total t sets a target t + 1: the chase stops short of it (a tie at t) or
+    // passes it by the overshoot.
+    const xs = new Float64Array(x.p.length + 1);
+    for (let i = x.p.length - 1; i >= 0; i--) xs[i] = xs[i + 1]! + x.p[i]!;
+    const reach = (v: number): number => (v <= x.min ? 1 : v > x.max ? 0 : xs[v - x.min]!);
+    const t1s = new Float64Array(t1.p.length + 1);
+    for (let i = t1.p.length - 1; i >= 0; i--) t1s[i] = t1s[i + 1]! + t1.p[i]!;
+    const t1AtLeast = (v: number): number => (v <= t1.min ? 1 : v > t1.max ? 0 : t1s[v - t1.min]!);
+    const yLo = Math.min(x.min, t1.min + 1);
+    const yHi = Math.max(x.max, t1.max + 1 + o.max);
+    const yp = new Float64Array(yHi - yLo + 1);
+    // Stopped short: the chase's own runs v, with a first-innings total of v or more.
+    for (let v = x.min; v <= x.max; v++) yp[v - yLo] = x.p[v - x.min]! * t1AtLeast(v);
+    let pChase = 0;
+    let pTie = 0;
+    const won = new Float64Array(t1.p.length);
+    for (let i = 0; i < t1.p.length; i++) {
+      const t = t1.min + i;
+      won[i] = t1.p[i]! * reach(t + 1);
+      pChase += won[i]!;
+      pTie += t1.p[i]! * x.at(t);
+      for (let k = 0; k < o.p.length; k++) yp[t + 1 + k - yLo]! += won[i]! * o.p[k]!;
+    }
+    const y = new Dist(yLo, yp);
+    if (!withTotal) return { first: t1, second: y, total: null, pChase, pTie };
+    // The match total: the pairs (t, v) of a chase stopped short, and 2t + 1 + overshoot of one that got there.
+    const zLo = t1.min + yLo;
+    const zp = new Float64Array(t1.max + yHi - zLo + 1);
+    for (let i = 0; i < t1.p.length; i++) {
+      const pt = t1.p[i]!;
+      if (pt < 1e-14) continue;
+      const t = t1.min + i;
+      for (let v = x.min; v <= Math.min(t, x.max); v++) zp[t + v - zLo]! += pt * x.p[v - x.min]!;
+      for (let k = 0; k < o.p.length; k++) zp[2 * t + 1 + k - zLo]! += won[i]! * o.p[k]!;
+    }
+    return { first: t1, second: y, total: new Dist(zLo, zp), pChase, pTie };
   }
 
   markets(depth: MarketDepth): FairMarket[] {
     const names = this.ctx.names;
     const second: 0 | 1 = this.first === 0 ? 1 : 0;
-    const a = this.outlook(this.first);
-    const b = this.outlook(second);
-    // The chasing side wins when what it could score reaches the target.
-    const sd = Math.sqrt(a.sd * a.sd + b.sd * b.sd);
-    const pChase =
-      this.innings === 1 && this.over
-        ? this.runs[second] > this.runs[this.first]
-          ? 1
-          : 0
-        : sd > 0
-          ? 1 - normalCdf((a.mean + 0.5 - b.mean) / sd)
-          : b.mean > a.mean
-            ? 1
-            : 0;
-    const pTie = sd > 0 ? normalCdf((a.mean + 0.5 - b.mean) / sd) - normalCdf((a.mean - 0.5 - b.mean) / sd) : 0;
-    const pHomeNoTie = (second === 0 ? pChase : 1 - pChase - pTie) / Math.max(1e-9, 1 - pTie);
-    const out: FairMarket[] = [moneyline(names, Math.min(1, Math.max(0, pHomeNoTie)))];
-    const firstDist = normalDist(a.mean, a.sd).clampBelow(this.runs[this.first]);
-    // The chase stops at the target: fold what lies beyond onto a few runs past it.
-    const cap = Math.round(a.mean) + 4;
-    const raw = normalDist(b.mean, b.sd).clampBelow(this.runs[second]);
-    const folded = fold(raw, Math.max(cap, this.runs[second]));
-    const dists: [Dist, Dist] = this.first === 0 ? [firstDist, folded] : [folded, firstDist];
     const full = depth === 'full';
+    const pr = this.prospects(full);
+    // A tie refunds the winner market: the price is the chance of a win given a result.
+    const pHome = (second === 0 ? pr.pChase : 1 - pr.pChase - pr.pTie) / Math.max(1e-9, 1 - pr.pTie);
+    const out: FairMarket[] = [moneyline(names, Math.min(1, Math.max(0, pHome)))];
+    const dists: [Dist, Dist] = this.first === 0 ? [pr.first, pr.second] : [pr.second, pr.first];
     for (const side of [0, 1] as const) {
       const lines = full ? this.lines.team[side] : [this.lines.team[side][1]!];
       for (const line of lines) out.push(teamTotals(side === 0 ? 'home' : 'away', names, dists[side], line));
     }
-    if (full)
-      for (const line of this.lines.total)
-        out.push(totals(sumDist(dists[0], dists[1]), line, null, null, TOTALS.key, 'Total Runs'));
+    if (full && pr.total !== null)
+      for (const line of this.lines.total) out.push(totals(pr.total, line, null, null, TOTALS.key, 'Total Runs'));
     return out;
   }
-}
-
-/** Moves the mass above `max` onto `max`. */
-function fold(d: Dist, max: number): Dist {
-  if (d.max <= max) return d;
-  const keep = Math.max(1, max - d.min + 1);
-  const p = d.p.slice(0, keep);
-  let rest = 0;
-  for (let i = keep; i < d.p.length; i++) rest += d.p[i]!;
-  p[keep - 1]! += rest;
-  return new Dist(d.min, p);
 }

@@ -296,4 +296,34 @@ describe('in-play books are as sure as the games bear out', () => {
         `${sport}: a trailing side priced ${trailing.priced.toFixed(3)}, won ${trailing.realised.toFixed(3)}`,
       );
     });
+
+  // Cricket's main book is the winner and each side's runs (team totals, keyed team_totals_*): the
+  // harness's middle total and handicap lines find no cricket market, so the winner and the trailing
+  // side are what is graded, with the bands the other sports' winner groups meet (one group only, so
+  // the pooled sides' band does not apply). Every league (T20 and T10), so both formats' chases count.
+  it('cricket: winner and trailing side priced as often as they win (T20 and T10)', () => {
+    const probes = inplayProbes({ world, sport: 'cricket', games: 1500, seed: 21, leaguesOnly: true });
+    const winner = probes.filter((p) => p.group === 'winner');
+    assert.ok(winner.length >= 2000, `cricket winner: ${winner.length} prices`);
+    const s = summary(winner);
+    assert.ok(
+      Math.abs(s.priced - s.realised) <= 0.03,
+      `cricket winner: priced ${s.priced.toFixed(3)} on average, won ${s.realised.toFixed(3)}`,
+    );
+    const slope = calibrationSlope(winner);
+    assert.ok(slope >= 0.85 && slope <= 1.18, `cricket winner: calibration slope ${slope.toFixed(2)}`);
+    for (const b of reliability(winner).filter((x) => x.n >= 200)) {
+      const tol = 0.02 + 3 * Math.sqrt((b.realised * (1 - b.realised)) / b.n);
+      assert.ok(
+        Math.abs(b.priced - b.realised) <= tol,
+        `cricket winner ${b.lo.toFixed(1)}-${b.hi.toFixed(1)}: priced ${b.priced.toFixed(3)}, won ${b.realised.toFixed(3)} (${b.n})`,
+      );
+    }
+    const trailing = summary(probes.filter((p) => p.group === 'trailing'));
+    assert.ok(trailing.n >= 1000, `cricket: ${trailing.n} prices of a trailing side`);
+    assert.ok(
+      Math.abs(trailing.priced - trailing.realised) <= 0.02,
+      `cricket: a trailing side priced ${trailing.priced.toFixed(3)}, won ${trailing.realised.toFixed(3)}`,
+    );
+  });
 });
