@@ -209,4 +209,58 @@ describe('GET /v1/stream with STREAM_PROCESS=on', () => {
       if (!closed) await svc.close();
     }
   });
+
+  test('a stream process that falls behind sheds its streams (overloaded); they resume here exactly and stay', async () => {
+    const svc = await startService({ env: { STREAM_HEARTBEAT_SECONDS: '3600', STREAM_PROCESS: 'on' } });
+    const [pid] = streamProcesses();
+    try {
+      const base = await listen(svc);
+      const c = await SseClient.connect(base, '/v1/stream', key);
+      await moved(svc, 1);
+      const ticks = lifeOf('o1', new Rng(12));
+      for (const t of ticks.slice(0, 3)) await feedOk(svc, t);
+      await c.untilCount(3);
+      // Frozen: it acknowledges nothing while the feed goes on.
+      process.kill(pid as number, 'SIGSTOP');
+      for (const t of ticks.slice(3, 8)) await feedOk(svc, t);
+      await new Promise((r) => setTimeout(r, 5600));
+      process.kill(pid as number, 'SIGCONT');
+      await c.until(() => c.ended, 5000, 'the end of the stream');
+      const close = c.events.at(-1);
+      assert.equal(close?.event, 'close');
+      assert.equal(close?.data.reason, 'overloaded');
+      const again = await SseClient.connect(base, '/v1/stream', { ...key, 'last-event-id': c.lastId as string });
+      for (const t of ticks.slice(8)) await feedOk(svc, t);
+      await again.until((ev) => ev.some((e) => e.event === 'result'));
+      // Exactly the life of the event, once: what the service would have sent one client.
+      const got = [...c.changes, ...again.changes].filter((e) => e.event !== 'close');
+      const ids = got.map((e) => e.id);
+      assert.equal(new Set(ids).size, ids.length, 'nothing twice');
+      const off = await startService({ env: { STREAM_HEARTBEAT_SECONDS: '3600' } });
+      try {
+        const ref = await SseClient.connect(await listen(off), '/v1/stream', key);
+        for (const t of ticks) await feedOk(off, t);
+        await ref.until((ev) => ev.some((e) => e.event === 'result'));
+        await new Promise((r) => setTimeout(r, 100));
+        assert.deepEqual(
+          got.map((e) => `${e.event} ${e.text}`),
+          ref.changes.map((e) => `${e.event} ${e.text}`),
+        );
+        ref.close();
+      } finally {
+        await off.close();
+      }
+      // It does not move straight back (the backoff).
+      await new Promise((r) => setTimeout(r, 600));
+      assert.equal(await metric(svc, 'stream_process_connections'), 0);
+      again.close();
+    } finally {
+      try {
+        process.kill(pid as number, 'SIGCONT');
+      } catch {
+        // gone
+      }
+      await svc.close();
+    }
+  });
 });

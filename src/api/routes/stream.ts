@@ -174,7 +174,9 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         for (const [name, value] of Object.entries(reply.getHeaders())) {
           if (value !== undefined) headers[name] = value as string | number | string[];
         }
-        res.writeHead(200, { ...headers, ...SSE_HEADERS });
+        // A stream the stream process may take cannot hand its connection back for another request
+        // once it ends: the client is told not to reuse it.
+        res.writeHead(200, { ...headers, ...SSE_HEADERS, ...(proc !== null ? { connection: 'close' } : {}) });
         res.write(SSE_PREAMBLE);
         res.socket?.setNoDelay(true);
 

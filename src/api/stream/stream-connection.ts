@@ -10,7 +10,8 @@ import type { StreamMetrics } from './stream-metrics.js';
 import { matches, renderKey, streamNameOf, subscriptionKey, type StreamSubscription } from './stream-subscription.js';
 
 /** Why the service closes a stream (the `close` event's reason and the metric's label). */
-export type CloseReason = 'too_slow' | 'quota_exhausted' | 'shutting_down';
+/** `overloaded`: the stream process fell behind the feed (STREAM_PROCESS=on); the service serves the reconnect. */
+export type CloseReason = 'too_slow' | 'quota_exhausted' | 'shutting_down' | 'overloaded';
 
 /** One stream event to write: its name and data; ids are given when written. */
 export interface SnapshotFrame {

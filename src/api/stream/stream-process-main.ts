@@ -163,8 +163,17 @@ process.on('message', (m: ToStreamProcess, socket?: Socket) => {
     case 'clock':
       clock = m.clock;
       break;
-    case 'batch':
+    case 'batch': {
       onBatch(m);
+      const seq = m.seq;
+      // After the hub's flush of these entries (scheduled first, at the entries' append).
+      setImmediate(() => send({ t: 'ack', seq }));
+      break;
+    }
+    case 'shed':
+      for (const conn of hub?.list() ?? []) {
+        conn.close('overloaded', 'the stream process fell behind the feed; reconnect with Last-Event-ID');
+      }
       break;
     case 'adopt':
       onAdopt(m, socket);

@@ -22,13 +22,15 @@ export type ToStreamProcess =
    * odds change's family number in the service's numbering (generation `gen`); `names` names the
    * numbers this process has not been told yet.
    */
-  | { t: 'batch'; batch: PackedBatch; names: Array<[number, string]>; gen: number }
+  | { t: 'batch'; seq: number; batch: PackedBatch; names: Array<[number, string]>; gen: number }
   /** A stream moving here with its socket; the service's log stood at `head` (the stream is there). */
   | { t: 'adopt'; stream: HandedStream; chunked: boolean; continuity: number; head: LogPosition }
   | { t: 'charged'; id: number; ok: boolean }
   /** The service's log lost what streams opened before `continuity` followed (a replica reloaded). */
   | { t: 'lost'; before: LogPosition; continuity: number }
-  | { t: 'close-all' };
+  | { t: 'close-all' }
+  /** It fell too far behind: close every stream (`overloaded`); their clients resume at the service. */
+  | { t: 'shed' };
 
 /** A counter's increase since the last report, by label values. */
 export interface CounterDelta {
@@ -41,4 +43,6 @@ export type FromStreamProcess =
   | { t: 'closed'; keyId: string }
   | { t: 'charge'; id: number; keyId: string }
   | { t: 'metrics'; deltas: CounterDelta[] }
-  | { t: 'closed-all' };
+  | { t: 'closed-all' }
+  /** Batches up to `seq` have been handed to the streams. */
+  | { t: 'ack'; seq: number };

@@ -30,7 +30,14 @@ export interface StreamProcessOptions {
   sweepMs?: number;
   /** Where `stream_process_connections` is registered. */
   registry?: Registry;
+  /** How far behind (the oldest batch not yet written, ms) the stream process may fall before its streams are shed. */
+  maxLagMs?: number;
+  /** How long no stream moves after a shed (ms; doubles at each shed within twice that, up to 16×). */
+  backoffMs?: number;
 }
+
+const MAX_LAG_MS = 5000;
+const BACKOFF_MS = 30_000;
 
 /** Why the counters the stream process reports are ours: the service's /metrics shows every stream. */
 type Counters = Pick<
@@ -57,6 +64,14 @@ export class StreamProcess {
   private closing = false;
   /** A socket is on its way to the stream process. */
   private moving = false;
+  private seq = 0;
+  private acked = 0;
+  /** When each batch not yet acknowledged was sent (wall ms), oldest first. */
+  private unacked: Array<{ seq: number; at: number }> = [];
+  /** No stream moves before this (wall ms): the stream process was shed of its streams. */
+  private pausedUntil = 0;
+  private backoff = 0;
+  private lastShed = 0;
   private closedAll: (() => void) | null = null;
   private readonly unsubscribe: () => void;
   private readonly unsubscribeLost: () => void;
@@ -133,6 +148,7 @@ export class StreamProcess {
       this.moved = 0;
       this.pending = [];
       this.moving = false;
+      this.unacked = [];
       this.closedAll?.();
       if (this.closing) return;
       this.opts.warn(`stream process exited (${signal ?? code}); starting another`);
@@ -188,13 +204,36 @@ export class StreamProcess {
       }
       return ids;
     });
-    this.post({ t: 'batch', batch, names, gen });
+    const seq = ++this.seq;
+    if (this.post({ t: 'batch', seq, batch, names, gen })) this.unacked.push({ seq, at: Date.now() });
+    this.checkLag();
+  }
+
+  /**
+   * The stream process cannot keep up (a starved machine; the feed does not wait for it): its
+   * streams are closed with `overloaded` so that what waits for it stays bounded, their clients
+   * resume here exactly, and none moves again for a while.
+   */
+  private checkLag(): void {
+    const oldest = this.unacked[0];
+    const now = Date.now();
+    if (oldest === undefined || now - oldest.at <= (this.opts.maxLagMs ?? MAX_LAG_MS) || this.moved === 0) return;
+    const base = this.opts.backoffMs ?? BACKOFF_MS;
+    this.backoff = now - this.lastShed < 2 * this.backoff ? Math.min(this.backoff * 2, 16 * base) : base;
+    this.lastShed = now;
+    this.pausedUntil = now + this.backoff;
+    this.unacked = [];
+    this.post({ t: 'shed' });
+    this.opts.warn(
+      `the stream process fell ${Math.round(now - oldest.at)} ms behind: its ${this.moved} streams were closed (overloaded) and resume here; none moves for ${Math.round(this.backoff / 1000)} s`,
+    );
   }
 
   /** Moves every caught-up stream of the hub to the stream process. */
   sweep(): void {
     const child = this.child;
-    if (child === null || !child.connected || this.closing || this.moving) return;
+    this.checkLag();
+    if (child === null || !child.connected || this.closing || this.moving || Date.now() < this.pausedUntil) return;
     const { hub, log } = this.opts;
     hub.flush();
     for (const conn of hub.list()) {
@@ -237,7 +276,10 @@ export class StreamProcess {
     const n = this.openFor(keyId) - 1;
     if (n > 0) this.perKey.set(keyId, n);
     else this.perKey.delete(keyId);
-    if (this.moved === 0) this.pending = [];
+    if (this.moved === 0) {
+      this.pending = [];
+      this.unacked = [];
+    }
   }
 
   private onMessage(m: FromStreamProcess): void {
@@ -260,6 +302,10 @@ export class StreamProcess {
         break;
       case 'closed-all':
         this.closedAll?.();
+        break;
+      case 'ack':
+        this.acked = Math.max(this.acked, m.seq);
+        while (this.unacked.length > 0 && (this.unacked[0] as { seq: number }).seq <= this.acked) this.unacked.shift();
         break;
     }
   }
