@@ -103,6 +103,18 @@ export class StreamProcess {
       this.post({ t: 'lost', before: span.before, continuity: opts.log.continuity });
     });
     if (opts.registry !== undefined) {
+      const lag = (): number => {
+        const oldest = this.unacked[0];
+        return oldest === undefined ? 0 : (Date.now() - oldest.at) / 1000;
+      };
+      new Gauge({
+        name: 'stream_process_lag_seconds',
+        help: 'How long the oldest batch sent to the stream process has waited to be written (0: it is keeping up; above 5 its streams are shed)',
+        registers: [opts.registry],
+        collect() {
+          this.set(lag());
+        },
+      });
       const size = (): number => this.moved;
       new Gauge({
         name: 'stream_process_connections',
