@@ -1,0 +1,342 @@
+// Baseball runs to come, exactly as the engine plays them: half-inning Markov chains walked inning by inning (skipped bottom, walk-off, extras).
+import { Dist } from '../pricing/dist.js';
+
+/** Runs in one half-inning are followed up to this many (the rest folded in; a 15-run half is ~1e-9). */
+const HALF_CAP = 20;
+/** Runs still to come for one side are followed up to this many (the rest folded in). */
+const GAME_CAP = 30;
+/** Extra innings are walked until less than this much mass is still level. */
+const EXTRAS_EPS = 1e-11;
+
+/** Per plate appearance at k = 1: walk, single, double, triple, home run (the rest are outs). */
+export const PA_RATES = [0.09, 0.14, 0.047, 0.004, 0.034] as const;
+/** A runner on second scores on a single; a runner on first on a double; a runner on third on an out (< 2 outs). */
+export const SECOND_SCORES_ON_SINGLE = 0.6;
+export const FIRST_SCORES_ON_DOUBLE = 0.4;
+export const SAC_FLY = 0.15;
+
+/** One plate appearance's possible results from a state: chance, outs and bases after, runs scored. */
+type Move = [p: number, outs: number, bases: number, runs: number];
+
+/** The engine's plate appearance (baseball.ts) from outs and bases (bits 1st=1, 2nd=2, 3rd=4). */
+function moves(k: number, o: number, b: number): Move[] {
+  const rates = PA_RATES.map((r) => r * k);
+  const pOut = Math.max(0, 1 - rates.reduce((s, r) => s + r, 0));
+  const out: Move[] = [];
+  const go = (p: number, o2: number, b2: number, runs: number): void => {
+    if (p > 0) out.push([p, o2, b2, runs]);
+  };
+  const b0 = (b & 1) !== 0;
+  const b1 = (b & 2) !== 0;
+  const b2 = (b & 4) !== 0;
+  const on = (b0 ? 1 : 0) + (b1 ? 1 : 0) + (b2 ? 1 : 0);
+  // Walk: forced runners only.
+  go(rates[0]!, o, 1 | (b0 || b1 ? 2 : 0) | ((b0 && b1) || b2 ? 4 : 0), b0 && b1 && b2 ? 1 : 0);
+  // Single: third scores, second scores or stops at third, first to second.
+  const s1 = b2 ? 1 : 0;
+  const single = 1 | (b0 ? 2 : 0);
+  if (b1) {
+    go(rates[1]! * SECOND_SCORES_ON_SINGLE, o, single, s1 + 1);
+    go(rates[1]! * (1 - SECOND_SCORES_ON_SINGLE), o, single | 4, s1);
+  } else go(rates[1]!, o, single, s1);
+  // Double: second and third score, first scores or stops at third.
+  const s2 = (b1 ? 1 : 0) + (b2 ? 1 : 0);
+  if (b0) {
+    go(rates[2]! * FIRST_SCORES_ON_DOUBLE, o, 2, s2 + 1);
+    go(rates[2]! * (1 - FIRST_SCORES_ON_DOUBLE), o, 2 | 4, s2);
+  } else go(rates[2]!, o, 2, s2);
+  go(rates[3]!, o, 4, on);
+  go(rates[4]!, o, 0, on + 1);
+  // Out: a runner on third may tag up with fewer than two outs.
+  if (b2 && o < 2) {
+    go(pOut * SAC_FLY, o + 1, b & 3, 1);
+    go(pOut * (1 - SAC_FLY), o + 1, b, 0);
+  } else go(pOut, o + 1, b, 0);
+  return out;
+}
+
+/** Bases by runners on, most first: a plate appearance that scores nobody and makes no out adds a runner. */
+const BY_RUNNERS = [7, 3, 5, 6, 1, 2, 4, 0] as const;
+
+/**
+ * One side's half-innings at its batting strength k, as the engine plays them: for every start
+ * (outs, bases) and every walk-off target t (the half stops once it has t runs), the chance of each
+ * number of runs. Computed backwards once: a plate appearance either ends the half, stops it at the
+ * target, or leads to a state whose answer is known (more outs, more runners on, or a lower target).
+ */
+export class HalfInnings {
+  private static readonly W = HALF_CAP + 1;
+  /** [(t·24 + outs·8 + bases)·W + runs], t = 0..W (W: never stopped, the half's plain runs). */
+  private readonly g: Float64Array;
+  /** Expected plate appearances to the third out (each is an out with the same chance). */
+  readonly pas: number;
+
+  constructor(k: number) {
+    const W = HalfInnings.W;
+    const g = new Float64Array((W + 1) * 24 * W);
+    // Flat tables of each state's moves: chance, next state (outs·8 + bases, 24 = third out), runs.
+    const start = new Int32Array(25);
+    const ps: number[] = [];
+    const to: number[] = [];
+    const runs: number[] = [];
+    for (let i = 0; i < 24; i++) {
+      start[i] = ps.length;
+      for (const [p, o2, b2, r] of moves(k, Math.floor(i / 8), i % 8)) {
+        ps.push(p);
+        to.push(o2 >= 3 ? 24 : o2 * 8 + b2);
+        runs.push(r);
+      }
+    }
+    start[24] = ps.length;
+    for (let i = 0; i < 24; i++) g[i * W] = 1; // t = 0: stopped at once
+    for (let t = 1; t <= W; t++)
+      for (let o = 2; o >= 0; o--)
+        for (const b of BY_RUNNERS) {
+          const i = o * 8 + b;
+          const at = (t * 24 + i) * W;
+          for (let m = start[i]!; m < start[i + 1]!; m++) {
+            const p = ps[m]!;
+            const r = runs[m]!;
+            if (r >= t) g[at + Math.min(r, W - 1)]! += p;
+            else if (to[m] === 24) g[at + r]! += p;
+            else {
+              const from = ((t - r) * 24 + to[m]!) * W;
+              // Below a target of t' runs a half ends with fewer, or stops at most 4 past it.
+              const end = Math.min(W, t - r + 4);
+              for (let v = 0; v < end; v++) g[at + Math.min(W - 1, v + r)]! += p * g[from + v]!;
+            }
+          }
+        }
+    this.g = g;
+    const pOut = 1 - PA_RATES.reduce((s, r) => s + r * k, 0);
+    this.pas = 3 / pOut;
+  }
+
+  /** Runs from (outs, bases) to the third out, or until the half has t runs (a walk-off). */
+  runs(outs: number, bases: number, t = HalfInnings.W): Float64Array {
+    const W = HalfInnings.W;
+    const at = (Math.min(t, W) * 24 + outs * 8 + bases) * W;
+    return this.g.subarray(at, at + W);
+  }
+}
+
+/** Sum of two independent run counts, folded at GAME_CAP. */
+function conv(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(GAME_CAP + 1);
+  for (let i = 0; i < a.length; i++) {
+    const pa = a[i]!;
+    if (pa === 0) continue;
+    for (let j = 0; j < b.length; j++) out[Math.min(GAME_CAP, i + j)]! += pa * b[j]!;
+  }
+  return out;
+}
+
+const NONE = Float64Array.of(1);
+/** Chances below this are left out of the walk (they move no price). */
+const TINY = 1e-13;
+
+/** What extra innings add from level, as cells (home runs, away runs, chance). */
+interface Extras {
+  home: Int32Array;
+  away: Int32Array;
+  p: Float64Array;
+}
+
+/** Runs still to come for each side, jointly (`joint[dh·(GAME_CAP+1) + da]`), and the final score's marginals, margin and total. */
+export interface RunsToCome {
+  joint: Float64Array;
+  home: Dist;
+  away: Dist;
+  margin: Dist;
+  total: Dist;
+}
+
+export interface InningState {
+  inning: number;
+  top: boolean;
+  outs: number;
+  /** Bases as bits (1st=1, 2nd=2, 3rd=4). */
+  bases: number;
+  home: number;
+  away: number;
+}
+
+/**
+ * The joint distribution of the runs each side still scores, for one game's batting strengths
+ * (k = a side's batting over the other's) and regulation length. Half-inning chains and the
+ * extras' outcome are computed once per game and kept.
+ */
+export class BaseballOutlook {
+  private readonly halves: [HalfInnings | undefined, HalfInnings | undefined] = [undefined, undefined];
+  private readonly powers: [Float64Array[], Float64Array[]] = [[NONE], [NONE]];
+  private extrasCache: Extras | undefined;
+  private last: { key: string; value: RunsToCome } | undefined;
+
+  constructor(
+    private readonly k: readonly [number, number],
+    private readonly innings: number,
+  ) {}
+
+  /** Side 0 = home, 1 = away (built on first use). */
+  side(side: 0 | 1): HalfInnings {
+    return (this.halves[side] ??= new HalfInnings(this.k[side]));
+  }
+
+  /** Runs of n fresh half-innings of one side (no walk-off). */
+  private fresh(side: 0 | 1, n: number): Float64Array {
+    const ps = this.powers[side];
+    while (ps.length <= n) ps.push(conv(ps[ps.length - 1]!, this.side(side).runs(0, 0)));
+    return ps[n]!;
+  }
+
+  /**
+   * From level at the start of an extra inning (runner on second each half): the chance of each
+   * final (home, away) runs added, as a list of [home, away, p] (the level innings walked through).
+   */
+  private extras(): Extras {
+    if (this.extrasCache) return this.extrasCache;
+    const W = GAME_CAP + 1;
+    // One extra inning: `level[x]` level again at x runs each, `decided[y·W + x]` over at y-x.
+    const top = this.side(1).runs(0, 2);
+    const bottom = this.side(0);
+    const level = new Float64Array(W);
+    const decided = new Float64Array(W * W);
+    for (let x = 0; x < top.length; x++) {
+      const ys = bottom.runs(0, 2, x + 1);
+      for (let y = 0; y < ys.length; y++) {
+        const q = top[x]! * ys[y]!;
+        if (y === x) level[x]! += q;
+        else decided[y * W + x]! += q;
+      }
+    }
+    // Level after 0, 1, 2… innings, summed: how many runs each side had added when the last one began.
+    const reach = new Float64Array(W);
+    let now: Float64Array = new Float64Array(W);
+    now[0] = 1;
+    for (let n = 0; n < 200; n++) {
+      let left = 0;
+      for (let j = 0; j < W; j++) {
+        reach[j]! += now[j]!;
+        left += now[j]!;
+      }
+      if (left < EXTRAS_EPS) break;
+      now = conv(now, level);
+    }
+    const acc = new Float64Array(W * W);
+    for (let j = 0; j < W; j++) {
+      if (reach[j]! === 0) continue;
+      for (let y = 0; y < W; y++)
+        for (let x = 0; x < W; x++) {
+          const q = decided[y * W + x]!;
+          if (q !== 0) acc[Math.min(GAME_CAP, j + y) * W + Math.min(GAME_CAP, j + x)]! += reach[j]! * q;
+        }
+    }
+    const cells: number[] = [];
+    for (let i = 0; i < acc.length; i++) if (acc[i]! > TINY) cells.push(i);
+    const out: Extras = {
+      home: new Int32Array(cells.length),
+      away: new Int32Array(cells.length),
+      p: new Float64Array(cells.length),
+    };
+    cells.forEach((i, n) => {
+      out.home[n] = Math.floor(i / W);
+      out.away[n] = i % W;
+      out.p[n] = acc[i]!;
+    });
+    this.extrasCache = out;
+    return out;
+  }
+
+  /** The runs still to come from this state (the last answer is kept: a reprice in the same state is free). */
+  runsToCome(s: InningState): RunsToCome {
+    const key = `${s.inning}|${s.top ? 1 : 0}|${s.outs}|${s.bases}|${s.home}|${s.away}`;
+    if (this.last?.key === key) return this.last.value;
+    const value = this.compute(s);
+    this.last = { key, value };
+    return value;
+  }
+
+  private compute(s: InningState): RunsToCome {
+    const W = GAME_CAP + 1;
+    const n9 = this.innings;
+    const current = this.side(s.top ? 1 : 0).runs(s.outs, s.bases);
+    // Before the deciding inning (the last of regulation, or this extra one) each side's halves are
+    // independent: the away side's through the deciding top, the home side's up to the deciding bottom.
+    let awayRuns: Float64Array;
+    let homeRuns: Float64Array;
+    if (s.inning <= n9) {
+      const topsLeft = n9 - s.inning;
+      awayRuns = s.top ? conv(current, this.fresh(1, topsLeft)) : this.fresh(1, topsLeft);
+      if (s.inning === n9) homeRuns = NONE;
+      else homeRuns = s.top ? this.fresh(0, n9 - s.inning) : conv(current, this.fresh(0, n9 - 1 - s.inning));
+    } else {
+      awayRuns = s.top ? current : NONE;
+      homeRuns = NONE;
+    }
+    // The deciding bottom half: from now if it is being played, else from its start.
+    const [lastOuts, lastBases] = !s.top && s.inning >= n9 ? [s.outs, s.bases] : [0, s.inning > n9 ? 2 : 0];
+    const joint = new Float64Array(W * W);
+    // Level after the deciding inning, by the away side's runs added (the home side's follow).
+    const level = new Float64Array(W);
+    for (let dh = 0; dh < homeRuns.length; dh++) {
+      const ph = homeRuns[dh]!;
+      if (ph < TINY) continue;
+      for (let da = 0; da < awayRuns.length; da++) {
+        const m = ph * awayRuns[da]!;
+        if (m < TINY) continue;
+        const behind = s.away + da - (s.home + dh);
+        // The home side ahead after the deciding top never bats in its bottom half.
+        if (behind < 0) {
+          joint[dh * W + da]! += m;
+          continue;
+        }
+        const ys = this.side(0).runs(lastOuts, lastBases, behind + 1);
+        for (let y = 0; y < ys.length; y++) {
+          const q = m * ys[y]!;
+          if (q === 0) continue;
+          const h = Math.min(GAME_CAP, dh + y);
+          if (y !== behind) joint[h * W + da]! += q;
+          else level[da]! += q;
+        }
+      }
+    }
+    const extras = this.extras();
+    for (let da = 0; da < W; da++) {
+      const m = level[da]!;
+      if (m < TINY) continue;
+      const dh = Math.max(0, Math.min(GAME_CAP, da + s.away - s.home));
+      for (let n = 0; n < extras.p.length; n++)
+        joint[Math.min(GAME_CAP, dh + extras.home[n]!) * W + Math.min(GAME_CAP, da + extras.away[n]!)]! +=
+          m * extras.p[n]!;
+    }
+    return summarise(joint, s.home, s.away);
+  }
+}
+
+/** The joint's marginals and its margin and total, as final scores (normalised: folded tails kept). */
+function summarise(joint: Float64Array, h: number, a: number): RunsToCome {
+  const W = GAME_CAP + 1;
+  let sum = 0;
+  for (let i = 0; i < joint.length; i++) sum += joint[i]!;
+  for (let i = 0; i < joint.length; i++) joint[i]! /= sum;
+  const home = new Float64Array(W);
+  const away = new Float64Array(W);
+  const margin = new Float64Array(2 * W - 1);
+  const total = new Float64Array(2 * W - 1);
+  for (let dh = 0; dh < W; dh++)
+    for (let da = 0; da < W; da++) {
+      const q = joint[dh * W + da]!;
+      if (q === 0) continue;
+      home[dh]! += q;
+      away[da]! += q;
+      margin[dh - da + W - 1]! += q;
+      total[dh + da]! += q;
+    }
+  return {
+    joint,
+    home: new Dist(h, home),
+    away: new Dist(a, away),
+    margin: new Dist(h - a - (W - 1), margin),
+    total: new Dist(h + a, total),
+  };
+}
