@@ -135,16 +135,29 @@ const NONE = Float64Array.of(1);
 /** Chances below this are left out of the walk (they move no price). */
 const TINY = 1e-13;
 
-/** What extra innings add from level, as cells (home runs, away runs, chance). */
-interface Extras {
-  home: Int32Array;
-  away: Int32Array;
-  p: Float64Array;
+/**
+ * Runs to come as the markets need them (every market is a sum over the joint): each side's, the
+ * margin's (index dh − da + GAME_CAP) and the total's, before normalising.
+ */
+class Tally {
+  readonly home = new Float64Array(GAME_CAP + 1);
+  readonly away = new Float64Array(GAME_CAP + 1);
+  readonly margin = new Float64Array(2 * GAME_CAP + 1);
+  readonly total = new Float64Array(2 * GAME_CAP + 1);
+
+  add(dh: number, da: number, q: number): void {
+    this.home[Math.min(GAME_CAP, dh)]! += q;
+    this.away[Math.min(GAME_CAP, da)]! += q;
+    this.margin[dh - da + GAME_CAP]! += q;
+    this.total[dh + da]! += q;
+  }
 }
 
-/** Runs still to come for each side, jointly (`joint[dh·(GAME_CAP+1) + da]`), and the final score's marginals, margin and total. */
+/** What extra innings add from level (each side's runs, the margin, the total). */
+type Extras = Tally;
+
+/** The final score: each side's runs, the margin (home − away) and the total. */
 export interface RunsToCome {
-  joint: Float64Array;
   home: Dist;
   away: Dist;
   margin: Dist;
@@ -231,18 +244,8 @@ export class BaseballOutlook {
           if (q !== 0) acc[Math.min(GAME_CAP, j + y) * W + Math.min(GAME_CAP, j + x)]! += reach[j]! * q;
         }
     }
-    const cells: number[] = [];
-    for (let i = 0; i < acc.length; i++) if (acc[i]! > TINY) cells.push(i);
-    const out: Extras = {
-      home: new Int32Array(cells.length),
-      away: new Int32Array(cells.length),
-      p: new Float64Array(cells.length),
-    };
-    cells.forEach((i, n) => {
-      out.home[n] = Math.floor(i / W);
-      out.away[n] = i % W;
-      out.p[n] = acc[i]!;
-    });
+    const out = new Tally();
+    for (let i = 0; i < acc.length; i++) if (acc[i]! > 0) out.add(Math.floor(i / W), i % W, acc[i]!);
     this.extrasCache = out;
     return out;
   }
@@ -275,9 +278,11 @@ export class BaseballOutlook {
     }
     // The deciding bottom half: from now if it is being played, else from its start.
     const [lastOuts, lastBases] = !s.top && s.inning >= n9 ? [s.outs, s.bases] : [0, s.inning > n9 ? 2 : 0];
-    const joint = new Float64Array(W * W);
+    const out = new Tally();
     // Level after the deciding inning, by the away side's runs added (the home side's follow).
     const level = new Float64Array(W);
+    const home = this.side(0);
+    const stops: Float64Array[] = [];
     for (let dh = 0; dh < homeRuns.length; dh++) {
       const ph = homeRuns[dh]!;
       if (ph < TINY) continue;
@@ -287,56 +292,52 @@ export class BaseballOutlook {
         const behind = s.away + da - (s.home + dh);
         // The home side ahead after the deciding top never bats in its bottom half.
         if (behind < 0) {
-          joint[dh * W + da]! += m;
+          out.add(dh, da, m);
           continue;
         }
-        const ys = this.side(0).runs(lastOuts, lastBases, behind + 1);
-        for (let y = 0; y < ys.length; y++) {
+        const ys = (stops[behind] ??= home.runs(lastOuts, lastBases, behind + 1));
+        // Stopped at behind + 1 runs, a half ends at most 4 past it (a grand slam).
+        const end = Math.min(ys.length, behind + 5);
+        for (let y = 0; y < end; y++) {
           const q = m * ys[y]!;
           if (q === 0) continue;
-          const h = Math.min(GAME_CAP, dh + y);
-          if (y !== behind) joint[h * W + da]! += q;
+          if (y !== behind) out.add(Math.min(GAME_CAP, dh + y), da, q);
           else level[da]! += q;
         }
       }
     }
-    const extras = this.extras();
+    // Level: the extras' outcome on top, one side at a time (each market is a sum over the joint).
+    const e = this.extras();
+    const lead = s.away - s.home;
+    let levelMass = 0;
     for (let da = 0; da < W; da++) {
       const m = level[da]!;
       if (m < TINY) continue;
-      const dh = Math.max(0, Math.min(GAME_CAP, da + s.away - s.home));
-      for (let n = 0; n < extras.p.length; n++)
-        joint[Math.min(GAME_CAP, dh + extras.home[n]!) * W + Math.min(GAME_CAP, da + extras.away[n]!)]! +=
-          m * extras.p[n]!;
+      levelMass += m;
+      const dh = Math.max(0, Math.min(GAME_CAP, da + lead));
+      for (let x = 0; x < W; x++) {
+        out.home[Math.min(GAME_CAP, dh + x)]! += m * e.home[x]!;
+        out.away[Math.min(GAME_CAP, da + x)]! += m * e.away[x]!;
+      }
+      for (let x = 0; x < e.total.length; x++) out.total[Math.min(2 * GAME_CAP, dh + da + x)]! += m * e.total[x]!;
     }
-    return summarise(joint, s.home, s.away);
+    for (let x = 0; x < e.margin.length; x++) {
+      const i = Math.max(0, Math.min(2 * GAME_CAP, x + lead));
+      out.margin[i]! += levelMass * e.margin[x]!;
+    }
+    return summarise(out, s.home, s.away);
   }
 }
 
-/** The joint's marginals and its margin and total, as final scores (normalised: folded tails kept). */
-function summarise(joint: Float64Array, h: number, a: number): RunsToCome {
-  const W = GAME_CAP + 1;
+/** Final scores from the runs to come (normalised: folded tails and the last level sliver kept). */
+function summarise(t: Tally, h: number, a: number): RunsToCome {
   let sum = 0;
-  for (let i = 0; i < joint.length; i++) sum += joint[i]!;
-  for (let i = 0; i < joint.length; i++) joint[i]! /= sum;
-  const home = new Float64Array(W);
-  const away = new Float64Array(W);
-  const margin = new Float64Array(2 * W - 1);
-  const total = new Float64Array(2 * W - 1);
-  for (let dh = 0; dh < W; dh++)
-    for (let da = 0; da < W; da++) {
-      const q = joint[dh * W + da]!;
-      if (q === 0) continue;
-      home[dh]! += q;
-      away[da]! += q;
-      margin[dh - da + W - 1]! += q;
-      total[dh + da]! += q;
-    }
+  for (const q of t.home) sum += q;
+  for (const p of [t.home, t.away, t.margin, t.total]) for (let i = 0; i < p.length; i++) p[i]! /= sum;
   return {
-    joint,
-    home: new Dist(h, home),
-    away: new Dist(a, away),
-    margin: new Dist(h - a - (W - 1), margin),
-    total: new Dist(h + a, total),
+    home: new Dist(h, t.home),
+    away: new Dist(a, t.away),
+    margin: new Dist(h - a - GAME_CAP, t.margin),
+    total: new Dist(h + a, t.total),
   };
 }

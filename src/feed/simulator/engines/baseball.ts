@@ -339,7 +339,6 @@ function mean(p: Float64Array): number {
 /** A finished game's score as a certain outcome. */
 function settled(h: number, a: number): RunsToCome {
   return {
-    joint: Float64Array.of(1),
     home: Dist.point(h),
     away: Dist.point(a),
     margin: Dist.point(h - a),
