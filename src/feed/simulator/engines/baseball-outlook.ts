@@ -61,17 +61,37 @@ const BY_RUNNERS = [7, 3, 5, 6, 1, 2, 4, 0] as const;
 /**
  * One side's half-innings at its batting strength k, as the engine plays them: for every start
  * (outs, bases) and every walk-off target t (the half stops once it has t runs), the chance of each
- * number of runs. Computed backwards once: a plate appearance either ends the half, stops it at the
+ * number of runs. Computed backwards: a plate appearance either ends the half, stops it at the
  * target, or leads to a state whose answer is known (more outs, more runners on, or a lower target).
  */
 export class HalfInnings {
   private static readonly W = HALF_CAP + 1;
-  /** [(t·24 + outs·8 + bases)·W + runs], t = 0..W (W: never stopped, the half's plain runs). */
-  private readonly g: Float64Array;
+  /** Every start's plain runs (no target): [(outs·8 + bases)·W + runs]. */
+  private readonly plain: Float64Array;
+  /** Every target from a fresh half and from extras' runner on second: [(t·2 + row)·W + runs]. */
+  private readonly starts: Float64Array;
+  /** Every start and target, [(t·24 + outs·8 + bases)·W + runs], kept only once a deciding half is under way. */
+  private all: Float64Array | undefined;
   /** Expected plate appearances to the third out (each is an out with the same chance). */
   readonly pas: number;
 
-  constructor(k: number) {
+  constructor(private readonly k: number) {
+    const W = HalfInnings.W;
+    const g = HalfInnings.solve(k);
+    // A game held before its start (up to two weeks) needs only these: ~12 KB, not ~90 KB.
+    this.plain = g.slice(W * 24 * W, (W + 1) * 24 * W);
+    this.starts = new Float64Array((W + 1) * 2 * W);
+    for (let t = 0; t <= W; t++)
+      for (const [row, i] of [
+        [0, 0],
+        [1, 2],
+      ] as const)
+        this.starts.set(g.subarray((t * 24 + i) * W, (t * 24 + i + 1) * W), (t * 2 + row) * W);
+    const pOut = 1 - PA_RATES.reduce((s, r) => s + r * k, 0);
+    this.pas = 3 / pOut;
+  }
+
+  private static solve(k: number): Float64Array {
     const W = HalfInnings.W;
     const g = new Float64Array((W + 1) * 24 * W);
     // Flat tables of each state's moves: chance, next state (outs·8 + bases, 24 = third out), runs.
@@ -107,16 +127,21 @@ export class HalfInnings {
             }
           }
         }
-    this.g = g;
-    const pOut = 1 - PA_RATES.reduce((s, r) => s + r * k, 0);
-    this.pas = 3 / pOut;
+    return g;
   }
 
   /** Runs from (outs, bases) to the third out, or until the half has t runs (a walk-off). */
   runs(outs: number, bases: number, t = HalfInnings.W): Float64Array {
     const W = HalfInnings.W;
-    const at = (Math.min(t, W) * 24 + outs * 8 + bases) * W;
-    return this.g.subarray(at, at + W);
+    const i = outs * 8 + bases;
+    if (t >= W) return this.plain.subarray(i * W, (i + 1) * W);
+    if (i === 0 || i === 2) {
+      const at = (t * 2 + (i === 0 ? 0 : 1)) * W;
+      return this.starts.subarray(at, at + W);
+    }
+    this.all ??= HalfInnings.solve(this.k);
+    const at = (t * 24 + i) * W;
+    return this.all.subarray(at, at + W);
   }
 }
 
