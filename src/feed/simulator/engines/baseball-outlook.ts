@@ -200,7 +200,7 @@ export interface InningState {
 }
 
 /**
- * The joint distribution of the runs each side still scores, for one game's batting strengths
+ * The final score's distribution from any state of one game, for its batting strengths
  * (k = a side's batting over the other's) and regulation length. Half-inning chains and the
  * extras' outcome are computed once per game and kept.
  */
@@ -228,8 +228,8 @@ export class BaseballOutlook {
   }
 
   /**
-   * From level at the start of an extra inning (runner on second each half): the chance of each
-   * final (home, away) runs added, as a list of [home, away, p] (the level innings walked through).
+   * From level at the start of an extra inning (runner on second each half): the runs each side
+   * adds until one leads after a bottom half (the level innings walked through), as a tally.
    */
   private extras(): Extras {
     if (this.extrasCache) return this.extrasCache;
