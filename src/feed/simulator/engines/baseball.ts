@@ -2,32 +2,24 @@
 import { ASIAN_HANDICAP, TOTALS } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
-import { Grid, overdispersedDist, poissonAbove, poissonDist } from '../pricing/dist.js';
+import { Dist, Grid, poissonAbove } from '../pricing/dist.js';
 import { asianHandicap, matchResult, moneyline, oddEven, playerProp, teamTotals, totals } from '../pricing/families.js';
 import type { FairMarket } from '../pricing/fair.js';
+import {
+  BaseballOutlook,
+  FIRST_SCORES_ON_DOUBLE,
+  PA_RATES,
+  SAC_FLY,
+  SECOND_SCORES_ON_SINGLE,
+  type RunsToCome,
+} from './baseball-outlook.js';
 import { TeamPlayers, type TrackedPlayer } from './team-players.js';
 import type { EngineContext, FinalResult, MarketDepth, MatchEngine, Snapshot, StepResult } from './types.js';
 
-/**
- * Runs still to come are priced with this variance-to-mean ratio, not as a Poisson (ratio 1): runs
- * come in clusters (the engine's games: ~1.9 per team over nine innings; 1.7 fits its in-play
- * outcomes best). A Poisson book was sure of too much: a side trailing by 3+ in the 6th was priced
- * at 2.9% and won 4.8% of the engine's games, Over 6.5 runs priced at 79% came in 68% of them
- * (test/feed/simulator/engines/calibration.test.ts).
- */
-const RUN_DISPERSION = 1.7;
-
 const PA_MS = 110_000;
 const HALF_BREAK_MS = 90_000;
-const RUNS_PER_HALF = 0.5;
 /** Spread of a starting pitcher's effect on the other side's batting (log scale). */
 const PITCHER_SD = 0.05;
-/** Expected runs to the end of the half-inning by outs and bases (RE24, bases as bits 1st=1, 2nd=2, 3rd=4). */
-const RUN_EXPECTANCY = [
-  [0.48, 0.85, 1.1, 1.44, 1.35, 1.75, 1.96, 2.29],
-  [0.25, 0.5, 0.66, 0.88, 0.95, 1.13, 1.36, 1.54],
-  [0.1, 0.22, 0.32, 0.43, 0.35, 0.48, 0.57, 0.75],
-];
 
 export class BaseballEngine implements MatchEngine {
   private readonly innings: number;
@@ -44,6 +36,8 @@ export class BaseballEngine implements MatchEngine {
   private homeSkipped = false;
   private over = false;
   private readonly squads: [TeamPlayers, TeamPlayers];
+  /** Prices the runs to come from the same plate appearance the game plays (baseball-outlook.ts). */
+  private readonly outlook: BaseballOutlook;
 
   constructor(private readonly ctx: EngineContext) {
     this.innings = ctx.league.plan.format?.innings ?? 9;
@@ -57,6 +51,10 @@ export class BaseballEngine implements MatchEngine {
     this.batting = [Math.exp(diff + 0.01 + pitcherAway), Math.exp(-diff - 0.01 + pitcherHome)];
     const stats = ['hits', 'home_runs', 'runs', 'rbi', 'walks'];
     this.squads = [new TeamPlayers(ctx.home, 'home', stats), new TeamPlayers(ctx.away, 'away', stats)];
+    this.outlook = new BaseballOutlook(
+      [this.batting[0] / this.batting[1], this.batting[1] / this.batting[0]],
+      this.innings,
+    );
   }
 
   expectedDurationMs(): number {
@@ -92,7 +90,7 @@ export class BaseballEngine implements MatchEngine {
     const batter = lineup[this.order[side] % lineup.length]!;
     this.order[side]++;
     const squad = this.squads[side];
-    const probs = [0.09 * k, 0.14 * k, 0.047 * k, 0.004 * k, 0.034 * k];
+    const probs = PA_RATES.map((r) => r * k);
     const x = rng.next();
     let outcome = -1;
     let acc = 0;
@@ -119,7 +117,7 @@ export class BaseballEngine implements MatchEngine {
         squad.add(batter, 'hits');
         this.hits[side]++;
         if (b[2]) score(1);
-        const secondScores = b[1] && rng.chance(0.6);
+        const secondScores = b[1] && rng.chance(SECOND_SCORES_ON_SINGLE);
         if (secondScores) score(1);
         this.bases = [true, b[0], b[1] && !secondScores];
         break;
@@ -129,7 +127,7 @@ export class BaseballEngine implements MatchEngine {
         squad.add(batter, 'hits');
         this.hits[side]++;
         score((b[1] ? 1 : 0) + (b[2] ? 1 : 0));
-        const firstScores = b[0] && rng.chance(0.4);
+        const firstScores = b[0] && rng.chance(FIRST_SCORES_ON_DOUBLE);
         if (firstScores) score(1);
         this.bases = [false, true, b[0] && !firstScores];
         break;
@@ -148,7 +146,7 @@ export class BaseballEngine implements MatchEngine {
         this.bases = [false, false, false];
         break;
       default:
-        if (b[2] && this.outs < 2 && rng.chance(0.15)) {
+        if (b[2] && this.outs < 2 && rng.chance(SAC_FLY)) {
           score(1);
           this.bases = [b[0], b[1], false];
         }
@@ -249,70 +247,65 @@ export class BaseballEngine implements MatchEngine {
     return [...this.squads[0].lines(), ...this.squads[1].lines()];
   }
 
-  /** Expected runs still to come for each side in regulation. */
-  private remaining(): [number, number] {
-    const rem: [number, number] = [0, 0];
-    const k = [this.batting[0] / this.batting[1], this.batting[1] / this.batting[0]];
-    const bits = (this.bases[0] ? 1 : 0) + (this.bases[1] ? 2 : 0) + (this.bases[2] ? 4 : 0);
-    const lastInning = Math.max(this.innings, this.inning);
-    for (const side of [0, 1] as const) {
-      const battingNow = !this.between && (side === 1) === this.top;
-      let halves = 0;
-      for (let i = this.inning; i <= lastInning; i++) {
-        const thisHalfIsTop = side === 1;
-        const current = i === this.inning && thisHalfIsTop === this.top;
-        const past = i === this.inning && !this.top && thisHalfIsTop;
-        if (current || past) continue;
-        halves++;
-      }
-      rem[side] = halves * RUNS_PER_HALF * k[side]!;
-      if (battingNow) rem[side] += RUN_EXPECTANCY[Math.min(2, this.outs)]![bits]! * k[side]!;
-      else if (this.between && (side === 1) === this.top) rem[side] += RUNS_PER_HALF * k[side]!;
-    }
-    return rem;
+  /**
+   * The final score's distribution from the state: the engine's half-innings walked inning by
+   * inning, with the skipped bottom of the last inning, the walk-off and extra innings (runner on
+   * second) as played. Every market on the runs comes from it.
+   */
+  private runsToCome(): RunsToCome {
+    const [h, a] = this.total();
+    if (this.over) return settled(h, a);
+    return this.outlook.runsToCome({
+      inning: this.inning,
+      top: this.top,
+      outs: this.outs,
+      bases: this.bits(),
+      home: h,
+      away: a,
+    });
   }
 
+  private bits(): number {
+    return (this.bases[0] ? 1 : 0) + (this.bases[1] ? 2 : 0) + (this.bases[2] ? 4 : 0);
+  }
   markets(depth: MarketDepth): FairMarket[] {
     const names = this.ctx.names;
-    const [h, a] = this.total();
-    const [rh, ra] = this.remaining();
-    const g = new Grid(
-      overdispersedDist(rh, RUN_DISPERSION, 30).shift(h),
-      overdispersedDist(ra, RUN_DISPERSION, 30).shift(a),
-    );
-    const margin = g.margin();
-    const total = g.total();
-    const tieHome = 0.5 + (this.batting[0] - this.batting[1]) * 0.5;
+    const runs = this.runsToCome();
+    const { margin, total } = runs;
     const full = depth === 'full';
     const tier = this.ctx.league.tier;
-    const out: FairMarket[] = [moneyline(names, margin.above(0) + margin.at(0) * tieHome)];
+    // No tie: extra innings are walked until one side leads.
+    const out: FairMarket[] = [moneyline(names, margin.above(0))];
     for (const line of full ? [-2.5, -1.5, 1.5, 2.5] : [-1.5, 1.5])
       out.push(asianHandicap(names, margin, line, null, null, ASIAN_HANDICAP.key, 'Run Line'));
     for (const line of full ? [6.5, 7.5, 8.5, 9.5, 10.5] : [8.5])
       out.push(totals(total, line, null, null, TOTALS.key, 'Total Runs'));
     if (!full) return out;
     for (const line of [3.5, 4.5]) {
-      out.push(teamTotals('home', names, g.home, line));
-      out.push(teamTotals('away', names, g.away, line));
+      out.push(teamTotals('home', names, runs.home, line));
+      out.push(teamTotals('away', names, runs.away, line));
     }
     out.push(oddEven(total));
-    // The first inning (graded on period I1).
+    // The first inning (graded on period I1): its halves still to play, from the same chains.
     const first = this.runs[0]!;
-    const inFirst = this.inning === 1;
-    const k0 = this.batting[0] / this.batting[1];
-    const k1 = this.batting[1] / this.batting[0];
-    const bits = (this.bases[0] ? 1 : 0) + (this.bases[1] ? 2 : 0) + (this.bases[2] ? 4 : 0);
-    const re = RUN_EXPECTANCY[Math.min(2, this.outs)]![bits]!;
-    const firstH = inFirst ? (this.top ? RUNS_PER_HALF * k0 : this.between ? RUNS_PER_HALF * k0 : re * k0) : 0;
-    const firstA = inFirst && this.top ? (this.between ? RUNS_PER_HALF * k1 : re * k1) : 0;
-    const g1 = new Grid(poissonDist(firstH, 12).shift(first[0]), poissonDist(firstA, 12).shift(first[1]));
+    const inFirst = this.inning === 1 && !this.over;
+    const now = this.outlook.side(this.top ? 1 : 0).runs(this.outs, this.bits());
+    const none = Float64Array.of(1);
+    const firstH = !inFirst ? none : this.top ? this.outlook.side(0).runs(0, 0) : now;
+    const firstA = inFirst && this.top ? now : none;
+    const g1 = new Grid(new Dist(first[0], firstH), new Dist(first[1], firstA));
     out.push(matchResult(names, g1.margin(), 'i1', '1st Inning'));
     out.push(totals(g1.total(), 0.5, 'i1', '1st Inning', TOTALS.key, 'Total Runs'));
     if (tier === 1) {
+      const [h, a] = this.total();
       for (const side of [0, 1] as const) {
         const lineup = this.batters(side);
-        const perPa = 0.225 * (side === 0 ? k0 : k1);
-        const paLeft = (((side === 0 ? rh : ra) / RUNS_PER_HALF / (side === 0 ? k0 : k1)) * 4.3) / 9;
+        const k = side === 0 ? this.batting[0] / this.batting[1] : this.batting[1] / this.batting[0];
+        const perPa = 0.225 * k;
+        // Plate appearances left per batter: the side's runs to come in fresh half-innings' worth.
+        const fresh = this.outlook.side(side);
+        const halves = (side === 0 ? runs.home.mean() - h : runs.away.mean() - a) / mean(fresh.runs(0, 0));
+        const paLeft = (halves * fresh.pas) / 9;
         for (const p of [...lineup].sort((x, y) => y.player.skill - x.player.skill).slice(0, 4)) {
           const hits = p.counters.hits ?? 0;
           const hr = p.counters.home_runs ?? 0;
@@ -326,7 +319,7 @@ export class BaseballEngine implements MatchEngine {
               p.player.id,
               p.player.name,
               0.5,
-              poissonAbove(0.031 * (side === 0 ? k0 : k1) * paLeft, 0.5 - hr),
+              poissonAbove(0.031 * k * paLeft, 0.5 - hr),
               hr,
             ),
           );
@@ -335,4 +328,20 @@ export class BaseballEngine implements MatchEngine {
     }
     return out;
   }
+}
+
+function mean(p: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < p.length; i++) m += i * p[i]!;
+  return m;
+}
+
+/** A finished game's score as a certain outcome. */
+function settled(h: number, a: number): RunsToCome {
+  return {
+    home: Dist.point(h),
+    away: Dist.point(a),
+    margin: Dist.point(h - a),
+    total: Dist.point(h + a),
+  };
 }

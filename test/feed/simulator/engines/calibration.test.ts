@@ -259,6 +259,7 @@ describe('in-play books are as sure as the games bear out', () => {
     ['ice_hockey', 1],
     ['basketball', 1],
     ['american_football', 1],
+    ['baseball', 1],
     ['handball', undefined],
     ['tennis', undefined],
     ['snooker', undefined],
