@@ -95,7 +95,8 @@ export function driftAt(seed: number, eventNum: number, startTime: number, now: 
  * `set_betting`, codes `h-a`) and `ht_ft` by an exponential tilt on their lean (the margin h - a,
  * or the two halves' results), sized so that the home side's share of their decided outcomes moves
  * as the winner market of the same period does; a side's own total (`team_totals_*`) with half the
- * shift, as that side's scoring carries about half of a margin move.
+ * shift, as that side's scoring carries about half of a margin move. A player's prop moves as its
+ * side's team total does (a player's output is a share of the team's), in the direction of `PROP_LEAN`.
  */
 export function tiltMarkets(markets: readonly FairMarket[], shift: number): FairMarket[] {
   if (shift === 0) return markets as FairMarket[];
@@ -108,6 +109,12 @@ export function tiltMarkets(markets: readonly FairMarket[], shift: number): Fair
     // Sided markets are done; the rest are side-less (every outcome's side null).
     if (m !== original || original.decided === true) return m;
     const family = original.key.split(/[@:]/)[0]!;
+    if (original.player !== undefined) {
+      const { side, stat } = original.player;
+      const sign = (side === 'home' ? 1 : -1) * (PROP_LEAN[stat] ?? 1);
+      if (sign === 0) return m;
+      return reweigh(original, (o) => (o.code === 'over' ? sign : o.code === 'under' ? -sign : 0), shift / 2);
+    }
     if (family === 'team_totals_home' || family === 'team_totals_away') {
       const sign = family === 'team_totals_home' ? 1 : -1;
       return reweigh(original, (o) => (o.code === 'over' ? sign : o.code === 'under' ? -sign : 0), shift / 2);
@@ -122,6 +129,14 @@ export function tiltMarkets(markets: readonly FairMarket[], shift: number): Fair
     return tiltTo(original, lean, target);
   });
 }
+
+/**
+ * Which way a player's counter goes as the player's side grows stronger: up (+1, the default: goals,
+ * shots, points, hits, yards… are a share of the side's output, and a stronger side has more of the
+ * ball, so more passes), down (-1: the outplayed side defends and fouls more), or neither (0:
+ * rebounds, a stronger side misses less but makes its opponent miss more).
+ */
+const PROP_LEAN: Readonly<Record<string, number>> = { tackles: -1, fouls: -1, cards: -1, rebounds: 0 };
 
 type Lean = (o: FairOutcome) => number;
 const SCORE_CODE = /^(\d+)-(\d+)$/;
