@@ -108,13 +108,12 @@ export function tiltMarkets(markets: readonly FairMarket[], shift: number): Fair
     const original = markets[i]!;
     // Sided markets are done; the rest are side-less (every outcome's side null).
     if (m !== original || original.decided === true) return m;
-    const family = original.key.split(/[@:]/)[0]!;
     if (original.player !== undefined) {
       const { side, stat } = original.player;
       const sign = (side === 'home' ? 1 : -1) * (PROP_LEAN[stat] ?? 1);
-      if (sign === 0) return m;
-      return reweigh(original, (o) => (o.code === 'over' ? sign : o.code === 'under' ? -sign : 0), shift / 2);
+      return sign === 0 ? m : tiltOver(original, sign > 0 ? up : down);
     }
+    const family = original.key.split(/[@:]/)[0]!;
     if (family === 'team_totals_home' || family === 'team_totals_away') {
       const sign = family === 'team_totals_home' ? 1 : -1;
       return reweigh(original, (o) => (o.code === 'over' ? sign : o.code === 'under' ? -sign : 0), shift / 2);
@@ -222,6 +221,28 @@ function tiltTo(m: FairMarket, lean: Lean, target: number): FairMarket {
     else hi = mid;
   }
   return reweigh(m, lean, (lo + hi) / 2);
+}
+
+/**
+ * An over/under's Over odds times `k` (the Under's divided by it), as `reweigh` with lean ±1 and
+ * y = ln(k)/2 does: written out, as a tier-1 book holds ~850 props and each drift step tilts them all.
+ */
+function tiltOver(m: FairMarket, k: number): FairMarket {
+  if (m.outcomes.length !== 2) return m;
+  const [a, b] = m.outcomes as [FairOutcome, FairOutcome];
+  const over = a.code === 'over' ? a : b.code === 'over' ? b : null;
+  if (over === null || over.p <= 0 || over.p >= 1) return m;
+  const total = a.p + b.p;
+  const x = over.p * k;
+  const pOver = (x / (x + total - over.p)) * total;
+  const pOf = (o: FairOutcome): number => (o === over ? pOver : total - pOver);
+  return {
+    ...m,
+    outcomes: [
+      { ...a, p: pOf(a) },
+      { ...b, p: pOf(b) },
+    ],
+  };
 }
 
 function tiltSided(m: FairMarket, up: number, down: number): FairMarket {

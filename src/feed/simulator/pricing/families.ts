@@ -326,13 +326,13 @@ export function playerProp(
   side: TeamSide,
 ): FairMarket {
   const p = current > line ? 1 : pOver;
-  return {
-    ...decidedIfCertain(
-      fair(key(`player_${stat}_${playerId}`, null, line), `${playerName} ${statLabel} ${line}`, [
-        { code: 'over', label: `Over ${line}`, side: null, p },
-        { code: 'under', label: `Under ${line}`, side: null, p: 1 - p },
-      ]),
-    ),
-    player: { side, stat },
-  };
+  const m = decidedIfCertain(
+    fair(key(`player_${stat}_${playerId}`, null, line), `${playerName} ${statLabel} ${line}`, [
+      { code: 'over', label: `Over ${line}`, side: null, p },
+      { code: 'under', label: `Under ${line}`, side: null, p: 1 - p },
+    ]),
+  );
+  // A fresh object either way (fair or decidedIfCertain's copy): set in place, no third copy.
+  m.player = { side, stat };
+  return m;
 }
