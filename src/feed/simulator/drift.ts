@@ -95,7 +95,8 @@ export function driftAt(seed: number, eventNum: number, startTime: number, now: 
  * `set_betting`, codes `h-a`) and `ht_ft` by an exponential tilt on their lean (the margin h - a,
  * or the two halves' results), sized so that the home side's share of their decided outcomes moves
  * as the winner market of the same period does; a side's own total (`team_totals_*`) with half the
- * shift, as that side's scoring carries about half of a margin move.
+ * shift, as that side's scoring carries about half of a margin move. A player's prop moves as its
+ * side's team total does (a player's output is a share of the team's), in the direction of `PROP_LEAN`.
  */
 export function tiltMarkets(markets: readonly FairMarket[], shift: number): FairMarket[] {
   if (shift === 0) return markets as FairMarket[];
@@ -107,6 +108,11 @@ export function tiltMarkets(markets: readonly FairMarket[], shift: number): Fair
     const original = markets[i]!;
     // Sided markets are done; the rest are side-less (every outcome's side null).
     if (m !== original || original.decided === true) return m;
+    if (original.player !== undefined) {
+      const { side, stat } = original.player;
+      const sign = (side === 'home' ? 1 : -1) * (PROP_LEAN[stat] ?? 1);
+      return sign === 0 ? m : tiltOver(original, sign > 0 ? up : down);
+    }
     const family = original.key.split(/[@:]/)[0]!;
     if (family === 'team_totals_home' || family === 'team_totals_away') {
       const sign = family === 'team_totals_home' ? 1 : -1;
@@ -122,6 +128,14 @@ export function tiltMarkets(markets: readonly FairMarket[], shift: number): Fair
     return tiltTo(original, lean, target);
   });
 }
+
+/**
+ * Which way a player's counter goes as the player's side grows stronger: up (+1, the default: goals,
+ * shots, points, hits, yards… are a share of the side's output, and a stronger side has more of the
+ * ball, so more passes), down (-1: the outplayed side defends and fouls more), or neither (0:
+ * rebounds, a stronger side misses less but makes its opponent miss more).
+ */
+const PROP_LEAN: Readonly<Record<string, number>> = { tackles: -1, fouls: -1, cards: -1, rebounds: 0 };
 
 type Lean = (o: FairOutcome) => number;
 const SCORE_CODE = /^(\d+)-(\d+)$/;
@@ -207,6 +221,28 @@ function tiltTo(m: FairMarket, lean: Lean, target: number): FairMarket {
     else hi = mid;
   }
   return reweigh(m, lean, (lo + hi) / 2);
+}
+
+/**
+ * An over/under's Over odds times `k` (the Under's divided by it), as `reweigh` with lean ±1 and
+ * y = ln(k)/2 does: written out, as a tier-1 book holds ~850 props and each drift step tilts them all.
+ */
+function tiltOver(m: FairMarket, k: number): FairMarket {
+  if (m.outcomes.length !== 2) return m;
+  const [a, b] = m.outcomes as [FairOutcome, FairOutcome];
+  const over = a.code === 'over' ? a : b.code === 'over' ? b : null;
+  if (over === null || over.p <= 0 || over.p >= 1) return m;
+  const total = a.p + b.p;
+  const x = over.p * k;
+  const pOver = (x / (x + total - over.p)) * total;
+  const pOf = (o: FairOutcome): number => (o === over ? pOver : total - pOver);
+  return {
+    ...m,
+    outcomes: [
+      { ...a, p: pOf(a) },
+      { ...b, p: pOf(b) },
+    ],
+  };
 }
 
 function tiltSided(m: FairMarket, up: number, down: number): FairMarket {

@@ -149,6 +149,58 @@ describe('prematch drift', () => {
     assert.ok(checked >= 15, `only ${checked} of 20 games moved first without an event`);
   });
 
+  it("player props move with their side's drift, at the same instants as the winner (news jumps too)", () => {
+    // They stood still from opening to kick-off while the winner drifted (a free bet against the book).
+    const HOME_PLAYERS = new Set(world.leagues.find((l) => l.sport === 'soccer')!.teams[0]!.players.map((p) => p.id));
+    let jumps = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const g = game('soccer', seed);
+      assert.equal(g.plan.league.tier, 1, 'props are a tier-1 book');
+      const from = START - 40 * HOUR;
+      const ms = prematch(g, from, START - 1);
+      // Which market each selection is in, from the opening book.
+      const keyOf = new Map<number, { key: string; code: string }>();
+      const opening = ms.find((m) => m.type === 'markets');
+      assert.ok(opening?.type === 'markets');
+      for (const mk of opening.markets)
+        for (const o of mk.outcomes) keyOf.set(o.selection_id, { key: mk.key, code: o.code });
+      const goalsOver = [...keyOf].filter(([, k]) => k.key.startsWith('player_goals_') && k.code === 'over');
+      assert.ok(goalsOver.length > 4, `seed ${seed}: ${goalsOver.length} goalscorer Overs in the book`);
+      const isHome = (key: string): boolean => HOME_PLAYERS.has(key.slice('player_goals_'.length).split(':')[0]!);
+      const price = prices([opening]);
+      let prevDrift = driftAt(seed, g.plan.eventNum, START, from);
+      for (const m of ms) {
+        if (m.type !== 'odds') continue;
+        const at = Date.parse(m.ts!);
+        const moved = new Set(m.changes.filter((c) => c.odds !== undefined).map((c) => keyOf.get(c.selection_id)!.key));
+        const propsMoved = [...moved].some((k) => k.startsWith('player_'));
+        const teamMoved = [...moved].some((k) => !k.startsWith('player_'));
+        // The same state prices both: props never move on their own (rounded odds may hide a tiny move of either).
+        if (propsMoved) assert.ok(teamMoved, `seed ${seed} at ${m.ts}: props moved alone`);
+        const before = new Map(price);
+        for (const c of m.changes) if (c.odds !== undefined) price.set(c.selection_id, c.odds);
+        const drift = driftAt(seed, g.plan.eventNum, START, at);
+        const step = drift - prevDrift;
+        prevDrift = drift;
+        if (Math.abs(step) < 0.03) continue; // too small a move to show through rounded odds everywhere
+        // Far from kick-off a step this size is team news (the random steps there have sd 0.04).
+        if (at < START - DRIFT.nearLeadMs && Math.abs(step) >= DRIFT.newsMin) jumps++;
+        // The home side stronger: its players' goals Overs shorten, the away players' lengthen.
+        for (const [id, k] of goalsOver) {
+          const b = before.get(id)!;
+          const a = price.get(id)!;
+          const shorter = step > 0 === isHome(k.key);
+          assert.ok(
+            shorter ? a <= b : a >= b,
+            `seed ${seed} at ${m.ts}: drift ${step.toFixed(3)}, ${k.key} Over ${b} -> ${a}`,
+          );
+        }
+        assert.ok(propsMoved, `seed ${seed} at ${m.ts}: drift moved ${step.toFixed(3)}, props did not`);
+      }
+    }
+    assert.ok(jumps >= 1, 'a team-news jump among the seeds');
+  });
+
   describe('every family moves with the drift, consistently with the winner', () => {
     /** The full fair book of a tier-1 game of the sport, before kick-off. */
     function book(sport: string): FairMarket[] {
@@ -221,6 +273,27 @@ describe('prematch drift', () => {
           before.find((m) => m.key === key),
         );
       same('totals:2.5');
+    });
+
+    it("player props move with their side: a stronger home side's scorers up, its tacklers down", () => {
+      for (const [sport, stat, dir] of [
+        ['soccer', 'goals', 1],
+        ['soccer', 'tackles', -1],
+        ['basketball', 'points', 1],
+        ['baseball', 'hits', 1],
+        ['american_football', 'touchdowns', 1],
+      ] as const) {
+        const before = book(sport);
+        const after = tiltMarkets(before, 0.15);
+        const props = before.filter((m) => m.player?.stat === stat && m.decided !== true);
+        assert.ok(props.some((m) => m.player!.side === 'home') && props.some((m) => m.player!.side === 'away'), sport);
+        for (const m0 of props) {
+          const m1 = after.find((m) => m.key === m0.key)!;
+          const over = (m: FairMarket): number => m.outcomes.find((o) => o.code === 'over')!.p;
+          const want = dir * (m0.player!.side === 'home' ? 1 : -1);
+          assert.ok((over(m1) - over(m0)) * want > 0, `${sport} ${m0.key}: ${over(m0)} -> ${over(m1)}`);
+        }
+      }
     });
   });
 });

@@ -346,7 +346,16 @@ export class AmericanFootballEngine extends TimedEngine {
         const label =
           stat === 'passing_yards' ? 'Passing Yards' : stat === 'rushing_yards' ? 'Rushing Yards' : 'Receiving Yards';
         out.push(
-          playerProp(stat, label, p.player.id, p.player.name, line, 1 - normalCdf((line - cur - mean) / sd), cur),
+          playerProp(
+            stat,
+            label,
+            p.player.id,
+            p.player.name,
+            line,
+            1 - normalCdf((line - cur - mean) / sd),
+            cur,
+            p.side,
+          ),
         );
         if (stat !== 'passing_yards') {
           const tdCur = p.counters.touchdowns ?? 0;
@@ -360,6 +369,7 @@ export class AmericanFootballEngine extends TimedEngine {
               0.5,
               poissonAbove(tdMean, 0.5 - tdCur),
               tdCur,
+              p.side,
             ),
           );
         }

@@ -310,7 +310,16 @@ export class BaseballEngine implements MatchEngine {
           const hits = p.counters.hits ?? 0;
           const hr = p.counters.home_runs ?? 0;
           out.push(
-            playerProp('hits', 'Hits', p.player.id, p.player.name, 0.5, poissonAbove(perPa * paLeft, 0.5 - hits), hits),
+            playerProp(
+              'hits',
+              'Hits',
+              p.player.id,
+              p.player.name,
+              0.5,
+              poissonAbove(perPa * paLeft, 0.5 - hits),
+              hits,
+              p.side,
+            ),
           );
           out.push(
             playerProp(
@@ -321,6 +330,7 @@ export class BaseballEngine implements MatchEngine {
               0.5,
               poissonAbove(0.031 * k * paLeft, 0.5 - hr),
               hr,
+              p.side,
             ),
           );
         }

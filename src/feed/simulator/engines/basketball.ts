@@ -316,6 +316,7 @@ export class BasketballEngine extends TimedEngine {
             pLine,
             poissonAbove(pts / 2.2, (pLine - (c.points ?? 0)) / 2.2),
             c.points ?? 0,
+            p.side,
           ),
         );
         out.push(
@@ -327,6 +328,7 @@ export class BasketballEngine extends TimedEngine {
             rLine,
             poissonAbove(reb, rLine - (c.rebounds ?? 0)),
             c.rebounds ?? 0,
+            p.side,
           ),
         );
         out.push(
@@ -338,6 +340,7 @@ export class BasketballEngine extends TimedEngine {
             aLine,
             poissonAbove(ast, aLine - (c.assists ?? 0)),
             c.assists ?? 0,
+            p.side,
           ),
         );
       }

@@ -32,6 +32,8 @@ export interface FairMarket {
   decided?: boolean;
   /** Set on a two-way line market (totals, handicaps): its line can follow the score in play. */
   line?: LineOf;
+  /** Set on a player prop: whose player and which counter (the prematch drift moves it with its side). */
+  player?: { side: TeamSide; stat: string };
 }
 
 export interface MatchNames {

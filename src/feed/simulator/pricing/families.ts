@@ -14,6 +14,7 @@ import {
   TOTALS,
   WINNING_MARGIN,
 } from '../../../domain/families/index.js';
+import type { TeamSide } from '../../../domain/types.js';
 import { formatMarketKey, isQuarterLine, splitQuarterLine } from '../../../domain/market-key.js';
 import type { Dist, Grid } from './dist.js';
 import { decidedIfCertain, fair, signed, type FairMarket, type FairOutcome, type MatchNames } from './fair.js';
@@ -313,7 +314,7 @@ export function htFt(names: MatchNames, joint: ReadonlyMap<string, number>): Fai
   return decidedIfCertain(fair(key(HT_FT.key), HT_FT.name, outcomes));
 }
 
-/** Over/under on a player's counter (`player_<stat>_<player_id>:<line>`): P(final > line). */
+/** Over/under on a player's counter (`player_<stat>_<player_id>:<line>`) of the `side` team: P(final > line). */
 export function playerProp(
   stat: string,
   statLabel: string,
@@ -322,12 +323,16 @@ export function playerProp(
   line: number,
   pOver: number,
   current: number,
+  side: TeamSide,
 ): FairMarket {
   const p = current > line ? 1 : pOver;
-  return decidedIfCertain(
+  const m = decidedIfCertain(
     fair(key(`player_${stat}_${playerId}`, null, line), `${playerName} ${statLabel} ${line}`, [
       { code: 'over', label: `Over ${line}`, side: null, p },
       { code: 'under', label: `Under ${line}`, side: null, p: 1 - p },
     ]),
   );
+  // A fresh object either way (fair or decidedIfCertain's copy): set in place, no third copy.
+  m.player = { side, stat };
+  return m;
 }

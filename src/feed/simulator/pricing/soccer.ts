@@ -256,6 +256,7 @@ function playerProps(out: FairMarket[], s: SoccerPricingState): void {
             line,
             poissonAbove(pl.expected[stat], line - current),
             current,
+            pl.side,
           ),
         );
       }
