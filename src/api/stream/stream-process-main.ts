@@ -165,9 +165,9 @@ process.on('message', (m: ToStreamProcess, socket?: Socket) => {
       break;
     case 'batch': {
       onBatch(m);
-      const seq = m.seq;
-      // After the hub's flush of these entries (scheduled first, at the entries' append).
-      setImmediate(() => send({ t: 'ack', seq }));
+      // Written now (the batch is one turn's entries already), then acknowledged.
+      hub?.flush();
+      send({ t: 'ack', seq: m.seq });
       break;
     }
     case 'shed':
@@ -191,6 +191,9 @@ process.on('message', (m: ToStreamProcess, socket?: Socket) => {
       break;
   }
 });
+
+// Stopped: exit cleanly (a profile is written, sockets closed by the system).
+process.on('SIGTERM', () => process.exit(0));
 
 // The service went away: nothing more will come, and the sockets are ours to close.
 process.on('disconnect', () => {

@@ -146,7 +146,10 @@ export class StreamProcess {
     if (this.closing) return;
     const child = fork(new URL('./stream-process-main.js', import.meta.url), [], {
       serialization: 'advanced',
-      execArgv: [],
+      // STREAM_PROCESS_PROFILE=<dir>: a CPU profile of the stream process, written when it stops (bench/README.md).
+      execArgv: process.env.STREAM_PROCESS_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.STREAM_PROCESS_PROFILE}`]
+        : [],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child = child;
