@@ -10,6 +10,7 @@ const nulls = {
   drawShare: null,
   awayShare: null,
   pointsPerGame: null,
+  pointsSd: null,
   nilNilShare: null,
   bigMarginShare: null,
   overtimeShare: null,
@@ -56,12 +57,22 @@ describe('realism report verdicts', () => {
     assert.equal(rows[0]!.verdict, 'miss');
   });
 
-  it('a figure that is not a share of a counted sample (points per game) is never put down to noise', () => {
-    const rows = compare(new Map([['soccer', sport({ finals: 5, homeShare: 0.45, pointsPerGame: 3.62 })]]), refs);
-    assert.deepEqual(
-      rows.map((r) => r.verdict),
-      ['pass', 'miss'],
+  it('a mean (points per game) is judged by its own sample: its standard error from the spread of its games', () => {
+    // 3.62 over 73 finals whose totals spread by 1.8 (s.e. 0.21): 0.07 above the band's high edge is noise.
+    const few = compare(
+      new Map([['soccer', sport({ finals: 73, homeShare: 0.45, pointsPerGame: 3.62, pointsSd: 1.8 })]]),
+      refs,
     );
+    assert.deepEqual(
+      few.map((r) => r.verdict),
+      ['pass', 'noise'],
+    );
+    assert.equal(few[1]!.sample, 73);
+    // The same mean over 6,000 finals (s.e. 0.02) is a miss, and so is one whose spread is unknown.
+    const many = compare(new Map([['soccer', sport({ finals: 6000, pointsPerGame: 3.62, pointsSd: 1.8 })]]), refs);
+    assert.equal(many[1]!.verdict, 'miss');
+    const unknown = compare(new Map([['soccer', sport({ finals: 73, pointsPerGame: 3.62 })]]), refs);
+    assert.equal(unknown[1]!.verdict, 'miss');
   });
 
   it('prints the verdict, the sample a share is of, and a summary that counts the three apart', () => {

@@ -67,6 +67,8 @@ export interface SportTally {
   draw: number;
   away: number;
   points: number;
+  /** Sum of each final's total squared (the spread of points per game). */
+  pointsSq: number;
   nilNil: number;
   bigMargin: number;
   overtime: number;
@@ -101,6 +103,7 @@ function emptyTally(): SportTally {
     draw: 0,
     away: 0,
     points: 0,
+    pointsSq: 0,
     nilNil: 0,
     bigMargin: 0,
     overtime: 0,
@@ -284,6 +287,7 @@ export class RealismCollector {
     else if (side === 'away') t.away++;
     else t.draw++;
     t.points += score.home + score.away;
+    t.pointsSq += (score.home + score.away) ** 2;
     if (score.home === 0 && score.away === 0) t.nilNil++;
     const big = BIG_MARGIN[e.sport];
     if (big !== undefined && Math.abs(score.home - score.away) >= big) t.bigMargin++;
@@ -432,6 +436,8 @@ export interface SportFigures {
   drawShare: number | null;
   awayShare: number | null;
   pointsPerGame: number | null;
+  /** Standard deviation of a final's total (null below two finals): the standard error of pointsPerGame. */
+  pointsSd: number | null;
   nilNilShare: number | null;
   bigMarginShare: number | null;
   overtimeShare: number | null;
@@ -462,6 +468,10 @@ export function figuresOf(t: SportTally): SportFigures {
     drawShare: ratio(t.draw, t.finals),
     awayShare: ratio(t.away, t.finals),
     pointsPerGame: ratio(t.points, t.finals),
+    pointsSd:
+      t.finals < 2
+        ? null
+        : Math.sqrt(Math.max(0, (t.pointsSq - (t.points * t.points) / t.finals) / (t.finals - 1))),
     nilNilShare: ratio(t.nilNil, t.finals),
     bigMarginShare: ratio(t.bigMargin, t.finals),
     overtimeShare: ratio(t.overtime, t.finals),

@@ -27,10 +27,11 @@ export interface RealismRow {
   pass: boolean;
   /**
    * `pass` within the band; `noise` outside it by no more than two standard errors of a share of
-   * `sample` (a short run's few finals or series: a longer run decides it); `miss` otherwise.
+   * `sample`, or of a mean over `sample` finals (a short run's few finals or series: a longer run
+   * decides it); `miss` otherwise.
    */
   verdict: 'pass' | 'noise' | 'miss';
-  /** What a share figure is a proportion of (finals, series, sets, books), or null. */
+  /** What a share figure is a proportion of (finals, series, sets, books), or a mean is over (finals), or null. */
   sample: number | null;
 }
 
@@ -45,6 +46,7 @@ function sampleOf(f: SportFigures, figure: string): number | null {
     case 'overtimeShare':
     case 'shootoutShare':
     case 'straightSetsShare':
+    case 'pointsPerGame':
       return f.finals;
     case 'deciderShare':
       return f.series;
@@ -58,14 +60,25 @@ function sampleOf(f: SportFigures, figure: string): number | null {
   }
 }
 
-function verdictOf(v: number | null, r: Reference, n: number | null): RealismRow['verdict'] {
+/**
+ * The standard deviation of one draw of a figure, for its standard error over `sample` draws: a
+ * mean's from the games' own spread, a share's (binomial) at the band's edge; null when unknown.
+ */
+function spreadOf(f: SportFigures, figure: string, edge: number): number | null {
+  if (figure === 'pointsPerGame') return f.pointsSd;
+  return Math.sqrt(edge * (1 - edge));
+}
+
+function verdictOf(f: SportFigures, figure: string, r: Reference, n: number | null): RealismRow['verdict'] {
+  const v = f[figure as keyof SportFigures] as number | null;
   if (v === null) return 'miss';
   if (v >= r.low && v <= r.high) return 'pass';
   if (n === null || n <= 0) return 'miss';
-  // The band's nearer edge, and the spread of a share of n draws there (binomial standard error).
+  // The band's nearer edge, and the standard error of the figure over n draws there.
   const edge = v < r.low ? r.low : r.high;
-  const se = Math.sqrt((edge * (1 - edge)) / n);
-  return Math.abs(v - edge) <= 2 * se ? 'noise' : 'miss';
+  const sd = spreadOf(f, figure, edge);
+  if (sd === null) return 'miss';
+  return Math.abs(v - edge) <= (2 * sd) / Math.sqrt(n) ? 'noise' : 'miss';
 }
 
 /** Runs the simulator for `days` world days and returns the figures of every sport. */
@@ -112,7 +125,7 @@ export function compare(
     for (const r of refs.get(sport.split(' ')[0]!) ?? defaultReferences()) {
       const v = f[r.figure];
       const sample = sampleOf(f, r.figure);
-      const verdict = verdictOf(v, r, sample);
+      const verdict = verdictOf(f, r.figure, r, sample);
       rows.push({ sport, figure: r.figure, simulated: v, reference: r, pass: verdict === 'pass', verdict, sample });
     }
   }
