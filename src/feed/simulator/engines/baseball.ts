@@ -16,6 +16,9 @@ import {
 import { TeamPlayers, type TrackedPlayer } from './team-players.js';
 import type { EngineContext, FinalResult, MarketDepth, MatchEngine, Snapshot, StepResult } from './types.js';
 
+/** Hits per plate appearance at k = 1 (single, double, triple, home run of PA_RATES). */
+const HITS_PER_PA = PA_RATES[1] + PA_RATES[2] + PA_RATES[3] + PA_RATES[4];
+
 const PA_MS = 110_000;
 const HALF_BREAK_MS = 90_000;
 /** Spread of a starting pitcher's effect on the other side's batting (log scale). */
@@ -301,7 +304,8 @@ export class BaseballEngine implements MatchEngine {
       for (const side of [0, 1] as const) {
         const lineup = this.batters(side);
         const k = side === 0 ? this.batting[0] / this.batting[1] : this.batting[1] / this.batting[0];
-        const perPa = 0.225 * k;
+        // Per plate appearance as the engine plays it: a hit is a single, double, triple or home run.
+        const perPa = HITS_PER_PA * k;
         // Plate appearances left per batter: the side's runs to come in fresh half-innings' worth.
         const fresh = this.outlook.side(side);
         const halves = (side === 0 ? runs.home.mean() - h : runs.away.mean() - a) / mean(fresh.runs(0, 0));
@@ -328,7 +332,7 @@ export class BaseballEngine implements MatchEngine {
               p.player.id,
               p.player.name,
               0.5,
-              poissonAbove(0.031 * k * paLeft, 0.5 - hr),
+              poissonAbove(PA_RATES[4] * k * paLeft, 0.5 - hr),
               hr,
               p.side,
             ),
