@@ -1,33 +1,14 @@
 // STREAM_PROCESS=on: streams move to a process of their own once caught up; clients see exactly what they would have seen without it.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { Rng } from '../../src/feed/simulator/rng.js';
 import { SseClient, type SseEvent } from '../helpers/sse.js';
-import {
-  ADMIN_KEY,
-  DEMO_KEY,
-  feedOk,
-  fixture,
-  markets,
-  odds,
-  result,
-  score,
-  SEL,
-  startService,
-  status,
-  type TestService,
-} from '../helpers/service.js';
+import { lifeOf, listen } from '../helpers/stream-life.js';
+import { ADMIN_KEY, DEMO_KEY, feedOk, startService, type TestService } from '../helpers/service.js';
 
 const key = { 'x-api-key': DEMO_KEY };
 const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
-
-async function listen(svc: TestService): Promise<string> {
-  await svc.service.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = svc.service.app.server.address() as AddressInfo;
-  return `http://127.0.0.1:${port}`;
-}
 
 async function metric(svc: TestService, name: string): Promise<number> {
   const text = (await svc.inject('GET', '/metrics', { key: null, headers: { 'x-admin-key': ADMIN_KEY } })).text;
@@ -60,23 +41,6 @@ function streamProcesses(): number[] {
     }
   }
   return out;
-}
-
-/** A soccer event through its life with prices that move (every kind of change). */
-function lifeOf(id: string, rng: Rng): object[][] {
-  const ticks: object[][] = [[fixture(id), markets(id)], [status(id, 'live')]];
-  let home = 0;
-  for (let i = 0; i < 10; i++) {
-    ticks.push([
-      odds(id, [
-        { selection_id: SEL.home, odds: Math.round(rng.uniform(1.2, 5) * 100) / 100 },
-        { selection_id: SEL.over, odds: Math.round(rng.uniform(1.2, 3) * 100) / 100, is_locked: rng.next() < 0.2 },
-      ]),
-    ]);
-    if (rng.next() < 0.3) ticks.push([score(id, ++home, 0, { period: '1H', clock: `${10 + i}:00` })]);
-  }
-  ticks.push([result(id, home, 0)]);
-  return ticks;
 }
 
 const PATHS = ['/v1/stream', '/v1/stream?markets=totals', '/v1/stream?event_ids=p2&odds_format=american'];

@@ -1,12 +1,12 @@
 // The replay window survives a restart (decisions.md "Real-time delivery"): a client resumes with its Last-Event-ID on the restarted service exactly, on the embedded store and on PostgreSQL.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createTestSchema, postgresSkip } from '../helpers/postgres.js';
 import { SseClient, type SseEvent } from '../helpers/sse.js';
+import { listen } from '../helpers/stream-life.js';
 import {
   DEMO_KEY,
   feedOk,
@@ -27,12 +27,6 @@ const key = { 'x-api-key': DEMO_KEY };
 const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
 const PATH = '/v1/stream?event_ids=a,b';
 const ENV = { STREAM_HEARTBEAT_SECONDS: '3600' };
-
-async function listen(svc: TestService): Promise<string> {
-  await svc.service.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = svc.service.app.server.address() as AddressInfo;
-  return `http://127.0.0.1:${port}`;
-}
 
 /** Events a client was sent, without the shutdown's `close`. */
 const changesOf = (c: SseClient): SseEvent[] => c.changes.filter((e) => e.event !== 'close');

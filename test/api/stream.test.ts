@@ -1,9 +1,9 @@
 // GET /v1/stream (decisions.md "Real-time delivery"): events, filters, exact resume, snapshot, snapshot_required, refusals.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Rng } from '../../src/feed/simulator/rng.js';
 import { SseClient, type SseEvent, type SseRefusal } from '../helpers/sse.js';
+import { lifeOf, listen } from '../helpers/stream-life.js';
 import {
   ADMIN_KEY,
   DEMO_KEY,
@@ -20,31 +20,8 @@ import {
   type TestService,
 } from '../helpers/service.js';
 
-async function listen(svc: TestService): Promise<string> {
-  await svc.service.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = svc.service.app.server.address() as AddressInfo;
-  return `http://127.0.0.1:${port}`;
-}
-
 const key = { 'x-api-key': DEMO_KEY };
 const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
-
-/** A soccer event through its whole life, and prices that move: every kind of change. */
-function lifeOf(id: string, rng: Rng): object[][] {
-  const ticks: object[][] = [[fixture(id), markets(id)], [status(id, 'live')]];
-  let home = 0;
-  for (let i = 0; i < 12; i++) {
-    ticks.push([
-      odds(id, [
-        { selection_id: SEL.home, odds: Math.round(rng.uniform(1.2, 5) * 100) / 100 },
-        { selection_id: SEL.over, odds: Math.round(rng.uniform(1.2, 3) * 100) / 100, is_locked: rng.next() < 0.2 },
-      ]),
-    ]);
-    if (rng.next() < 0.25) ticks.push([score(id, ++home, 0, { period: '1H', clock: `${10 + i}:00` })]);
-  }
-  ticks.push([result(id, home, 0)]);
-  return ticks;
-}
 
 describe('GET /v1/stream', () => {
   let svc: TestService;
