@@ -469,9 +469,7 @@ export function figuresOf(t: SportTally): SportFigures {
     awayShare: ratio(t.away, t.finals),
     pointsPerGame: ratio(t.points, t.finals),
     pointsSd:
-      t.finals < 2
-        ? null
-        : Math.sqrt(Math.max(0, (t.pointsSq - (t.points * t.points) / t.finals) / (t.finals - 1))),
+      t.finals < 2 ? null : Math.sqrt(Math.max(0, (t.pointsSq - (t.points * t.points) / t.finals) / (t.finals - 1))),
     nilNilShare: ratio(t.nilNil, t.finals),
     bigMarginShare: ratio(t.bigMargin, t.finals),
     overtimeShare: ratio(t.overtime, t.finals),
