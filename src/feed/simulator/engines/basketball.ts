@@ -38,6 +38,13 @@ const MARGIN_DISPERSION = 1.07;
 const BUZZER_POSSESSIONS = 0.55;
 const USAGE = (pos: string): number => (pos === 'G' ? 1.2 : pos === 'F' ? 1 : 0.9);
 const REBOUND = (pos: string): number => (pos === 'C' ? 2.2 : pos === 'F' ? 1.4 : 0.6);
+/** Share of missed possessions the shooting side rebounds; share of made 2s and 3s assisted. */
+const OFFENSIVE_REBOUND = 0.25;
+const ASSISTED = 0.6;
+/** Chance a possession scores at BASE_PPP (1, 2 or 3 points: 0.04 + 0.40 + 0.12). */
+const SCORE_CHANCE = 0.56;
+/** Assists per point scored, as played: made 2s and 3s (0.40 + 0.12 at BASE_PPP) assisted ASSISTED of the time. */
+const ASSISTS_PER_POINT = ((0.4 + 0.12) * ASSISTED) / BASE_PPP;
 const ASSIST = (pos: string): number => (pos === 'G' ? 2.2 : pos === 'F' ? 0.8 : 0.4);
 
 /** E[min(max(X, -cap), cap)] for X ~ Normal(mean, sd). */
@@ -119,10 +126,10 @@ export class BasketballEngine extends TimedEngine {
     if (scored > 0) {
       const shooter = squad.pick(rng, USAGE);
       squad.add(shooter, 'points', scored);
-      if (scored > 1 && rng.chance(0.6)) squad.add(squad.pick(rng, ASSIST), 'assists');
+      if (scored > 1 && rng.chance(ASSISTED)) squad.add(squad.pick(rng, ASSIST), 'assists');
       this.score(side === 0 ? 'home' : 'away', scored);
     } else {
-      const offensive = rng.chance(0.25);
+      const offensive = rng.chance(OFFENSIVE_REBOUND);
       const reb = this.squads[offensive ? side : side === 0 ? 1 : 0];
       reb.add(reb.pick(rng, REBOUND), 'rebounds');
     }
@@ -290,20 +297,30 @@ export class BasketballEngine extends TimedEngine {
   private props(secondsLeft: number): FairMarket[] {
     const out: FairMarket[] = [];
     const perPossession = secondsLeft / MEAN_POSSESSION / 2;
+    // As the engine plays a possession: a miss (the chance of no score) is rebounded by the
+    // shooting side a quarter of the time, by the defence the rest.
+    const miss = (s: 0 | 1): number => Math.max(0, 1 - (SCORE_CHANCE * this.ppp[s]) / BASE_PPP);
     for (const side of [0, 1] as const) {
       const squad = this.squads[side];
+      const other = side === 0 ? 1 : 0;
+      const reboundsPerPossession = OFFENSIVE_REBOUND * miss(side) + (1 - OFFENSIVE_REBOUND) * miss(other);
       for (const p of squad.top(4, USAGE)) {
         const pts = perPossession * this.ppp[side] * squad.share(p, USAGE);
-        const reb = perPossession * 0.55 * 2 * squad.share(p, REBOUND) * 0.75;
-        const ast = perPossession * this.ppp[side] * 0.28 * squad.share(p, ASSIST);
+        const reb = perPossession * reboundsPerPossession * squad.share(p, REBOUND);
+        const ast = perPossession * this.ppp[side] * ASSISTS_PER_POINT * squad.share(p, ASSIST);
         const pLine =
           Math.floor(((4 * this.format.periodSeconds) / MEAN_POSSESSION / 2) * this.ppp[side] * squad.share(p, USAGE)) +
           0.5;
         const rLine =
-          Math.floor(((4 * this.format.periodSeconds) / MEAN_POSSESSION) * 0.41 * squad.share(p, REBOUND)) + 0.5;
+          Math.floor(
+            ((4 * this.format.periodSeconds) / MEAN_POSSESSION / 2) * reboundsPerPossession * squad.share(p, REBOUND),
+          ) + 0.5;
         const aLine =
           Math.floor(
-            ((4 * this.format.periodSeconds) / MEAN_POSSESSION / 2) * this.ppp[side] * 0.28 * squad.share(p, ASSIST),
+            ((4 * this.format.periodSeconds) / MEAN_POSSESSION / 2) *
+              this.ppp[side] *
+              ASSISTS_PER_POINT *
+              squad.share(p, ASSIST),
           ) + 0.5;
         const c = p.counters;
         // Points come in 2s and 3s: a Poisson on baskets (mean/2.2) keeps the spread right.

@@ -1,0 +1,65 @@
+// Player props at the opening, graded by what the engine then plays: priced as often as they win (basketball's rebounds were priced ~0.48 and won ~0.10).
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { createEngine } from '../../../../src/feed/simulator/engines/registry.js';
+import { Rng } from '../../../../src/feed/simulator/rng.js';
+import { buildWorld } from '../../../../src/feed/simulator/world.js';
+
+const world = buildWorld(2026);
+
+/** Per stat: props priced, their mean Over price, and how many went over. */
+function openingProps(
+  sport: string,
+  games: number,
+  seed: number,
+): Map<string, { n: number; priced: number; won: number }> {
+  const leagues = world.leagues.filter((l) => l.sport === sport && l.tier === 1 && l.teams.length >= 2);
+  const pick = Rng.derive(seed, 'props', sport);
+  const byStat = new Map<string, { n: number; priced: number; won: number }>();
+  for (let g = 0; g < games; g++) {
+    const league = leagues[g % leagues.length]!;
+    const hi = pick.int(0, league.teams.length - 1);
+    let ai = pick.int(0, league.teams.length - 2);
+    if (ai >= hi) ai++;
+    const engine = createEngine(sport, {
+      rng: Rng.derive(seed, 'props-game', sport, g),
+      league,
+      home: league.teams[hi]!,
+      away: league.teams[ai]!,
+      names: { home: 'H', away: 'A' },
+    });
+    const props = engine.markets('full').filter((m) => m.key.startsWith('player_'));
+    engine.begin();
+    for (let guard = 0; !engine.finished() && guard < 200_000; guard++) engine.step();
+    // A stats line carries its counters as extra numeric fields.
+    const lines = new Map(
+      (engine.stats() as unknown as Array<Record<string, number | string>>).map((l) => [String(l.player_id), l]),
+    );
+    for (const m of props) {
+      const k = /^player_([a-z_]+)_(.+):([\d.]+)$/.exec(m.key);
+      if (k === null) continue;
+      const [, stat, player, line] = k as unknown as [string, string, string, string];
+      const played = Number(lines.get(player)?.[stat] ?? 0);
+      const s = byStat.get(stat) ?? { n: 0, priced: 0, won: 0 };
+      s.n++;
+      s.priced += m.outcomes[0]!.p;
+      s.won += played > Number(line) ? 1 : 0;
+      byStat.set(stat, s);
+    }
+  }
+  return byStat;
+}
+
+it('basketball: points, rebounds and assists props are priced as often as they go over', () => {
+  const byStat = openingProps('basketball', 300, 7);
+  for (const stat of ['points', 'rebounds', 'assists']) {
+    const s = byStat.get(stat);
+    assert.ok(s !== undefined && s.n >= 1000, `${stat}: ${s?.n ?? 0} props`);
+    const won = s.won / s.n;
+    const tol = 0.02 + 3 * Math.sqrt((won * (1 - won)) / s.n);
+    assert.ok(
+      Math.abs(s.priced / s.n - won) <= tol,
+      `${stat}: priced ${(s.priced / s.n).toFixed(3)}, went over ${won.toFixed(3)} (${s.n} props)`,
+    );
+  }
+});
