@@ -50,16 +50,25 @@ function openingProps(
   return byStat;
 }
 
-it('basketball: points, rebounds and assists props are priced as often as they go over', () => {
-  const byStat = openingProps('basketball', 300, 7);
-  for (const stat of ['points', 'rebounds', 'assists']) {
+function pricedAsPlayed(sport: string, stats: readonly string[]): void {
+  const byStat = openingProps(sport, 300, 7);
+  for (const stat of stats) {
     const s = byStat.get(stat);
-    assert.ok(s !== undefined && s.n >= 1000, `${stat}: ${s?.n ?? 0} props`);
+    assert.ok(s !== undefined && s.n >= 500, `${sport} ${stat}: ${s?.n ?? 0} props`);
     const won = s.won / s.n;
     const tol = 0.02 + 3 * Math.sqrt((won * (1 - won)) / s.n);
     assert.ok(
       Math.abs(s.priced / s.n - won) <= tol,
-      `${stat}: priced ${(s.priced / s.n).toFixed(3)}, went over ${won.toFixed(3)} (${s.n} props)`,
+      `${sport} ${stat}: priced ${(s.priced / s.n).toFixed(3)}, went over ${won.toFixed(3)} (${s.n} props)`,
     );
   }
+}
+
+it('basketball: points, rebounds and assists props are priced as often as they go over', () => {
+  pricedAsPlayed('basketball', ['points', 'rebounds', 'assists']);
+});
+
+// Passing yards were priced 0.500 and went over 0.305, receiving 0.500 / 0.143, rushing 0.500 / 0.573.
+it('american football: passing, rushing and receiving yards props are priced as often as they go over', () => {
+  pricedAsPlayed('american_football', ['passing_yards', 'rushing_yards', 'receiving_yards']);
 });
