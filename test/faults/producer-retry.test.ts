@@ -9,6 +9,11 @@ import { isTerminal } from '../../src/domain/lifecycle.js';
 import type { EventResult } from '../../src/domain/types.js';
 import { createService, type Service } from '../../src/service.js';
 import type { Store } from '../../src/store/store.js';
+import { sleep, until as untilEvery } from '../helpers/until.js';
+
+/** Polled every 100 ms: the checks read the service's metrics. */
+const until = (what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<number> =>
+  untilEvery(what, check, timeoutMs, 100);
 
 /** Simulated seconds per wall second: games end every few hundred milliseconds. */
 const SIM_SPEED = '1200';
@@ -48,17 +53,6 @@ class FailingWrites {
       };
     }
   }
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<number> {
-  const t0 = Date.now();
-  while (!(await check())) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(100);
-  }
-  return Date.now() - t0;
 }
 
 async function start(dataDir: string): Promise<Service> {

@@ -3,18 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LeaderElection } from '../../src/pipeline/leader-election.js';
 import { createTestSchema, postgresSkip, type TestSchema } from '../helpers/postgres.js';
+import { sleep, until } from '../helpers/until.js';
 
 const skip = await postgresSkip();
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const log = { warn: () => undefined, error: () => undefined };
-
-async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 describe('leader election on PostgreSQL', { skip }, () => {
   let schema: TestSchema;

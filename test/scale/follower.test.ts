@@ -15,19 +15,10 @@ import { clusterSkip, endedEvent } from '../helpers/cluster.js';
 import { SseClient } from '../helpers/sse.js';
 import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../helpers/postgres.js';
 import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../helpers/redis.js';
+import { sleep, until } from '../helpers/until.js';
 
 const skip = await clusterSkip();
 const ADMIN = 'follower-admin';
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 const fixture = (id: string): object => ({
   type: 'fixture',
