@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createEngine } from '../../../../src/feed/simulator/engines/registry.js';
+import { sampleLeagues, samplePair } from '../../../../src/feed/simulator/engines/sample-games.js';
 import type { FairMarket } from '../../../../src/feed/simulator/pricing/fair.js';
 import { Rng } from '../../../../src/feed/simulator/rng.js';
 import { buildWorld } from '../../../../src/feed/simulator/world.js';
@@ -12,7 +13,7 @@ const world = buildWorld(2026);
 const meanOf = (m: FairMarket): number => -Math.log(1 - (m.outcomes[0]!.p as number));
 
 it('a batter is priced to hit, and to hit home runs per hit, as often as the engine plays it', () => {
-  const leagues = world.leagues.filter((l) => l.sport === 'baseball' && l.tier === 1 && l.teams.length >= 2);
+  const leagues = sampleLeagues({ world, sport: 'baseball', tier: 1 });
   assert.ok(leagues.length > 0);
   const pick = Rng.derive(5, 'sample', 'baseball-props');
   let pricedRatio = 0;
@@ -22,9 +23,7 @@ it('a batter is priced to hit, and to hit home runs per hit, as often as the eng
   let homeRuns = 0;
   for (let g = 0; g < 1000; g++) {
     const league = leagues[g % leagues.length]!;
-    const hi = pick.int(0, league.teams.length - 1);
-    let ai = pick.int(0, league.teams.length - 2);
-    if (ai >= hi) ai++;
+    const [hi, ai] = samplePair(pick, league);
     const engine = createEngine('baseball', {
       rng: Rng.derive(5, 'props-game', g),
       league,

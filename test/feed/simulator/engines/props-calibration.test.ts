@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createEngine } from '../../../../src/feed/simulator/engines/registry.js';
+import { sampleLeagues, samplePair } from '../../../../src/feed/simulator/engines/sample-games.js';
 import { Rng } from '../../../../src/feed/simulator/rng.js';
 import { buildWorld } from '../../../../src/feed/simulator/world.js';
 
@@ -13,14 +14,12 @@ function openingProps(
   games: number,
   seed: number,
 ): Map<string, { n: number; priced: number; won: number }> {
-  const leagues = world.leagues.filter((l) => l.sport === sport && l.tier === 1 && l.teams.length >= 2);
+  const leagues = sampleLeagues({ world, sport, tier: 1 });
   const pick = Rng.derive(seed, 'props', sport);
   const byStat = new Map<string, { n: number; priced: number; won: number }>();
   for (let g = 0; g < games; g++) {
     const league = leagues[g % leagues.length]!;
-    const hi = pick.int(0, league.teams.length - 1);
-    let ai = pick.int(0, league.teams.length - 2);
-    if (ai >= hi) ai++;
+    const [hi, ai] = samplePair(pick, league);
     const engine = createEngine(sport, {
       rng: Rng.derive(seed, 'props-game', sport, g),
       league,
