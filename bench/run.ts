@@ -15,6 +15,7 @@ import type { BenchContext, BenchSettings, Section, SectionResult } from './sect
 import { gradingSection } from './settlement-grading.js';
 import { settlementPagePgSection, settlementPageSection } from './settlement-page.js';
 import { settleSection } from './settlement-settle.js';
+import { streamFlushSection } from './stream-flush.js';
 import { streamPositionsSection } from './stream-positions.js';
 import { STREAM_USAGE, streamSection } from './stream.js';
 
@@ -34,6 +35,7 @@ const SECTIONS: readonly Section[] = [
   settlementPageSection,
   settlementPagePgSection,
   streamPositionsSection,
+  streamFlushSection,
   capacitySection,
   streamSection,
   historySection,

@@ -226,4 +226,61 @@ describe('stream hub flush', () => {
     });
     assert.ok(renderer.calls >= 3);
   });
+
+  it('a stream following every event writes a flush as one view of the frames, even when a narrower stream rendered some first', () => {
+    let now = 1_700_000_000_000;
+    const log = new ChangeLog({ now: () => now, windowMs: 3_600_000, maxBytes: 1e9 });
+    const metrics = new StreamMetrics(new Registry(), () => 0);
+    const hub = new StreamHub({
+      log,
+      metrics,
+      now: () => now,
+      worldNow: () => now,
+      heartbeatMs: 60_000,
+      charge: () => true,
+    });
+    const open = (s: StreamSubscription): Buffer[] => {
+      const written: Buffer[] = [];
+      const res = Object.assign(new FakeResponse(), {
+        write: (b: Buffer): boolean => (written.push(b), true),
+      });
+      const conn = new StreamConnection(
+        {
+          res: res as unknown as ServerResponse,
+          sub: s,
+          keyId: 'k',
+          bufferBytes: 1e9,
+          limits: { maxSelections: 1e6, maxEntries: 1e6, maxStallMs: 1e9 },
+          metrics,
+          keyOf,
+          familyIdOf,
+          head: () => log.head,
+          continuity: log.continuity,
+          now: () => now,
+          onClose: (c) => hub.remove(c),
+        },
+        log.head,
+        null,
+      );
+      hub.add(conn);
+      return written;
+    };
+    // Opened first: a tracker of three events, in the firehose's rendering.
+    const tracker = open(sub({ eventIds: new Set(['ev-3', 'ev-12', 'ev-30']) }));
+    const firehose = open(sub({ types: new Set(['odds']) }));
+    const all: LogEntry[] = [];
+    log.subscribe((e) => all.push(e));
+    // Ten feed bodies' worth: the flush's slab is sized to them (a small one would be copied out).
+    for (let round = 0; round < 10; round++) appendBatch(log, round);
+    now += 7;
+    hub.flush();
+    const chunk = firehose[0]!;
+    assert.equal(firehose.length, 1);
+    // 400 frames of a few hundred bytes: copied into one chunk, they would fill an exact new buffer.
+    assert.ok(chunk.length > 65_536);
+    assert.ok(chunk.buffer.byteLength > chunk.length, 'a view of the arena, not a copy');
+    assert.equal(chunk.toString(), expected(all, sub({ types: new Set(['odds']) }), { ms: 0, seq: 0 }));
+    assert.equal(tracker.length, 1);
+    hub.closeAll();
+  });
 });

@@ -5,7 +5,8 @@ import type { OddsFormat } from '../../src/domain/types.js';
 import type { OddsEntry } from '../../src/live/log-entry.js';
 import { keptChanges, renderEntryData } from '../../src/live/log-render.js';
 import { familyIdOfKey } from '../../src/live/market-families.js';
-import { oddsFrame } from '../../src/api/stream/odds-frame.js';
+import { FrameArena, joinFrames } from '../../src/api/stream/frame-arena.js';
+import { oddsFrame, oddsFrameBound } from '../../src/api/stream/odds-frame.js';
 import { sseFrame } from '../../src/api/stream/sse.js';
 import { Rng } from '../../src/feed/simulator/rng.js';
 
@@ -96,6 +97,35 @@ describe('odds frames written as bytes', () => {
         const expected = sseFrame('odds', data as string, '1772366400000-9');
         assert.equal(oddsFrame(e, format, '1772366400000-9', kept).toString('utf8'), expected.toString('utf8'));
       }
+    }
+  });
+
+  it('written back to back into an arena are the same bytes, and a run of them joins into one view', () => {
+    const rng = new Rng(17);
+    const formats: OddsFormat[] = ['decimal', 'american', 'fractional', 'fractional_exact'];
+    const entries = ['cap-soccer-1', 'Malmö–“x”\\"', 'e', 'f'].map((id, i) => entry(rng, id, [100, 3, 1, 57][i]!));
+    for (const format of formats) {
+      // A first slab that holds the first frame only: the arena opens another one, twice as large.
+      const arena = new FrameArena(() => oddsFrame(entries[0]!, format, '1772366400000-0').length);
+      const frames = entries.map((e, i) => {
+        const kept =
+          i % 2 === 0
+            ? undefined
+            : Uint32Array.from({ length: e.changes.odds.length }, (_, k) => k).filter((k) => k % 3 !== 1);
+        const alone = oddsFrame(e, format, `1772366400000-${i}`, kept);
+        const inArena = oddsFrame(e, format, `1772366400000-${i}`, kept, arena);
+        assert.ok(inArena.equals(alone), `${format} ${e.eventId}`);
+        assert.ok(oddsFrameBound(e) >= oddsFrame(e, format, 'x').length);
+        return inArena;
+      });
+      // Frames 1-3 lie back to back in the second slab: joined without a copy.
+      const run = joinFrames(frames.slice(1));
+      assert.equal(run.buffer, frames[1]!.buffer);
+      assert.ok(run.equals(Buffer.concat(frames.slice(1))));
+      // Frame 0 is in the first slab: joining it copies, and the bytes are still exact.
+      const all = joinFrames(frames);
+      assert.notEqual(all.buffer, frames[0]!.buffer);
+      assert.ok(all.equals(Buffer.concat(frames)));
     }
   });
 });

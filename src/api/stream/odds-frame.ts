@@ -2,35 +2,54 @@
 import type { OddsFormat } from '../../domain/types.js';
 import type { OddsEntry } from '../../live/log-entry.js';
 import { oddsJson } from '../../live/log-render.js';
+import type { FrameArena } from './frame-arena.js';
 
 /**
- * The format-independent part of each change, `{"market_id":…,"selection_id":…,"odds":`, as one
- * buffer with offsets: built once per entry, whatever formats its streams read.
+ * Everything of an entry's changes but the prices, as one buffer: change k's
+ * `{"market_id":…,"selection_id":…,"odds":` ends at `lockAt[k]`, where its `,"is_locked":…}`
+ * begins, followed by `,` and the next change, and `]}\n\n` after the last one. Built once per
+ * entry whatever formats its streams read: a frame of every change is then these bytes with the
+ * prices put between, a copy of one run per change (the previous way, three runs per change,
+ * cost ~1.5× as much).
  */
-interface Heads {
-  view: Uint8Array;
-  /** Start of change k's head in `bytes`; the last element is its length. */
-  at: Uint32Array;
+interface Pieces {
+  bytes: Uint8Array;
+  /** Where each change's lock member starts; `lockAt[n]` is the length of `bytes`. */
+  lockAt: Uint32Array;
+  /** The event id as JSON, and its length in bytes (it may not be ASCII). */
+  eventJson: string;
 }
-const headsByEntry = new WeakMap<OddsEntry, Heads>();
+const piecesByEntry = new WeakMap<OddsEntry, Pieces>();
 
-function headsOf(entry: OddsEntry): Heads {
-  let heads = headsByEntry.get(entry);
-  if (heads !== undefined) return heads;
+const LOCKED = ',"is_locked":true}';
+const OPEN = ',"is_locked":false}';
+const TAIL = ']}\n\n';
+const COMMA = 44;
+
+function piecesOf(entry: OddsEntry): Pieces {
+  let pieces = piecesByEntry.get(entry);
+  if (pieces !== undefined) return pieces;
   const c = entry.changes;
   const n = c.odds.length;
   let text = '';
-  const at = new Uint32Array(n + 1);
+  const lockAt = new Uint32Array(n + 1);
   for (let k = 0; k < n; k++) {
-    at[k] = text.length;
     text += `{"market_id":${c.marketIds[k] as number},"selection_id":${c.selectionIds[k] as number},"odds":`;
+    lockAt[k] = text.length;
+    text += c.locked[k] === 1 ? LOCKED : OPEN;
+    if (k + 1 < n) text += ',';
   }
-  at[n] = text.length;
+  text += TAIL;
+  lockAt[n] = text.length;
   // Ids are numbers: the text is ASCII, one byte a character.
-  const bytes = Buffer.from(text, 'latin1');
-  heads = { view: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), at };
-  headsByEntry.set(entry, heads);
-  return heads;
+  const b = Buffer.from(text, 'latin1');
+  pieces = {
+    bytes: new Uint8Array(b.buffer, b.byteOffset, b.length),
+    lockAt,
+    eventJson: JSON.stringify(entry.eventId),
+  };
+  piecesByEntry.set(entry, pieces);
+  return pieces;
 }
 
 /** Decimal odds as JSON bytes per format (prices sit on a ladder: few distinct values). */
@@ -53,45 +72,95 @@ function priceBytes(decimal: number, format: OddsFormat): Uint8Array {
   return b;
 }
 
-const LOCKED = Uint8Array.from(Buffer.from(',"is_locked":true}', 'latin1'));
-const OPEN = Uint8Array.from(Buffer.from(',"is_locked":false}', 'latin1'));
-const TAIL = Buffer.from(']}\n\n', 'latin1');
+/** Runs longer than this are copied with TypedArray#set (a memcpy), shorter ones byte by byte (set's view costs more). */
+const SET_FROM = 48;
+
+/** Copies bytes[from, to) to o at p; returns the new p. */
+function copyRun(o: Uint8Array, p: number, bytes: Uint8Array, from: number, to: number): number {
+  if (to - from > SET_FROM) {
+    o.set(bytes.subarray(from, to), p);
+    return p + to - from;
+  }
+  for (let j = from; j < to; j++) o[p++] = bytes[j] as number;
+  return p;
+}
+
+/** About the bytes of any frame of this entry in any format, rounded up (sizes a flush's arena). */
+export function oddsFrameBound(entry: OddsEntry): number {
+  return piecesOf(entry).bytes.length + entry.changes.odds.length * 24 + entry.eventId.length * 6 + 200;
+}
 
 /**
  * The frame `id: …\nevent: odds\ndata: {"event_id":…,"changes":[…]}\n\n`, byte for byte what
  * sseFrame(renderEntryData(entry, {format, families})) gives: every change, or only those at the
- * indices `kept` (keptChanges of the families filter; never empty).
+ * indices `kept` (keptChanges of the families filter; never empty). Written into `arena` when one
+ * is given (a view of it is returned), into a buffer of its own otherwise.
  */
-export function oddsFrame(entry: OddsEntry, format: OddsFormat, id: string, kept?: Uint32Array): Buffer {
+export function oddsFrame(
+  entry: OddsEntry,
+  format: OddsFormat,
+  id: string,
+  kept?: Uint32Array,
+  arena?: FrameArena,
+): Buffer {
   const c = entry.changes;
   const n = kept === undefined ? c.odds.length : kept.length;
-  const heads = headsOf(entry);
-  const hb = heads.view;
-  const at = heads.at;
-  const head = `id: ${id}\nevent: odds\ndata: {"event_id":${JSON.stringify(entry.eventId)},"changes":[`;
+  const { bytes, lockAt, eventJson } = piecesOf(entry);
+  const head = `id: ${id}\nevent: odds\ndata: {"event_id":${eventJson},"changes":[`;
   const headBytes = Buffer.byteLength(head);
   const prices = new Array<Uint8Array>(n);
-  let size = headBytes + TAIL.length + Math.max(0, n - 1);
+  let size = headBytes;
   for (let i = 0; i < n; i++) {
     const k = kept === undefined ? i : (kept[i] as number);
     const p = priceBytes(c.odds[k] as number, format);
     prices[i] = p;
-    size += (at[k + 1] as number) - (at[k] as number) + p.length + (c.locked[k] === 1 ? LOCKED.length : OPEN.length);
+    size += p.length;
   }
-  const out = Buffer.allocUnsafe(size);
-  let p = out.write(head, 0, headBytes);
-  // Plain Uint8Array views: element stores on them are faster than on the Buffer subclass.
+  if (kept === undefined) size += bytes.length;
+  else {
+    // Each kept change: its head and lock member, a comma between, the tail after the last.
+    for (let i = 0; i < n; i++) {
+      const k = kept[i] as number;
+      const start = k === 0 ? 0 : (lockAt[k - 1] as number) + (c.locked[k - 1] === 1 ? LOCKED : OPEN).length + 1;
+      size += (lockAt[k] as number) - start + (c.locked[k] === 1 ? LOCKED : OPEN).length;
+    }
+    size += Math.max(0, n - 1) + TAIL.length;
+  }
+  let out: Buffer;
+  let p: number;
+  if (arena === undefined) {
+    out = Buffer.allocUnsafe(size);
+    p = 0;
+  } else {
+    const room = arena.reserve(size);
+    out = room.slab;
+    p = room.at;
+  }
+  const start = p;
+  p += out.write(head, p, headBytes, 'utf8');
+  // A plain Uint8Array view: element stores on it are faster than on the Buffer subclass.
   const o = new Uint8Array(out.buffer, out.byteOffset, out.length);
-  // Byte loops, not Buffer#copy: the pieces are a few dozen bytes, and copy() costs more per call.
-  for (let i = 0; i < n; i++) {
-    const k = kept === undefined ? i : (kept[i] as number);
-    if (i > 0) o[p++] = 44; // ','
-    for (let j = at[k] as number, end = at[k + 1] as number; j < end; j++) o[p++] = hb[j] as number;
-    const price = prices[i] as Uint8Array;
-    for (let j = 0; j < price.length; j++) o[p++] = price[j] as number;
-    const lock = c.locked[k] === 1 ? LOCKED : OPEN;
-    for (let j = 0; j < lock.length; j++) o[p++] = lock[j] as number;
+  if (kept === undefined) {
+    let from = 0;
+    for (let k = 0; k < n; k++) {
+      p = copyRun(o, p, bytes, from, lockAt[k] as number);
+      const price = prices[k] as Uint8Array;
+      for (let j = 0; j < price.length; j++) o[p++] = price[j] as number;
+      from = lockAt[k] as number;
+    }
+    p = copyRun(o, p, bytes, from, bytes.length);
+  } else {
+    for (let i = 0; i < n; i++) {
+      const k = kept[i] as number;
+      if (i > 0) o[p++] = COMMA;
+      const from = k === 0 ? 0 : (lockAt[k - 1] as number) + (c.locked[k - 1] === 1 ? LOCKED : OPEN).length + 1;
+      p = copyRun(o, p, bytes, from, lockAt[k] as number);
+      const price = prices[i] as Uint8Array;
+      for (let j = 0; j < price.length; j++) o[p++] = price[j] as number;
+      const lockEnd = (lockAt[k] as number) + (c.locked[k] === 1 ? LOCKED : OPEN).length;
+      p = copyRun(o, p, bytes, lockAt[k] as number, lockEnd);
+    }
+    p += out.write(TAIL, p, TAIL.length, 'latin1');
   }
-  TAIL.copy(out, p);
-  return out;
+  return arena === undefined ? out : arena.commit(p - start);
 }

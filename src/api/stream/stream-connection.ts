@@ -3,6 +3,8 @@ import type { OddsFormat } from '../../domain/types.js';
 import type { LogEntry, OddsEntry } from '../../live/log-entry.js';
 import { compareLogPositions, formatLogPosition, type LogPosition } from '../../live/log-position.js';
 import { keptChanges, renderEntryData, type FamilyIdOf } from '../../live/log-render.js';
+import { joinFrames } from './frame-arena.js';
+import type { FrameCache } from './frame-cache.js';
 import { oddsFrame } from './odds-frame.js';
 import { sseFrame } from './sse.js';
 import type { StreamSink } from './stream-sink.js';
@@ -88,9 +90,6 @@ type Held = { entry: LogEntry } | { run: OddsRun };
 
 /** Entry kinds a snapshot already reflects: those not after an event's snapshot are not sent again. */
 const SNAPSHOT_KINDS = new Set(['fixture', 'status', 'score', 'markets', 'odds']);
-
-/** Frames rendered once per flush for every client that renders alike. */
-export type FrameCache = Map<string, Map<LogEntry, Buffer | null>>;
 
 /** What one flush wrote to a stream, kept for the other streams of the same subscription. */
 export interface SharedBatch {
@@ -204,6 +203,15 @@ export class StreamConnection {
     return this.deps.sub.eventIds;
   }
 
+  /**
+   * Follows every event (no event, sport or league filter): the hub hands it a flush first, so
+   * that its frames are rendered back to back, in order, and written as one view (frame-arena.ts).
+   */
+  get wide(): boolean {
+    const sub = this.deps.sub;
+    return sub.eventIds === null && sub.sport === null && sub.league === null;
+  }
+
   /** Nothing held: everything up to the log's head that matches has been written (heartbeats are exact). */
   get upToDate(): boolean {
     return !this.holding && !this.closed;
@@ -264,7 +272,7 @@ export class StreamConnection {
         lastId = formatLogPosition(entry.position);
         count(counts, streamNameOf(entry.kind) as string);
       }
-      batch = { bytes: frames.length === 0 ? null : Buffer.concat(frames), lastId, counts };
+      batch = { bytes: frames.length === 0 ? null : joinFrames(frames), lastId, counts };
       shared.set(this.group, batch);
     }
     this.lastPosition = (entries[entries.length - 1] as LogEntry).position;
@@ -388,8 +396,9 @@ export class StreamConnection {
     // One chunk per flush: chunked encoding frames each write, and writev pays per buffer. A frame
     // that is a view of a larger buffer (a frame worker's reply) is copied: a slow socket would
     // otherwise keep the whole reply alive.
-    const one = frames.length === 1 ? (frames[0] as Buffer) : null;
-    const chunk = one !== null && one.buffer.byteLength <= 2 * one.length + 8192 ? one : Buffer.concat(frames);
+    // Frames back to back in a flush's arena are one view of it already (joinFrames).
+    const one = frames.length === 1 ? (frames[0] as Buffer) : joinFrames(frames);
+    const chunk = one.buffer.byteLength <= 2 * one.length + 8192 ? one : Buffer.from(one);
     const bytes = chunk.length;
     res.write(chunk);
     this.deps.metrics.bytesSent.inc({ encoding: 'identity' }, bytes);
@@ -400,8 +409,7 @@ export class StreamConnection {
   }
 
   private frameOf(entry: LogEntry, cache: FrameCache | null): Buffer | null {
-    let byEntry = cache?.get(this.key);
-    const hit = byEntry?.get(entry);
+    const hit = cache?.get(this.key, entry);
     if (hit !== undefined) return hit;
     let frame: Buffer | null;
     if (entry.kind === 'odds') {
@@ -409,7 +417,10 @@ export class StreamConnection {
       const families = this.deps.sub.families;
       const kept = families === null ? undefined : keptChanges(entry, families, this.deps.familyIdOf);
       const n = kept === undefined ? entry.changes.odds.length : kept.length;
-      frame = n === 0 ? null : oddsFrame(entry, this.deps.sub.format, formatLogPosition(entry.position), kept);
+      frame =
+        n === 0
+          ? null
+          : oddsFrame(entry, this.deps.sub.format, formatLogPosition(entry.position), kept, cache?.arena(this.key));
     } else {
       const data = renderEntryData(entry, {
         format: this.deps.sub.format,
@@ -419,10 +430,7 @@ export class StreamConnection {
       frame =
         data === null ? null : sseFrame(streamNameOf(entry.kind) as string, data, formatLogPosition(entry.position));
     }
-    if (cache !== null) {
-      if (byEntry === undefined) cache.set(this.key, (byEntry = new Map()));
-      byEntry.set(entry, frame);
-    }
+    cache?.set(this.key, entry, frame);
     return frame;
   }
 

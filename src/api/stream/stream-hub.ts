@@ -5,7 +5,8 @@ import type { OddsFormat } from '../../domain/types.js';
 import type { OddsEntry } from '../../live/log-entry.js';
 import type { FrameJob, FrameWorkEntry } from './frame-work.js';
 import type { FrameRenderer } from './frame-renderer.js';
-import type { FrameCache, SharedBatches, StreamConnection } from './stream-connection.js';
+import { FrameCache } from './frame-cache.js';
+import type { SharedBatches, StreamConnection } from './stream-connection.js';
 import type { StreamMetrics } from './stream-metrics.js';
 
 /** Each started period of an open stream counts one more request (decisions.md: 5 minutes). */
@@ -49,6 +50,8 @@ interface InFlight {
 
 export class StreamHub {
   private readonly connections = new Set<StreamConnection>();
+  /** The open streams that follow every event (StreamConnection.wide), handed each flush first. */
+  private readonly wide = new Set<StreamConnection>();
   private readonly perKey = new Map<string, number>();
   /** Open streams per subscription (StreamConnection.group): a flush renders a shared batch for groups of two or more. */
   private readonly perGroup = new Map<string, number>();
@@ -106,6 +109,7 @@ export class StreamHub {
 
   add(conn: StreamConnection): void {
     this.connections.add(conn);
+    if (conn.wide) this.wide.add(conn);
     this.perKey.set(conn.keyId, this.openFor(conn.keyId) + 1);
     this.perGroup.set(conn.group, (this.perGroup.get(conn.group) ?? 0) + 1);
   }
@@ -113,6 +117,7 @@ export class StreamHub {
   /** Called by a connection when it ends, whoever ended it. */
   remove(conn: StreamConnection): void {
     if (!this.connections.delete(conn)) return;
+    this.wide.delete(conn);
     const n = this.openFor(conn.keyId) - 1;
     if (n > 0) this.perKey.set(conn.keyId, n);
     else this.perKey.delete(conn.keyId);
@@ -133,7 +138,7 @@ export class StreamHub {
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
-    this.deliverBatch(batch, new Map());
+    this.deliverBatch(batch, new FrameCache(batch));
   }
 
   /**
@@ -149,7 +154,7 @@ export class StreamHub {
     const batch = this.pending;
     this.pending = [];
     const plan = this.plan(batch);
-    if (plan.jobs.length === 0 && this.flights.length === 0) return this.deliverBatch(batch, new Map());
+    if (plan.jobs.length === 0 && this.flights.length === 0) return this.deliverBatch(batch, new FrameCache(batch));
     const flight: InFlight = { batch, plan, frames: plan.jobs.length === 0 ? [] : undefined, delivered: false };
     this.flights.push(flight);
     if (plan.jobs.length === 0) return this.land();
@@ -175,18 +180,16 @@ export class StreamHub {
   private handOut(flight: InFlight): void {
     if (flight.delivered) return;
     flight.delivered = true;
-    const cache: FrameCache = new Map();
+    const cache = new FrameCache(flight.batch);
     const { frames, plan } = flight;
     if (frames !== null && frames !== undefined) {
       for (let j = 0; j < frames.length; j++) {
         const { key, entry } = plan.targets[j] as FrameTarget;
-        let byEntry = cache.get(key);
-        if (byEntry === undefined) cache.set(key, (byEntry = new Map()));
-        byEntry.set(entry, frames[j] as Buffer);
+        cache.set(key, entry, frames[j] as Buffer);
       }
     }
     // Frames the worker did not write (it failed, or a flush could not wait) are rendered here.
-    this.deliverBatch(flight.batch, cache, cache.size > 0 ? 'worker' : 'main');
+    this.deliverBatch(flight.batch, cache, cache.byKey.size > 0 ? 'worker' : 'main');
   }
 
   /** The odds frames a batch needs, once per rendering and entry (streams of one subscription planned once). */
@@ -245,14 +248,17 @@ export class StreamHub {
     const shared: SharedBatches = new Map();
     const through = (batch[batch.length - 1] as LogEntry).position;
     let byEvent: Map<string, number[]> | null = null;
-    for (const conn of this.connections) {
+    const deliver = (conn: StreamConnection): void => {
       const sharing = (this.perGroup.get(conn.group) ?? 0) > 1 ? shared : undefined;
       const ids = conn.eventIds;
       if (ids !== null && ids.size * NARROW_FACTOR < batch.length) {
         byEvent ??= indexByEvent(batch);
         conn.deliver(entriesOf(batch, byEvent, ids), cache, through, sharing);
       } else conn.deliver(batch, cache, undefined, sharing);
-    }
+    };
+    // Streams that take every event first: their frames are then rendered in order, back to back.
+    for (const conn of this.wide) deliver(conn);
+    for (const conn of this.connections) if (!this.wide.has(conn)) deliver(conn);
   }
 
   /** A heartbeat to every stream that has been written everything before the log's head. */
