@@ -82,6 +82,7 @@ export class ChangeLog {
    */
   private lostAfter: LogPosition | null = null;
   private readonly listeners = new Set<(entry: LogEntry) => void>();
+  private readonly settledListeners = new Set<() => void>();
   private readonly lostListeners = new Set<(span: LostSpan) => void>();
   /** Where appends go instead of the log while a replica replays its leader's batch (see log-replay.ts). */
   private diverted: ((input: LogEntryInput) => void) | null = null;
@@ -202,6 +203,21 @@ export class ChangeLog {
   subscribe(listener: (entry: LogEntry) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Told when a unit of changes is complete (a feed body applied): a follower gathering entries
+   * may hand them on now rather than at a later turn of the event loop, where other work (reads)
+   * would come first.
+   */
+  onSettled(listener: () => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
+  }
+
+  /** Says a unit of changes is complete (see onSettled). */
+  settle(): void {
+    for (const l of this.settledListeners) l();
   }
 
   /**

@@ -502,6 +502,8 @@ export class Pipeline implements FeedIngress {
       } finally {
         const positions = recorder?.end();
         if (sink !== undefined && positions !== undefined && changed.length > 0) sink.applied(changed, positions);
+        // The batch's changes are complete: streams are written now, before the reads waiting their turn.
+        this.opts.readModel.log.settle();
       }
       return out;
     };

@@ -283,4 +283,49 @@ describe('stream hub flush', () => {
     assert.equal(tracker.length, 1);
     hub.closeAll();
   });
+
+  it('writes a feed batch when the log says it is complete, not a turn of the event loop later', async () => {
+    let now = 1_700_000_000_000;
+    const log = new ChangeLog({ now: () => now, windowMs: 3_600_000, maxBytes: 1e9 });
+    const metrics = new StreamMetrics(new Registry(), () => 0);
+    const hub = new StreamHub({
+      log,
+      metrics,
+      now: () => now,
+      worldNow: () => now,
+      heartbeatMs: 60_000,
+      charge: () => true,
+    });
+    const res = new FakeResponse();
+    hub.add(
+      new StreamConnection(
+        {
+          res: res as unknown as ServerResponse,
+          sub: sub(),
+          keyId: 'k',
+          bufferBytes: 1e9,
+          limits: { maxSelections: 1e6, maxEntries: 1e6, maxStallMs: 1e9 },
+          metrics,
+          keyOf,
+          familyIdOf,
+          head: () => log.head,
+          continuity: log.continuity,
+          now: () => now,
+          onClose: (c) => hub.remove(c),
+        },
+        log.head,
+        null,
+      ),
+    );
+    appendBatch(log, 0);
+    now += 7;
+    assert.equal(res.chunks.length, 0, 'gathered until the batch is complete');
+    log.settle();
+    assert.equal(res.chunks.length, 1, 'written at once, in one chunk');
+    assert.match(res.text, /event: score/);
+    // The turn scheduled at the first append finds nothing left to write.
+    await turn();
+    assert.equal(res.chunks.length, 1);
+    hub.closeAll();
+  });
 });

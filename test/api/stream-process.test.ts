@@ -105,7 +105,10 @@ describe('GET /v1/stream with STREAM_PROCESS=on', () => {
       for (const t of ticks.slice(half)) await feedOk(svc, t);
       const again = await SseClient.connect(base, '/v1/stream', { ...key, 'last-event-id': lastId as string });
       await steady.until((ev) => ev.some((e) => e.event === 'result'));
-      await again.until((ev) => ev.some((e) => e.event === 'result'));
+      // The result, then its settlement (written by a later batch).
+      const settled = (ev: Array<{ event: string; text: string }>): boolean =>
+        ev.some((e) => e.event === 'settlement' && e.text.includes('"settled":true'));
+      await again.until(settled);
       const joined = [...dropped.changes, ...again.changes].map(view);
       assert.deepEqual(joined, steady.changes.map(view));
       // The resumed stream was served here, then moved too.
@@ -158,7 +161,10 @@ describe('GET /v1/stream with STREAM_PROCESS=on', () => {
       await steady.until(() => steady.ended, 5000, 'the end of the stream');
       const again = await SseClient.connect(base, '/v1/stream', { ...key, 'last-event-id': steady.lastId as string });
       for (const t of ticks.slice(4)) await feedOk(svc, t);
-      await again.until((ev) => ev.some((e) => e.event === 'result'));
+      // The result, then its settlement (written by a later batch).
+      const settled = (ev: Array<{ event: string; text: string }>): boolean =>
+        ev.some((e) => e.event === 'settlement' && e.text.includes('"settled":true'));
+      await again.until(settled);
       await moved(svc, 1); // a new stream process took it
       const all = [...steady.changes, ...again.changes].map((e) => e.id);
       assert.equal(new Set(all).size, all.length, 'nothing twice');
@@ -195,7 +201,10 @@ describe('GET /v1/stream with STREAM_PROCESS=on', () => {
       assert.equal(close?.data.reason, 'overloaded');
       const again = await SseClient.connect(base, '/v1/stream', { ...key, 'last-event-id': c.lastId as string });
       for (const t of ticks.slice(8)) await feedOk(svc, t);
-      await again.until((ev) => ev.some((e) => e.event === 'result'));
+      // The result, then its settlement (written by a later batch).
+      const settled = (ev: Array<{ event: string; text: string }>): boolean =>
+        ev.some((e) => e.event === 'settlement' && e.text.includes('"settled":true'));
+      await again.until(settled);
       // Exactly the life of the event, once: what the service would have sent one client.
       const got = [...c.changes, ...again.changes].filter((e) => e.event !== 'close');
       const ids = got.map((e) => e.id);
@@ -204,7 +213,7 @@ describe('GET /v1/stream with STREAM_PROCESS=on', () => {
       try {
         const ref = await SseClient.connect(await listen(off), '/v1/stream', key);
         for (const t of ticks) await feedOk(off, t);
-        await ref.until((ev) => ev.some((e) => e.event === 'result'));
+        await ref.until(settled);
         await new Promise((r) => setTimeout(r, 100));
         assert.deepEqual(
           got.map((e) => `${e.event} ${e.text}`),

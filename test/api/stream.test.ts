@@ -306,11 +306,16 @@ describe('GET /v1/stream: odds frames written by a worker thread (STREAM_FRAME_W
             lives.flatMap((l) => l[t] ?? []),
           );
         }
+        // Results, then each event's settlement (written after its result, by a later batch).
         for (const c of clients)
           await c.until(
-            (ev) => ev.filter((e) => e.event === 'result').length === (c === clients[2] ? 0 : 3) && ev.length > 0,
+            (ev) =>
+              ev.filter((e) => e.event === 'result').length === (c === clients[2] ? 0 : 3) &&
+              ev.filter((e) => e.event === 'settlement' && e.text.includes('"settled":true')).length ===
+                (c === clients[2] ? 0 : 3) &&
+              ev.length > 0,
             5000,
-            'the results',
+            'the results and settlements',
           );
         // The x2 odds stream has no results: wait for its last odds event instead.
         await clients[2]!.until((ev) => ev.filter((e) => e.event === 'odds').length >= 12, 5000, 'x2 odds');

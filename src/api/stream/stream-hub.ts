@@ -61,6 +61,7 @@ export class StreamHub {
   private flights: InFlight[] = [];
   private readonly unsubscribe: () => void;
   private readonly unsubscribeLost: () => void;
+  private readonly unsubscribeSettled: () => void;
   private readonly heartbeatTimer: NodeJS.Timeout;
   private readonly meterTimer: NodeJS.Timeout;
 
@@ -73,6 +74,11 @@ export class StreamHub {
         this.scheduled = true;
         setImmediate(() => this.flushSoon());
       }
+    });
+    // A feed batch applied: its entries go out now. Waiting for the turn scheduled above would let
+    // every read that arrived meanwhile run first (under read load, tens of milliseconds a tick).
+    this.unsubscribeSettled = opts.log.onSettled(() => {
+      if (this.pending.length > 0) this.flushSoon();
     });
     // A replica that reloaded cannot replay what it missed: its open streams start again too.
     this.unsubscribeLost = opts.log.onLost((span) => {
@@ -300,6 +306,7 @@ export class StreamHub {
     clearInterval(this.meterTimer);
     this.unsubscribe();
     this.unsubscribeLost();
+    this.unsubscribeSettled();
     this.flush();
     void this.opts.renderer?.close();
     for (const conn of [...this.connections]) {
