@@ -1,7 +1,14 @@
 // Tests of the pricing building blocks: margin, lines with pushes and quarter lines, score grids, races, tennis.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Dist, Grid, normalDist, poissonDist } from '../../../src/feed/simulator/pricing/dist.js';
+import {
+  compoundPoissonAbove,
+  Dist,
+  Grid,
+  normalDist,
+  poissonAbove,
+  poissonDist,
+} from '../../../src/feed/simulator/pricing/dist.js';
 import {
   asianHandicap,
   correctScore,
@@ -186,5 +193,24 @@ describe('tennis probabilities', () => {
       tbHomeFirst: true,
     });
     assert.ok(o.pHome > 0.8);
+  });
+});
+
+describe('compoundPoissonAbove', () => {
+  it('is a Poisson with jumps of 1, and a doubled Poisson with jumps of 2', () => {
+    for (const x of [-1, 0, 3, 7, 12]) {
+      assert.ok(Math.abs(compoundPoissonAbove([4.2], x) - poissonAbove(4.2, x)) < 1e-12, `jumps of 1, x ${x}`);
+      assert.ok(
+        Math.abs(compoundPoissonAbove([0, 4.2], 2 * x + 1) - poissonAbove(4.2, x)) < 1e-12,
+        `jumps of 2, x ${x}`,
+      );
+    }
+  });
+
+  it('has the mixed sum mean of its jumps (1s, 2s and 3s)', () => {
+    const rates = [0.4, 3, 1.1];
+    let mean = 0;
+    for (let s = 0; s < 200; s++) mean += compoundPoissonAbove(rates, s);
+    assert.ok(Math.abs(mean - (0.4 + 2 * 3 + 3 * 1.1)) < 1e-9, `mean ${mean}`);
   });
 });

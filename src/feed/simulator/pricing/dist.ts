@@ -112,6 +112,25 @@ export function poissonAbove(lambda: number, x: number): number {
   return Math.max(0, 1 - cdf);
 }
 
+/**
+ * P(S > x) for a real x, S a compound Poisson sum with `rates[j - 1]` expected jumps of size j
+ * (Panjer's recursion): for scores that come in 1s, 2s and 3s, whose steps a plain count misses.
+ */
+export function compoundPoissonAbove(rates: readonly number[], x: number): number {
+  const k = Math.floor(x);
+  if (k < 0) return 1;
+  const g = new Float64Array(k + 1);
+  g[0] = Math.exp(-rates.reduce((a, r) => a + r, 0));
+  let cdf = g[0];
+  for (let s = 1; s <= k; s++) {
+    let t = 0;
+    for (let j = 1; j <= Math.min(s, rates.length); j++) t += j * rates[j - 1]! * g[s - j]!;
+    g[s] = t / s;
+    cdf += g[s]!;
+  }
+  return Math.max(0, 1 - cdf);
+}
+
 /** Standard normal CDF (Abramowitz-Stegun 7.1.26 on erf; error below 1.5e-7). */
 export function normalCdf(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;

@@ -1,8 +1,10 @@
 // Player props at the opening, graded by what the engine then plays: priced as often as they win (basketball's rebounds were priced ~0.48 and won ~0.10).
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { AmericanFootballEngine } from '../../../../src/feed/simulator/engines/american-football.js';
 import { createEngine } from '../../../../src/feed/simulator/engines/registry.js';
 import { sampleLeagues, samplePair } from '../../../../src/feed/simulator/engines/sample-games.js';
+import type { FairMarket } from '../../../../src/feed/simulator/pricing/fair.js';
 import { Rng } from '../../../../src/feed/simulator/rng.js';
 import { buildWorld } from '../../../../src/feed/simulator/world.js';
 
@@ -49,13 +51,18 @@ function openingProps(
   return byStat;
 }
 
-function pricedAsPlayed(sport: string, stats: readonly string[]): void {
-  const byStat = openingProps(sport, 300, 7);
+const played = new Map<string, Map<string, { n: number; priced: number; won: number }>>();
+
+/** A sport's stats priced within 3 standard errors (plus `slack`) of how often they went over, in `games` seeded games. */
+function pricedAsPlayed(sport: string, stats: readonly string[], games = 300, slack = 0.02): void {
+  const key = `${sport}:${games}`;
+  if (!played.has(key)) played.set(key, openingProps(sport, games, 7));
+  const byStat = played.get(key)!;
   for (const stat of stats) {
     const s = byStat.get(stat);
     assert.ok(s !== undefined && s.n >= 500, `${sport} ${stat}: ${s?.n ?? 0} props`);
     const won = s.won / s.n;
-    const tol = 0.02 + 3 * Math.sqrt((won * (1 - won)) / s.n);
+    const tol = slack + 3 * Math.sqrt((won * (1 - won)) / s.n);
     assert.ok(
       Math.abs(s.priced / s.n - won) <= tol,
       `${sport} ${stat}: priced ${(s.priced / s.n).toFixed(3)}, went over ${won.toFixed(3)} (${s.n} props)`,
@@ -67,7 +74,63 @@ it('basketball: points, rebounds and assists props are priced as often as they g
   pricedAsPlayed('basketball', ['points', 'rebounds', 'assists']);
 });
 
+// Within the standard error alone, on 4,800 props: points were priced 0.467 and went over 0.498.
+it('basketball: points props are priced within 3 standard errors of how often they go over', () => {
+  pricedAsPlayed('basketball', ['points'], 600, 0);
+});
+
+// Assists were priced 0.464 and went over 0.495 (4,800 props).
+it('basketball: assists props are priced within 3 standard errors of how often they go over', () => {
+  pricedAsPlayed('basketball', ['assists'], 600, 0);
+});
+
 // Passing yards were priced 0.500 and went over 0.305, receiving 0.500 / 0.143, rushing 0.500 / 0.573.
 it('american football: passing, rushing and receiving yards props are priced as often as they go over', () => {
   pricedAsPlayed('american_football', ['passing_yards', 'rushing_yards', 'receiving_yards']);
+});
+
+// Touchdowns (Over 0.5, first back and first receiver) were priced 0.633 and went over 0.432.
+it('american football: touchdown props are priced as often as they go over', () => {
+  pricedAsPlayed('american_football', ['touchdowns']);
+});
+
+it('american football: in play, a touchdown prop is decided once its player scores and shortens while he does not', () => {
+  const league = sampleLeagues({ world, sport: 'american_football', tier: 1 })[0]!;
+  const tdOver = (engine: AmericanFootballEngine): Map<string, FairMarket> =>
+    new Map(engine.markets('full').flatMap((m) => (m.player?.stat === 'touchdowns' ? [[m.key, m]] : [])));
+  let scored = 0;
+  for (let g = 0; g < 3; g++) {
+    const engine = new AmericanFootballEngine({
+      rng: Rng.derive(7, 'props-in-play', g),
+      league,
+      home: league.teams[0]!,
+      away: league.teams[1]!,
+      names: { home: 'H', away: 'A' },
+    });
+    const opening = tdOver(engine);
+    engine.begin();
+    while (!engine.finished()) {
+      engine.step();
+      const tds = new Map(
+        (engine.stats() as unknown as Array<Record<string, number | string>>).map((l) => [
+          String(l.player_id),
+          Number(l.touchdowns),
+        ]),
+      );
+      for (const [key, m] of tdOver(engine)) {
+        const over = m.outcomes[0]!.p;
+        if ((tds.get(key.replace(/^player_touchdowns_(.+):0\.5$/, '$1')) ?? 0) >= 1) {
+          scored++;
+          assert.ok(over === 1 && m.decided === true, `${key}: scored, priced ${over}`);
+        } else if (engine.periodIndex >= 2) {
+          // Half the clock or less left: a player yet to score is less likely to than at the start.
+          assert.ok(
+            (over > 0 || engine.finished()) && over < opening.get(key)!.outcomes[0]!.p,
+            `${key}: ${over} in the second half`,
+          );
+        }
+      }
+    }
+  }
+  assert.ok(scored > 0, 'no prop player scored in three games');
 });
