@@ -162,7 +162,7 @@ export const streamFlushSection: Section = {
     );
     return {
       rows: [],
-      checks: [check('stream-flush', 'flush / copy of the same bytes', flush / copy, '<=', 10)],
+      checks: [check('stream-flush', 'flush / copy of the same bytes', flush / copy, '<=', 3)],
       notes: [
         `one flush of a 1,000-entry tick to 1,000 clients: median ${flush.toFixed(1)} ms over ${flushMs.length} ticks (min ${Math.min(...flushMs).toFixed(1)}, max ${Math.max(...flushMs).toFixed(1)})`,
         `copying the same ${(bytes / 1e6).toFixed(1)} MB once: median ${copy.toFixed(1)} ms`,
