@@ -108,22 +108,51 @@ class FailingRenderer {
   async close(): Promise<void> {}
 }
 
+/** A hub on a log with a settable clock, and a way to open streams on it. */
+function rig(renderer?: FrameRenderer) {
+  const clock = { now: 1_700_000_000_000 };
+  const log = new ChangeLog({ now: () => clock.now, windowMs: 3_600_000, maxBytes: 1e9 });
+  const metrics = new StreamMetrics(new Registry(), () => 0);
+  const hub = new StreamHub({
+    log,
+    metrics,
+    now: () => clock.now,
+    worldNow: () => clock.now,
+    heartbeatMs: 60_000,
+    charge: () => true,
+    ...(renderer !== undefined ? { renderer } : {}),
+  });
+  /** Opens a stream from the log's head on this response. */
+  const open = (res: FakeResponse, s: StreamSubscription): void => {
+    hub.add(
+      new StreamConnection(
+        {
+          res: res as unknown as ServerResponse,
+          sub: s,
+          keyId: 'k',
+          bufferBytes: 1e9,
+          limits: { maxSelections: 1e6, maxEntries: 1e6, maxStallMs: 1e9 },
+          metrics,
+          keyOf,
+          familyIdOf,
+          head: () => log.head,
+          continuity: log.continuity,
+          now: () => clock.now,
+          onClose: (c) => hub.remove(c),
+        },
+        log.head,
+        null,
+      ),
+    );
+  };
+  return { clock, log, hub, open };
+}
+
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 async function scenario(mode: Mode): Promise<void> {
   {
-    let now = 1_700_000_000_000;
-    const log = new ChangeLog({ now: () => now, windowMs: 3_600_000, maxBytes: 1e9 });
-    const metrics = new StreamMetrics(new Registry(), () => 0);
-    const hub = new StreamHub({
-      log,
-      metrics,
-      now: () => now,
-      worldNow: () => now,
-      heartbeatMs: 60_000,
-      charge: () => true,
-      ...(mode.renderer !== undefined ? { renderer: mode.renderer as FrameRenderer } : {}),
-    });
+    const { clock, log, hub, open: openOn } = rig(mode.renderer as FrameRenderer | undefined);
     const few = new Set(['ev-30', 'ev-3', 'ev-12']);
     const formats: OddsFormat[] = ['decimal', 'american', 'fractional'];
     const subs: StreamSubscription[] = [
@@ -142,34 +171,15 @@ async function scenario(mode: Mode): Promise<void> {
     const opened: Array<{ res: FakeResponse; s: StreamSubscription; from: LogPosition }> = [];
     const open = (s: StreamSubscription): void => {
       const res = new FakeResponse();
-      const from = log.head;
-      const conn = new StreamConnection(
-        {
-          res: res as unknown as ServerResponse,
-          sub: s,
-          keyId: 'k',
-          bufferBytes: 1e9,
-          limits: { maxSelections: 1e6, maxEntries: 1e6, maxStallMs: 1e9 },
-          metrics,
-          keyOf,
-          familyIdOf,
-          head: () => log.head,
-          continuity: log.continuity,
-          now: () => now,
-          onClose: (c) => hub.remove(c),
-        },
-        from,
-        null,
-      );
-      hub.add(conn);
-      opened.push({ res, s, from });
+      opened.push({ res, s, from: log.head });
+      openOn(res, s);
     };
     const all: LogEntry[] = [];
     log.subscribe((e) => all.push(e));
     for (const s of subs) open(s);
     for (let round = 0; round < 5; round++) {
       appendBatch(log, round);
-      now += 7;
+      clock.now += 7;
       // A stream joining between flushes shares nothing it has not seen.
       if (round === 1) hub.flush();
       if (round === 1) open(sub({ eventIds: new Set(few) }));
@@ -228,41 +238,10 @@ describe('stream hub flush', () => {
   });
 
   it('a stream following every event writes a flush as one view of the frames, even when a narrower stream rendered some first', () => {
-    let now = 1_700_000_000_000;
-    const log = new ChangeLog({ now: () => now, windowMs: 3_600_000, maxBytes: 1e9 });
-    const metrics = new StreamMetrics(new Registry(), () => 0);
-    const hub = new StreamHub({
-      log,
-      metrics,
-      now: () => now,
-      worldNow: () => now,
-      heartbeatMs: 60_000,
-      charge: () => true,
-    });
+    const { clock, log, hub, open: openOn } = rig();
     const open = (s: StreamSubscription): Buffer[] => {
       const written: Buffer[] = [];
-      const res = Object.assign(new FakeResponse(), {
-        write: (b: Buffer): boolean => (written.push(b), true),
-      });
-      const conn = new StreamConnection(
-        {
-          res: res as unknown as ServerResponse,
-          sub: s,
-          keyId: 'k',
-          bufferBytes: 1e9,
-          limits: { maxSelections: 1e6, maxEntries: 1e6, maxStallMs: 1e9 },
-          metrics,
-          keyOf,
-          familyIdOf,
-          head: () => log.head,
-          continuity: log.continuity,
-          now: () => now,
-          onClose: (c) => hub.remove(c),
-        },
-        log.head,
-        null,
-      );
-      hub.add(conn);
+      openOn(Object.assign(new FakeResponse(), { write: (b: Buffer): boolean => (written.push(b), true) }), s);
       return written;
     };
     // Opened first: a tracker of three events, in the firehose's rendering.
@@ -272,7 +251,7 @@ describe('stream hub flush', () => {
     log.subscribe((e) => all.push(e));
     // Ten feed bodies' worth: the flush's slab is sized to them (a small one would be copied out).
     for (let round = 0; round < 10; round++) appendBatch(log, round);
-    now += 7;
+    clock.now += 7;
     hub.flush();
     const chunk = firehose[0]!;
     assert.equal(firehose.length, 1);
@@ -285,40 +264,11 @@ describe('stream hub flush', () => {
   });
 
   it('writes a feed batch when the log says it is complete, not a turn of the event loop later', async () => {
-    let now = 1_700_000_000_000;
-    const log = new ChangeLog({ now: () => now, windowMs: 3_600_000, maxBytes: 1e9 });
-    const metrics = new StreamMetrics(new Registry(), () => 0);
-    const hub = new StreamHub({
-      log,
-      metrics,
-      now: () => now,
-      worldNow: () => now,
-      heartbeatMs: 60_000,
-      charge: () => true,
-    });
+    const { clock, log, hub, open } = rig();
     const res = new FakeResponse();
-    hub.add(
-      new StreamConnection(
-        {
-          res: res as unknown as ServerResponse,
-          sub: sub(),
-          keyId: 'k',
-          bufferBytes: 1e9,
-          limits: { maxSelections: 1e6, maxEntries: 1e6, maxStallMs: 1e9 },
-          metrics,
-          keyOf,
-          familyIdOf,
-          head: () => log.head,
-          continuity: log.continuity,
-          now: () => now,
-          onClose: (c) => hub.remove(c),
-        },
-        log.head,
-        null,
-      ),
-    );
+    open(res, sub());
     appendBatch(log, 0);
-    now += 7;
+    clock.now += 7;
     assert.equal(res.chunks.length, 0, 'gathered until the batch is complete');
     log.settle();
     assert.equal(res.chunks.length, 1, 'written at once, in one chunk');
