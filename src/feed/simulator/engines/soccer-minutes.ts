@@ -116,78 +116,80 @@ export interface BenchSpot {
 }
 
 /**
- * A player's minutes over a schedule: on the pitch now (`bench` null) or on the bench. `sentOff`:
- * his chance to leave in his n-th minute on the pitch (a second yellow or a red). A substituted
+ * A player's minutes (index: minutes → probability) over a schedule: on the pitch now (`bench`
+ * null) or on the bench, `sentOff` his chance a minute to be sent off once on. A substituted
  * player's last minute counts: the engine substitutes after the minute's play.
  */
-function play(
-  minutes: readonly Minute[],
-  s: ClockState,
-  bench: BenchSpot | null,
-  sentOff: (n: number) => number,
-): number[] {
-  const out: number[] = [];
-  const add = (m: number, p: number): void => {
-    out[m] = (out[m] ?? 0) + p;
-  };
+function play(minutes: readonly Minute[], s: ClockState, bench: BenchSpot | null, sentOff: number): number[] {
+  const out = new Array<number>(minutes.length + 1).fill(0);
   const k0 = s.subsLeft;
-  // On the pitch: mass by (minute he came on, subs left). Waiting: mass by subs left and line subs made.
-  const on = new Map<number, number[]>();
-  let waiting: number[][] = [];
-  if (bench === null)
-    on.set(
-      0,
-      Array.from({ length: k0 + 1 }, (_, k) => (k === k0 ? 1 : 0)),
-    );
-  else {
-    waiting = Array.from({ length: k0 + 1 }, () => new Array<number>(bench.lineBench + 1).fill(0));
-    waiting[k0]![0] = 1;
-  }
-  minutes.forEach(({ sub, end }, i) => {
+  const width = k0 + 1;
+  const lines = bench === null ? 0 : bench.lineBench + 1;
+  // On the pitch: mass by (minute he came on, subs left), flat. Waiting: by (subs left, his line's subs made).
+  const on = new Float64Array((minutes.length + 1) * width);
+  const entries: number[] = [];
+  let waiting = new Float64Array(width * Math.max(1, lines));
+  let next = new Float64Array(waiting.length);
+  if (bench === null) {
+    on[k0] = 1;
+    entries.push(0);
+  } else waiting[k0 * lines] = 1;
+  const leave = 1 / s.outfield;
+  for (let i = 0; i < minutes.length; i++) {
+    const { sub, end } = minutes[i]!;
     const t = i + 1;
-    for (const [entry, byK] of on) {
-      const next = byK.map(() => 0);
-      const off = sentOff(t - entry);
-      byK.forEach((m, k) => {
-        add(t - entry, m * off);
-        const stay = m * (1 - off);
+    for (const entry of entries) {
+      const row = entry * width;
+      let gone = 0;
+      for (let k = 0; k < width; k++) {
+        const stay = on[row + k]! * (1 - sentOff);
+        gone += on[row + k]! * sentOff;
         const q = k > 0 ? sub : 0;
-        add(t - entry, (stay * q) / s.outfield);
-        if (k > 0) next[k - 1]! += stay * q * (1 - 1 / s.outfield);
-        next[k]! += stay * (1 - q);
-      });
-      on.set(entry, next);
+        gone += stay * q * leave;
+        if (k > 0) on[row + k - 1]! += stay * q * (1 - leave);
+        on[row + k] = stay * (1 - q);
+      }
+      out[t - entry]! += gone;
     }
     if (bench !== null) {
-      const next = waiting.map((row) => row.map(() => 0));
-      const cameOn = waiting.map(() => 0);
-      waiting.forEach((row, k) =>
-        row.forEach((m, j) => {
+      next.fill(0);
+      let cameOn = false;
+      for (let k = 0; k < width; k++)
+        for (let j = 0; j < lines; j++) {
+          const m = waiting[k * lines + j]!;
+          if (m === 0) continue;
           const q = k > 0 ? sub : 0;
-          next[k]![j]! += m * (1 - q);
-          if (q === 0) return;
+          next[k * lines + j]! += m * (1 - q);
+          if (q === 0) continue;
           // A substitution of his line: he is the next of its bench with chance 1 / (those left).
           const mine = m * q * bench.lineShare;
           const him = j < bench.lineBench ? mine / (bench.lineBench - j) : 0;
-          cameOn[k - 1]! += him + m * q * (1 - bench.lineShare) * bench.other;
-          if (j < bench.lineBench) next[k - 1]![j + 1]! += mine - him;
-          next[k - 1]![j]! += m * q * (1 - bench.lineShare) * (1 - bench.other);
-        }),
-      );
-      if (cameOn.some((m) => m > 0)) on.set(t, cameOn);
-      waiting = next;
+          const fromOther = m * q * (1 - bench.lineShare) * bench.other;
+          on[t * width + k - 1]! += him + fromOther;
+          cameOn ||= him + fromOther > 0;
+          if (j < bench.lineBench) next[(k - 1) * lines + j + 1]! += mine - him;
+          next[(k - 1) * lines + j]! += m * q * (1 - bench.lineShare) - fromOther;
+        }
+      if (cameOn) entries.push(t);
+      [waiting, next] = [next, waiting];
     }
-    for (const [entry, byK] of on) {
-      add(t - entry, byK.reduce((a, b) => a + b, 0) * end);
-      on.set(
-        entry,
-        byK.map((m) => m * (1 - end)),
-      );
+    if (end === 0) continue;
+    for (const entry of entries) {
+      const row = entry * width;
+      let ended = 0;
+      for (let k = 0; k < width; k++) {
+        ended += on[row + k]! * end;
+        on[row + k]! *= 1 - end;
+      }
+      out[t - entry]! += ended;
     }
-    const still = waiting.reduce((a, row) => a + row.reduce((x, y) => x + y, 0), 0);
-    add(0, still * end);
-    waiting = waiting.map((row) => row.map((m) => m * (1 - end)));
-  });
+    let still = 0;
+    for (let x = 0; x < waiting.length; x++) {
+      still += waiting[x]! * end;
+      waiting[x]! *= 1 - end;
+    }
+    out[0]! += still;
+  }
   return out;
 }
 
@@ -204,18 +206,21 @@ export function minutesAhead(s: ClockState, bench: BenchSpot | null, benchRed: n
   const key = JSON.stringify([s, bench, benchRed]);
   const known = memo.get(key);
   if (known !== undefined) return known;
-  // No substitution in the first half: the bench plays none of it, its time added changes nothing for the bench.
-  const draws = (range: readonly [number, number], drawn: boolean): number[] =>
-    drawn ? Array.from({ length: range[1] - range[0] + 1 }, (_, i) => range[0] + i) : [0];
-  const firsts = draws(STOPPAGE_1H, s.phase === '1H' && s.stoppage === null && bench === null);
-  const seconds = draws(STOPPAGE_2H, s.phase === '1H' || s.phase === 'HT' || (s.phase === '2H' && s.stoppage === null));
+  // Nothing but minutes in the first half (no substitution): its time added, not yet drawn, only
+  // shifts a player on the pitch by each of its values in turn, and changes nothing for the bench.
+  const [lo, hi] = STOPPAGE_1H;
+  const shifts = s.phase === '1H' && s.stoppage === null && bench === null ? hi - lo + 1 : 1;
+  const seconds =
+    s.phase === '1H' || s.phase === 'HT' || (s.phase === '2H' && s.stoppage === null)
+      ? Array.from({ length: STOPPAGE_2H[1] - STOPPAGE_2H[0] + 1 }, (_, i) => STOPPAGE_2H[0] + i)
+      : [0];
   const total = new Map<number, number>();
-  const weight = 1 / (firsts.length * seconds.length);
-  for (const a1 of firsts)
-    for (const a2 of seconds)
-      play(schedule(s, a1, a2), s, bench, () => (bench === null ? 0 : benchRed)).forEach((p, m) => {
-        if (p > 1e-12) total.set(m, (total.get(m) ?? 0) + p * weight);
-      });
+  const weight = 1 / (shifts * seconds.length);
+  for (const a2 of seconds)
+    play(schedule(s, lo, a2), s, bench, bench === null ? 0 : benchRed).forEach((p, m) => {
+      if (p <= 1e-12) return;
+      for (let x = 0; x < shifts; x++) total.set(m + x, (total.get(m + x) ?? 0) + p * weight);
+    });
   const out = [...total].sort((a, b) => a[0] - b[0]);
   if (memo.size >= MEMO_MAX) memo.clear();
   memo.set(key, out.length > 0 ? out : [[0, 1]]);
