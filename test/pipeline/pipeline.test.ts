@@ -219,6 +219,17 @@ describe('pipeline: applying messages', () => {
       assert.ok(compareLogPositions(h.changes[i - 1]!.position, h.changes[i]!.position) < 0, 'positions grow');
     }
   });
+
+  it('says once per batch, after its last change, that the batch is complete (streams are written then)', async () => {
+    const h = await harness();
+    const settled: number[] = [];
+    h.readModel.log.onSettled(() => settled.push(h.changes.length));
+    await h.pipeline.applyAll([fixture(), markets(), msg({ type: 'status', event_id: 'e1', status: 'live' })]);
+    assert.deepEqual(settled, [3]);
+    // A batch refused whole is complete too (it changed nothing).
+    await h.pipeline.applyAll([msg({ type: 'status', event_id: 'nope', status: 'live' })]);
+    assert.deepEqual(settled, [3, 3]);
+  });
 });
 
 describe('pipeline: durability', () => {

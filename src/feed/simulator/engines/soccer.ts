@@ -6,6 +6,7 @@ import {
   playerPropLines,
   soccerMarkets,
   type PropLines,
+  type PropOutlook,
   type PropPlayer,
   type SoccerPricingState,
 } from '../pricing/soccer.js';
@@ -22,6 +23,21 @@ import {
   type Squad,
   type SquadPlayer,
 } from './soccer-squad.js';
+import {
+  STOPPAGE_1H,
+  STOPPAGE_2H,
+  STOPPAGE_ET,
+  SUB_CHANCE_2H,
+  SUB_CHANCE_ET,
+  SUB_FROM_MINUTE,
+  MEAN_STOPPAGE_ET,
+  andSentOff,
+  coarse,
+  minutesAhead,
+  type BenchSpot,
+  type ClockState,
+  type MinutesDist,
+} from './soccer-minutes.js';
 import {
   mmss,
   playerLine,
@@ -47,6 +63,28 @@ export function minuteFactor(minuteOfHalf: number, halfLength: number): number {
 }
 
 const EXPECTED_STOPPAGE = { h1: 2.5, h2: 4.5, et: 1 } as const;
+/** Chance per minute that a player not booked in it is sent off outright. */
+const STRAIGHT_RED = 0.003 / 90;
+/** A player who plays no more (substituted, sent off). */
+const NO_MINUTES: MinutesDist = [[0, 1]];
+
+function poissonPmf(lambda: number, k: number): number {
+  if (k < 0) return 0;
+  let p = Math.exp(-lambda);
+  for (let i = 1; i <= k; i++) p *= lambda / i;
+  return p;
+}
+
+/**
+ * A player's chance to be sent off in his n-th minute still to play: a straight red, or a second
+ * yellow (booked now, or booked once in the n - 1 minutes before).
+ */
+function sentOffChance(p: SquadPlayer): (n: number) => number {
+  const c = ratePer90(p, 'cards') / 90;
+  const straight = (1 - c) * STRAIGHT_RED;
+  if (p.counters.cards >= 1) return () => c + straight;
+  return (n) => c * (n - 1) * c * Math.pow(1 - c, n - 2) + straight;
+}
 
 export class SoccerEngine implements MatchEngine {
   private phase: Phase = '1H';
@@ -73,10 +111,10 @@ export class SoccerEngine implements MatchEngine {
     const diff = (home.rating - away.rating) * 0.18;
     this.lambda = [Math.exp(Math.log(1.58) + diff), Math.exp(Math.log(1.24) - diff)];
     this.squads = [matchDaySquad(rng, home, 'home'), matchDaySquad(rng, away, 'away')];
-    // Each player's prop lines from what the player is expected to make from kick-off (a substitute's
-    // ~13 minutes, a starter's 90): the state now is the kick-off state, so a restarted world that
-    // rebuilds the engine gets the same lines, keys and ids.
-    for (const pl of this.propPlayers()) this.propLines.set(pl.id, playerPropLines(pl.expected));
+    // Each player's prop lines from what the player is expected to make from kick-off (over the
+    // minutes substitutions give him: a starter ~90, a substitute ~7): the state now is the kick-off
+    // state, so a restarted world that rebuilds the engine gets the same lines, keys and ids.
+    for (const pl of this.propPlayers()) this.propLines.set(pl.id, playerPropLines(pl.outlook));
   }
 
   expectedDurationMs(): number {
@@ -153,7 +191,12 @@ export class SoccerEngine implements MatchEngine {
     if (lockMs === undefined && rng.chance(0.05)) lockMs = rng.int(5, 15) * 1000;
     if (this.squads[0].reds + this.squads[1].reds > reds) lockMs = Math.max(lockMs ?? 0, RED_CARD_LOCK_MS);
     if (this.halfMinute === len)
-      this.stoppage = this.phase === '1H' ? rng.int(1, 4) : this.phase === '2H' ? rng.int(2, 7) : rng.int(0, 2);
+      this.stoppage =
+        this.phase === '1H'
+          ? rng.int(...STOPPAGE_1H)
+          : this.phase === '2H'
+            ? rng.int(...STOPPAGE_2H)
+            : rng.int(...STOPPAGE_ET);
     if (this.halfMinute >= len + this.stoppage && this.halfMinute >= len) this.endHalf();
     const next = this.untilNextStep();
     return lockMs === undefined ? { next } : { next, lockMs };
@@ -207,10 +250,11 @@ export class SoccerEngine implements MatchEngine {
         p.counters.tackles += rng.poisson(ratePer90(p, 'tackles') / 90);
         p.counters.fouls += rng.poisson(ratePer90(p, 'fouls') / 90);
         if (rng.chance(ratePer90(p, 'cards') / 90)) this.book(squad, p);
-        else if (rng.chance(0.003 / 90)) this.sendOff(squad, p);
+        else if (rng.chance(STRAIGHT_RED)) this.sendOff(squad, p);
       }
-      const late = this.phase === '2H' ? this.halfMinute > 10 : this.phase === 'ET1' || this.phase === 'ET2';
-      if (late && rng.chance(this.phase === '2H' ? 0.09 : 0.15)) substitute(rng, squad);
+      const late =
+        this.phase === '2H' ? this.halfMinute > SUB_FROM_MINUTE : this.phase === 'ET1' || this.phase === 'ET2';
+      if (late && rng.chance(this.phase === '2H' ? SUB_CHANCE_2H : SUB_CHANCE_ET)) substitute(rng, squad);
     }
   }
 
@@ -440,48 +484,123 @@ export class SoccerEngine implements MatchEngine {
     return [this.ratePerMinute(0, f), this.ratePerMinute(1, f)];
   }
 
+  /** Chance a knockout game goes to extra time, from the score and the goals still expected in regulation. */
+  private extraTimeChance(): number {
+    if (!this.knockout || (this.phase !== '1H' && this.phase !== 'HT' && this.phase !== '2H')) return 0;
+    const [h, a] = this.total();
+    const lh = this.remainingGoals('h1')[0] + this.remainingGoals('h2')[0];
+    const la = this.remainingGoals('h1')[1] + this.remainingGoals('h2')[1];
+    let level = 0;
+    for (let x = 0; x <= 20; x++) level += poissonPmf(lh, x) * poissonPmf(la, x + h - a);
+    return Math.round(level * 100) / 100;
+  }
+
+  /** Extra-time minutes still to come if it is played (time added at its mean). */
+  private remainingExtraMinutes(): number {
+    const half = 15 + MEAN_STOPPAGE_ET;
+    const inHalf = this.halfMinute >= 15 ? Math.max(0, 15 + this.stoppage - this.halfMinute) : half - this.halfMinute;
+    switch (this.phase) {
+      case 'ET1':
+        return inHalf + half;
+      case 'ET_HT':
+        return half;
+      case 'ET2':
+        return inHalf;
+      case 'PEN_BREAK':
+      case 'PEN':
+      case 'END':
+        return 0;
+      default:
+        return 2 * half;
+    }
+  }
+
+  /** A side's goals expected per minute still to be played, extra time included as likely as it is. */
+  private goalsPerMinute(side: 0 | 1): number {
+    const et = this.phase === '1H' || this.phase === 'HT' || this.phase === '2H' ? this.extraTimeChance() : 1;
+    const goals =
+      this.remainingGoals('h1')[side] + this.remainingGoals('h2')[side] + et * this.remainingGoals('et')[side];
+    const minutes = this.remainingRegulationMinutes() + et * this.remainingExtraMinutes();
+    return minutes > 0 ? goals / minutes : 0;
+  }
+
   private propPlayers(): PropPlayer[] {
-    const remainingMinutes = this.remainingRegulationMinutes();
     const out: PropPlayer[] = [];
     for (const squad of this.squads) {
       const side = squad.side === 'home' ? 0 : 1;
-      const remGoals = this.remainingGoals('h1')[side] + this.remainingGoals('h2')[side];
+      const goalsPerMinute = this.goalsPerMinute(side);
       const field = onPitch(squad);
-      const prematch = this.phase === '1H' && this.halfMinute === 0;
+      const weightSum = field.reduce((s, q) => s + goalWeight(q), 0) || 1;
+      const assistSum = field.reduce((s, q) => s + assistWeight(q), 0) || 1;
+      const minutes = this.squadMinutes(squad);
       for (const p of squad.players) {
         if (p.player.position === 'GK') continue;
-        let minutes: number;
-        if (p.done) minutes = 0;
-        else if (p.onPitch) minutes = remainingMinutes * (prematch ? 0.84 : 0.9);
-        else
-          minutes =
-            squad.subsLeft > 0 && remainingMinutes > 5
-              ? Math.min(remainingMinutes, 30) * 0.45 * (squad.subsLeft / 5)
-              : 0;
-        const weightSum = field.reduce((s, q) => s + goalWeight(q), 0) || 1;
-        const assistSum = field.reduce((s, q) => s + assistWeight(q), 0) || 1;
-        const share = remainingMinutes > 0 ? minutes / remainingMinutes : 0;
+        const scoring = goalsPerMinute * (goalWeight(p) / weightSum) * (p.onPitch ? 1 : 1.05);
+        const shots = ratePer90(p, 'shots') / 90;
+        const outlook: PropOutlook = {
+          perMinute: {
+            goals: scoring,
+            assists: goalsPerMinute * 0.72 * (assistWeight(p) / assistSum),
+            // A goal is a shot on target too.
+            shots: shots + scoring,
+            shots_on_target: shots * 0.33 + scoring,
+            passes: ratePer90(p, 'passes') / 90,
+            tackles: ratePer90(p, 'tackles') / 90,
+            fouls: ratePer90(p, 'fouls') / 90,
+            cards: ratePer90(p, 'cards') / 90,
+          },
+          minutes: p.done
+            ? NO_MINUTES
+            : coarse(
+                p.onPitch
+                  ? andSentOff(minutes.onPitch, sentOffChance(p))
+                  : (minutes.bench.get(p.player.position) ?? NO_MINUTES),
+              ),
+        };
         out.push({
           id: p.player.id,
           name: p.player.name,
           side: squad.side,
           counters: p.counters,
-          expected: {
-            goals: remGoals * share * (goalWeight(p) / weightSum) * (p.onPitch ? 1 : 1.05),
-            assists: remGoals * 0.72 * share * (assistWeight(p) / assistSum),
-            shots: (ratePer90(p, 'shots') / 90) * minutes + remGoals * share * (goalWeight(p) / weightSum),
-            shots_on_target:
-              (ratePer90(p, 'shots') / 90) * minutes * 0.33 + remGoals * share * (goalWeight(p) / weightSum),
-            passes: (ratePer90(p, 'passes') / 90) * minutes,
-            tackles: (ratePer90(p, 'tackles') / 90) * minutes,
-            fouls: (ratePer90(p, 'fouls') / 90) * minutes,
-            cards: (ratePer90(p, 'cards') / 90) * minutes,
-          },
+          outlook,
           lines: this.propLines.get(p.player.id) ?? NO_PROP_LINES,
         });
       }
     }
     return out;
+  }
+
+  /**
+   * The clock and substitutions a squad's minutes still to play follow, and the minutes of a bench
+   * player by line (a substitution brings on a player of the line of the one taken off, any line if
+   * that one's bench is empty). A player on the pitch may be sent off too (`sentOffChance`).
+   */
+  private squadMinutes(squad: Squad): { onPitch: MinutesDist; bench: Map<string, MinutesDist> } {
+    const field = onPitch(squad).filter((p) => p.player.position !== 'GK');
+    const waiting = squad.players.filter((p) => !p.played && p.player.position !== 'GK');
+    const clock: ClockState = {
+      phase: this.phase,
+      halfMinute: this.halfMinute,
+      stoppage: this.halfMinute >= this.halfLength() ? this.stoppage : null,
+      subsLeft: field.length > 0 ? squad.subsLeft : 0,
+      outfield: Math.max(1, field.length),
+      extraTime: this.extraTimeChance(),
+    };
+    const count = (ps: SquadPlayer[], pos: string): number => ps.filter((p) => p.player.position === pos).length;
+    // Share of substitutions whose line has no one left on the bench: then anyone on it comes on.
+    const emptyLines = [...new Set(field.map((p) => p.player.position))].filter((pos) => count(waiting, pos) === 0);
+    const emptyShare = emptyLines.reduce((s, pos) => s + count(field, pos), 0) / Math.max(1, field.length);
+    const bench = new Map<string, MinutesDist>();
+    for (const pos of new Set(waiting.map((p) => p.player.position))) {
+      const spot: BenchSpot = {
+        lineShare: count(field, pos) / Math.max(1, field.length),
+        lineBench: count(waiting, pos),
+        other: emptyShare > 0 ? emptyShare / (1 - count(field, pos) / Math.max(1, field.length)) / waiting.length : 0,
+      };
+      // A substitute's few minutes: a straight red only (a second yellow needs a first).
+      bench.set(pos, minutesAhead(clock, spot, STRAIGHT_RED));
+    }
+    return { onPitch: minutesAhead(clock, null, 0), bench };
   }
 
   private remainingRegulationMinutes(): number {

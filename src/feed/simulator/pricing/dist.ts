@@ -131,6 +131,36 @@ export function compoundPoissonAbove(rates: readonly number[], x: number): numbe
   return Math.max(0, 1 - cdf);
 }
 
+/**
+ * P(count > x) for each x, where the count is Poisson with mean `rate` × M and M is drawn from
+ * `mixing` ([value, probability] pairs): a player's count over minutes that substitutions make
+ * uncertain, wider than one Poisson. One pass of the CDF per value of M serves every x.
+ */
+export function mixedPoissonAbove(
+  rate: number,
+  mixing: ReadonlyArray<readonly [number, number]>,
+  xs: readonly number[],
+): number[] {
+  const out = xs.map(() => 0);
+  const top = Math.max(-1, ...xs.map((x) => Math.floor(x)));
+  const cdf = new Float64Array(Math.max(0, top + 1));
+  for (const [m, pm] of mixing) {
+    const lambda = rate * m;
+    let term = Math.exp(-lambda);
+    let sum = 0;
+    for (let k = 0; k <= top; k++) {
+      sum += term;
+      cdf[k] = sum;
+      term *= lambda / (k + 1);
+    }
+    xs.forEach((x, i) => {
+      const k = Math.floor(x);
+      out[i]! += pm * (k < 0 ? 1 : Math.max(0, 1 - cdf[k]!));
+    });
+  }
+  return out;
+}
+
 /** Standard normal CDF (Abramowitz-Stegun 7.1.26 on erf; error below 1.5e-7). */
 export function normalCdf(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;

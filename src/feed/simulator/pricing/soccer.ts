@@ -1,7 +1,7 @@
-// Soccer pricing: Poisson goal grids (full time, each half) drive every team family; Poisson counters drive player props.
+// Soccer pricing: Poisson goal grids (full time, each half) drive every team family; Poisson counters over the minutes a player may still play drive player props.
 import { TOTALS, TO_QUALIFY } from '../../../domain/families/index.js';
 import type { TeamSide } from '../../../domain/types.js';
-import { Grid, normalCdf, poissonAbove, poissonDist, type Dist } from './dist.js';
+import { Grid, mixedPoissonAbove, normalCdf, poissonDist, type Dist } from './dist.js';
 import {
   asianHandicap,
   btts,
@@ -38,13 +38,33 @@ export interface PropPlayer {
   name: string;
   side: TeamSide;
   counters: Readonly<Record<string, number>>;
-  /** Expected count still to come of each stat. */
-  expected: Readonly<Record<PropStat, number>>;
+  /** Each stat's count still to come is Poisson with mean `perMinute` × the minutes he still plays. */
+  outlook: PropOutlook;
   /** The player's lines per stat, fixed at kick-off (see `propLines`): keys and ids stay put all game. */
   lines: PropLines;
 }
 
 export type PropLines = Readonly<Record<PropStat, readonly number[]>>;
+
+/**
+ * What a player still makes: a rate per minute on the pitch per stat, and the minutes he still
+ * plays as a distribution ([minutes, probability]): substitutions take a starter off or bring a
+ * substitute on at a minute nobody knows, so the count is wider than one Poisson.
+ */
+export interface PropOutlook {
+  perMinute: Readonly<Record<PropStat, number>>;
+  minutes: ReadonlyArray<readonly [number, number]>;
+}
+
+/** P(the stat still to come > x) for each x. */
+export function propOver(o: PropOutlook, stat: PropStat, xs: readonly number[]): number[] {
+  return mixedPoissonAbove(o.perMinute[stat], o.minutes, xs);
+}
+
+/** Expected count still to come of a stat. */
+export function propMean(o: PropOutlook, stat: PropStat): number {
+  return o.minutes.reduce((s, [m, p]) => s + o.perMinute[stat] * m * p, 0);
+}
 
 export interface SoccerPricingState {
   names: MatchNames;
@@ -106,32 +126,30 @@ const PROP_REACH: readonly [number, number] = [0.01, 0.97];
  * step whose Over chance is within reach, the `max` nearest to even money, ascending. None when the
  * player is not expected to make the stat at all (a substitute defender's goals).
  */
-export function playerPropLines(expected: Readonly<Record<PropStat, number>>): PropLines {
+export function playerPropLines(o: PropOutlook): PropLines {
   const out = {} as Record<PropStat, number[]>;
-  for (const stat of PROP_STATS) out[stat] = propLines(stat, expected[stat]);
+  for (const stat of PROP_STATS) out[stat] = propLines(stat, o);
   return out;
 }
 
 /** No line of any stat (a player the book was not told of at kick-off). */
 export const NO_PROP_LINES: PropLines = playerPropLines({
-  goals: 0,
-  assists: 0,
-  shots: 0,
-  shots_on_target: 0,
-  passes: 0,
-  tackles: 0,
-  fouls: 0,
-  cards: 0,
+  perMinute: { goals: 0, assists: 0, shots: 0, shots_on_target: 0, passes: 0, tackles: 0, fouls: 0, cards: 0 },
+  minutes: [[0, 1]],
 });
 
-export function propLines(stat: PropStat, expected: number): number[] {
+export function propLines(stat: PropStat, o: PropOutlook): number[] {
   const { max, step } = PROP_SHAPE[stat];
+  const expected = propMean(o, stat);
   const top = expected + 6 * Math.sqrt(expected) + step + 1;
+  const candidates: number[] = [];
+  for (let line = step - 0.5; line <= top; line += step) candidates.push(line);
+  const over = propOver(o, stat, candidates);
   const reachable: Array<[number, number]> = [];
-  for (let line = step - 0.5; line <= top; line += step) {
-    const p = poissonAbove(expected, line);
+  candidates.forEach((line, i) => {
+    const p = over[i]!;
     if (p >= PROP_REACH[0] && p <= PROP_REACH[1]) reachable.push([line, Math.abs(p - 0.5)]);
-  }
+  });
   return reachable
     .sort((a, b) => a[1] - b[1])
     .slice(0, max)
@@ -246,20 +264,14 @@ function playerProps(out: FairMarket[], s: SoccerPricingState): void {
     for (const stat of PROP_STATS) {
       const lines = pl.lines[stat];
       const current = pl.counters[stat] ?? 0;
-      for (const line of lines) {
-        out.push(
-          playerProp(
-            stat,
-            PROP_LABELS[stat],
-            pl.id,
-            pl.name,
-            line,
-            poissonAbove(pl.expected[stat], line - current),
-            current,
-            pl.side,
-          ),
-        );
-      }
+      const over = propOver(
+        pl.outlook,
+        stat,
+        lines.map((line) => line - current),
+      );
+      lines.forEach((line, i) =>
+        out.push(playerProp(stat, PROP_LABELS[stat], pl.id, pl.name, line, over[i]!, current, pl.side)),
+      );
     }
   }
 }

@@ -10,15 +10,22 @@ import { buildWorld } from '../../../../src/feed/simulator/world.js';
 
 const world = buildWorld(2026);
 
-/** Per stat: props priced, their mean Over price, and how many went over. */
-function openingProps(
-  sport: string,
-  games: number,
-  seed: number,
-): Map<string, { n: number; priced: number; won: number }> {
+/**
+ * Per stat: props priced, their summed Over price, how many went over, and the sum over players of
+ * the square of each player's (went over - priced) summed over his lines: a player's lines win
+ * together, so the spread of the total comes from players, not from lines (`clusterVar`).
+ */
+interface StatTally {
+  n: number;
+  priced: number;
+  won: number;
+  clusterVar: number;
+}
+
+function openingProps(sport: string, games: number, seed: number): Map<string, StatTally> {
   const leagues = sampleLeagues({ world, sport, tier: 1 });
   const pick = Rng.derive(seed, 'props', sport);
-  const byStat = new Map<string, { n: number; priced: number; won: number }>();
+  const byStat = new Map<string, StatTally>();
   for (let g = 0; g < games; g++) {
     const league = leagues[g % leagues.length]!;
     const [hi, ai] = samplePair(pick, league);
@@ -36,17 +43,21 @@ function openingProps(
     const lines = new Map(
       (engine.stats() as unknown as Array<Record<string, number | string>>).map((l) => [String(l.player_id), l]),
     );
+    const residual = new Map<string, number>();
     for (const m of props) {
       const k = /^player_([a-z_]+)_(.+):([\d.]+)$/.exec(m.key);
       if (k === null) continue;
       const [, stat, player, line] = k as unknown as [string, string, string, string];
       const played = Number(lines.get(player)?.[stat] ?? 0);
-      const s = byStat.get(stat) ?? { n: 0, priced: 0, won: 0 };
+      const s = byStat.get(stat) ?? { n: 0, priced: 0, won: 0, clusterVar: 0 };
+      const over = played > Number(line) ? 1 : 0;
       s.n++;
       s.priced += m.outcomes[0]!.p;
-      s.won += played > Number(line) ? 1 : 0;
+      s.won += over;
       byStat.set(stat, s);
+      residual.set(`${stat} ${player}`, (residual.get(`${stat} ${player}`) ?? 0) + over - m.outcomes[0]!.p);
     }
+    for (const [k, r] of residual) byStat.get(k.split(' ')[0]!)!.clusterVar += r * r;
   }
   return byStat;
 }
@@ -133,4 +144,83 @@ it('american football: in play, a touchdown prop is decided once its player scor
     }
   }
   assert.ok(scored > 0, 'no prop player scored in three games');
+});
+
+// Soccer's props read minutes the engine does not play (a starter 0.84 of the game, ~81 minutes,
+// where starters play ~91; a substitute ~13, where the bench plays ~8) and a Poisson count where
+// substitutions make a starter's minutes, and so his counts, spread wider. 600 games, seed 7,
+// before: passes priced 0.432 went over 0.529; goals 0.080 / 0.086, assists 0.062 / 0.069, shots
+// 0.263 / 0.278, shots on target 0.176 / 0.189, tackles 0.337 / 0.355, fouls 0.251 / 0.268, cards
+// 0.104 / 0.111. The band is 3 standard errors with no slack: a player's lines are counted as one.
+it('soccer: every player prop is priced as often as it goes over', () => {
+  const byStat = openingProps('soccer', 300, 7);
+  for (const stat of ['goals', 'assists', 'shots', 'shots_on_target', 'passes', 'tackles', 'fouls', 'cards']) {
+    const s = byStat.get(stat);
+    assert.ok(s !== undefined && s.n >= 5000, `soccer ${stat}: ${s?.n ?? 0} props`);
+    assert.ok(
+      Math.abs(s.won - s.priced) <= 3 * Math.sqrt(s.clusterVar),
+      `soccer ${stat}: priced ${(s.priced / s.n).toFixed(3)}, went over ${(s.won / s.n).toFixed(3)} (${s.n} props, s.e. ${(Math.sqrt(s.clusterVar) / s.n).toFixed(4)})`,
+    );
+  }
+});
+
+/** Each player's counters after the engine's last step, by player id. */
+function countersNow(engine: ReturnType<typeof createEngine>): Map<string, Record<string, number | string>> {
+  const stats = engine.stats() as unknown as Array<Record<string, number | string>>;
+  return new Map(stats.map((l) => [String(l.player_id), l]));
+}
+
+// In play, every few minutes and each minute of extra time: a count past its line is settled Over,
+// and a player still playing (his minutes count on in the next minute) has a chance to pass every
+// line still ahead of him (a line far ahead is settled Under once its chance is below 1e-9). Before,
+// a prop in extra time read no minutes left and was priced 0 at its first minute.
+it('soccer props in play: past the line settled Over, open while the player plays, extra time included', () => {
+  const league = sampleLeagues({ world, sport: 'soccer', tier: 1 }).find((l) => l.plan.format?.knockout === true)!;
+  const pick = Rng.derive(7, 'props-inplay');
+  let extraTimeChecked = 0;
+  for (let g = 0; extraTimeChecked === 0 && g < 30; g++) {
+    const [hi, ai] = samplePair(pick, league);
+    const engine = createEngine('soccer', {
+      rng: Rng.derive(7, 'props-inplay-game', g),
+      league,
+      home: league.teams[hi]!,
+      away: league.teams[ai]!,
+      names: { home: 'H', away: 'A' },
+    });
+    engine.begin();
+    let pending: Array<{ player: string; stat: string; line: number; decided: boolean; p: number }> = [];
+    let before = countersNow(engine);
+    for (let step = 0; !engine.finished() && step < 400; step++) {
+      engine.step();
+      const now = countersNow(engine);
+      // Last step's props of a player whose minutes went on counting: he was on the pitch.
+      for (const q of pending) {
+        const was = Number(before.get(q.player)?.[q.stat] ?? 0);
+        const playing = Number(now.get(q.player)?.minutes ?? 0) > Number(before.get(q.player)?.minutes ?? 0);
+        if (was > q.line) assert.ok(q.decided && q.p === 1, `${q.player} ${q.stat} ${was} > ${q.line}: ${q.p}`);
+        else if (playing) assert.ok(q.p > 0 && q.p < 1, `${q.player} ${q.stat} ${q.line}: ${q.p}`);
+      }
+      before = now;
+      const period = engine.snapshot().period;
+      const inExtraTime = period === 'ET';
+      if (inExtraTime) extraTimeChecked++;
+      pending =
+        inExtraTime || step % 10 === 0
+          ? engine
+              .markets('full')
+              .filter((m) => m.key.startsWith('player_'))
+              .map((m) => {
+                const k = /^player_([a-z_]+)_(.+):([\d.]+)$/.exec(m.key)!;
+                return {
+                  player: k[2]!,
+                  stat: k[1]!,
+                  line: Number(k[3]),
+                  decided: m.decided === true,
+                  p: m.outcomes[0]!.p,
+                };
+              })
+          : [];
+    }
+  }
+  assert.ok(extraTimeChecked > 0, 'no game reached extra time');
 });
