@@ -2,7 +2,7 @@
 import { ASIAN_HANDICAP, TOTALS } from '../../../domain/families/index.js';
 import type { PeriodScore } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
-import { Dist, Grid, poissonAbove } from '../pricing/dist.js';
+import { Dist, Grid } from '../pricing/dist.js';
 import { asianHandicap, matchResult, moneyline, oddEven, playerProp, teamTotals, totals } from '../pricing/families.js';
 import type { FairMarket } from '../pricing/fair.js';
 import {
@@ -18,6 +18,14 @@ import type { EngineContext, FinalResult, MarketDepth, MatchEngine, Snapshot, St
 
 /** Hits per plate appearance at k = 1 (single, double, triple, home run of PA_RATES). */
 const HITS_PER_PA = PA_RATES[1] + PA_RATES[2] + PA_RATES[3] + PA_RATES[4];
+/**
+ * A batter's hits in a game spread less than a Poisson of their mean (a few plate appearances
+ * each, and more of them when the side hits): variance / mean measured on the engine, 0.836 over
+ * 54,000 batter-games (3,000 tier-1 games, seed 11). A count with mean m and that index is none
+ * with probability D^(m / (1 - D)) (a binomial's, at any n): 0.344, as the engine plays it, where
+ * a Poisson says 0.376 (the Over 0.5 hits prop was priced 0.628 and went over 0.660).
+ */
+export const HITS_DISPERSION = 0.836;
 
 const PA_MS = 110_000;
 const HALF_BREAK_MS = 90_000;
@@ -309,10 +317,13 @@ export class BaseballEngine implements MatchEngine {
         // Plate appearances left per batter: the side's runs to come in fresh half-innings' worth.
         const fresh = this.outlook.side(side);
         const halves = (side === 0 ? runs.home.mean() - h : runs.away.mean() - a) / mean(fresh.runs(0, 0));
-        const paLeft = (halves * fresh.pas) / 9;
+        const sidePas = halves * fresh.pas;
         for (const p of [...lineup].sort((x, y) => y.player.skill - x.player.skill).slice(0, 4)) {
           const hits = p.counters.hits ?? 0;
           const hr = p.counters.home_runs ?? 0;
+          // This batter's plate appearances left, from where he stands in the order.
+          const slot = (lineup.indexOf(p) - (this.order[side] % lineup.length) + lineup.length) % lineup.length;
+          const pas = batterPas(sidePas, lineup.length, slot);
           out.push(
             playerProp(
               'hits',
@@ -320,7 +331,7 @@ export class BaseballEngine implements MatchEngine {
               p.player.id,
               p.player.name,
               0.5,
-              poissonAbove(perPa * paLeft, 0.5 - hits),
+              hits > 0 ? 1 : 1 - HITS_DISPERSION ** ((perPa * pas) / (1 - HITS_DISPERSION)),
               hits,
               p.side,
             ),
@@ -332,7 +343,7 @@ export class BaseballEngine implements MatchEngine {
               p.player.id,
               p.player.name,
               0.5,
-              poissonAbove(PA_RATES[4] * k * paLeft, 0.5 - hr),
+              hr > 0 ? 1 : 1 - Math.exp(-PA_RATES[4] * k * pas),
               hr,
               p.side,
             ),
@@ -358,4 +369,15 @@ function settled(h: number, a: number): RunsToCome {
     margin: Dist.point(h - a),
     total: Dist.point(h + a),
   };
+}
+
+/**
+ * A batter's expected plate appearances among the `sidePas` his side is expected to have left,
+ * `slot` places after the batter due (0: he is due): the side's k-th appearance is his when
+ * k = slot, slot + n, slot + 2n…, each counting for the share of it the side is expected to reach.
+ */
+export function batterPas(sidePas: number, lineup: number, slot: number): number {
+  let pas = 0;
+  for (let k = slot; k < sidePas; k += lineup) pas += Math.min(1, sidePas - k);
+  return pas;
 }

@@ -1,6 +1,7 @@
 // Baseball player props price the plate appearance the engine plays: hits per batter, and home runs per hit, as often as they happen.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { HITS_DISPERSION } from '../../../../src/feed/simulator/engines/baseball.js';
 import { createEngine } from '../../../../src/feed/simulator/engines/registry.js';
 import { sampleLeagues, samplePair } from '../../../../src/feed/simulator/engines/sample-games.js';
 import type { FairMarket } from '../../../../src/feed/simulator/pricing/fair.js';
@@ -9,8 +10,11 @@ import { buildWorld } from '../../../../src/feed/simulator/world.js';
 
 const world = buildWorld(2026);
 
-/** The Poisson mean a "0.5" prop's Over price stands for (its batter has nothing yet). */
+/** The Poisson mean a "0.5" prop's Over price stands for (its batter has nothing yet): home runs. */
 const meanOf = (m: FairMarket): number => -Math.log(1 - (m.outcomes[0]!.p as number));
+/** The mean hits a "0.5" hits prop's Over price stands for, at the engine's dispersion of a batter's hits. */
+const hitsMeanOf = (m: FairMarket): number =>
+  ((1 - HITS_DISPERSION) * Math.log(1 - (m.outcomes[0]!.p as number))) / Math.log(HITS_DISPERSION);
 
 it('a batter is priced to hit, and to hit home runs per hit, as often as the engine plays it', () => {
   const leagues = sampleLeagues({ world, sport: 'baseball', tier: 1 });
@@ -36,8 +40,8 @@ it('a batter is priced to hit, and to hit home runs per hit, as often as the eng
       const id = m.key.slice('player_hits_'.length).split(':')[0]!;
       const hr = opening.find((x) => x.key.startsWith(`player_home_runs_${id}`));
       if (hr === undefined) continue;
-      pricedRatio += meanOf(hr) / meanOf(m);
-      pricedHits += meanOf(m);
+      pricedRatio += meanOf(hr) / hitsMeanOf(m);
+      pricedHits += hitsMeanOf(m);
       priced++;
     }
     engine.begin();

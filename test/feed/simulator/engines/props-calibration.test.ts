@@ -100,6 +100,12 @@ it('american football: passing, rushing and receiving yards props are priced as 
   pricedAsPlayed('american_football', ['passing_yards', 'rushing_yards', 'receiving_yards']);
 });
 
+// Hits (Over 0.5) were a Poisson on the mean hits left: priced 0.628, went over 0.660 (2,400 props);
+// a batter's hits are a few plate appearances' worth, less spread than a Poisson.
+it('baseball: hits and home runs props are priced within 3 standard errors of how often they go over', () => {
+  pricedAsPlayed('baseball', ['hits', 'home_runs'], 300, 0);
+});
+
 // Touchdowns (Over 0.5, first back and first receiver) were priced 0.633 and went over 0.432.
 it('american football: touchdown props are priced as often as they go over', () => {
   pricedAsPlayed('american_football', ['touchdowns']);
