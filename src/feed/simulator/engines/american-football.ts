@@ -67,6 +67,16 @@ const SNAP_SHARE = 0.87;
 const TD_PER_DRIVE = 0.217;
 const TD_RATIO_EXP = 1.15;
 const PASS_TD_SHARE = 0.675;
+/**
+ * A scoring drive's points as the engine plays them: touchdowns (7, or 6 without the extra point
+ * 6% of the time) at TD_PER_DRIVE, field goals for the rest of POINTS_PER_DRIVE. Sudden-death
+ * overtime ends at the first score, so it is priced on these rather than on points per drive.
+ */
+const TD_POINTS = 0.94 * 7 + 0.06 * 6;
+const FG_PER_DRIVE = (POINTS_PER_DRIVE - TD_PER_DRIVE * TD_POINTS) / 3;
+const SCORES_PER_DRIVE = TD_PER_DRIVE + FG_PER_DRIVE;
+const POINTS_PER_SCORE = POINTS_PER_DRIVE / SCORES_PER_DRIVE;
+const SQUARED_POINTS_PER_SCORE = (TD_PER_DRIVE * (0.94 * 49 + 0.06 * 36) + FG_PER_DRIVE * 9) / SCORES_PER_DRIVE;
 const STATS = ['passing_yards', 'rushing_yards', 'receiving_yards', 'touchdowns', 'field_goals'];
 
 function ordinal(n: number): string {
@@ -311,6 +321,40 @@ export class AmericanFootballEngine extends TimedEngine {
     return { current, mean, variance: (mean * DISPERSION + 1) * spread };
   }
 
+  /**
+   * Sudden-death overtime (in play or in the break before it) with `seconds` left: each side scores
+   * at its rate (scores a drive, a drive every 2 x DRIVE_SECONDS of its own) until the first score
+   * ends it. Each side's points to come are that score if it is theirs, so the sides exclude each
+   * other: `coupling` +1 widens each side's variance for the margin (their covariance, -p_h p_a s^2,
+   * counts twice against it), -1 narrows it for the total. `expectedSeconds` is how long it lasts.
+   */
+  private suddenDeath(seconds: number): {
+    outlook: (side: 0 | 1, current: number, coupling: 1 | -1) => TeamOutlook;
+    expectedSeconds: number;
+  } {
+    const rate = (side: 0 | 1): number => {
+      const other = side === 0 ? 1 : 0;
+      const ratio = Math.pow(this.effectiveGain(side) / this.effectiveGain(other), YARDS_TO_POINTS);
+      // Drives score or not one after another: a geometric run, so no score in n drives is (1-q)^n
+      // (a Poisson at q a drive priced a scoreless overtime at 0.25 where 0.13 of 155 were).
+      return -Math.log(1 - Math.min(0.9, SCORES_PER_DRIVE * ratio)) / (2 * DRIVE_SECONDS);
+    };
+    const rates = [rate(0), rate(1)] as const;
+    const all = rates[0] + rates[1];
+    const anyScore = 1 - Math.exp(-all * seconds);
+    const first = [(rates[0] / all) * anyScore, (rates[1] / all) * anyScore] as const;
+    const cov = first[0] * first[1] * POINTS_PER_SCORE ** 2;
+    return {
+      outlook: (side, current, coupling) => {
+        const p = first[side];
+        const mean = p * POINTS_PER_SCORE;
+        const variance = Math.max(0.01, p * SQUARED_POINTS_PER_SCORE - mean * mean + coupling * cov);
+        return { current, mean, variance };
+      },
+      expectedSeconds: anyScore / all,
+    };
+  }
+
   /** A side's yards factor with the score effect of its lead now (as propPlayers and the plays use it). */
   private effectiveGain(side: 0 | 1): number {
     const [h, a] = this.total();
@@ -321,7 +365,8 @@ export class AmericanFootballEngine extends TimedEngine {
   markets(depth: MarketDepth): FairMarket[] {
     const tier = this.ctx.league.tier;
     const full = depth === 'full';
-    const left = this.remainingRegulationSeconds() + (this.inOvertime ? this.periodLength() - this.elapsed : 0);
+    const left = this.remainingRegulationSeconds();
+    const otLeft = this.overtimeSecondsLeft();
     const [h, a] = this.total();
     const periods: PeriodOutlook[] = [];
     if (full) {
@@ -345,10 +390,15 @@ export class AmericanFootballEngine extends TimedEngine {
         });
       }
     }
+    // In overtime, or in the break before it (a level score), the sudden death still to play; without
+    // it the break priced every market as if the game had ended level (every prop not yet won at Under).
+    const sd = otLeft > 0 ? this.suddenDeath(otLeft) : null;
+    const side = (s: 0 | 1, current: number, spread: number): TeamOutlook =>
+      sd ? sd.outlook(s, current, spread === 1 ? 1 : -1) : this.outlook(s, left, current, true, spread);
     const book: PointsBook = {
       names: this.ctx.names,
-      home: this.outlook(0, left, h, true),
-      away: this.outlook(1, left, a, true),
+      home: side(0, h, 1),
+      away: side(1, a, 1),
       hasDraw: false,
       tieHome: 0.5,
       spreadLines: full ? this.lines.spread : this.lines.spread.slice(1, -1),
@@ -362,8 +412,8 @@ export class AmericanFootballEngine extends TimedEngine {
     const byTotal = new Map(
       pointsMarkets({
         ...book,
-        home: this.outlook(0, left, h, true, TOTAL_SPREAD),
-        away: this.outlook(1, left, a, true, TOTAL_SPREAD),
+        home: side(0, h, TOTAL_SPREAD),
+        away: side(1, a, TOTAL_SPREAD),
         spreadLines: [],
         teamTotalLines: [[], []],
         periods: [],
@@ -372,7 +422,7 @@ export class AmericanFootballEngine extends TimedEngine {
         .map((m) => [m.key, m]),
     );
     const out = pointsMarkets(book).map((m) => byTotal.get(m.key) ?? m);
-    if (full && tier === 1) out.push(...this.props(left));
+    if (full && tier === 1) out.push(...this.props(sd ? sd.expectedSeconds : left));
     return out;
   }
 
