@@ -79,7 +79,40 @@ function checkBreak(e: MatchEngine, sport: string): void {
     assert.ok(over(m) > BOUND, `${where}: ${m.key} ${gap(m)} short, Over at ${over(m).toFixed(4)}`);
 }
 
+/** A seeded knockout soccer game stepped to the break before extra time at a level score. */
+function extraTimeBreak(): MatchEngine {
+  const league = world.leagues.find((l) => l.sport === 'soccer' && l.plan.format?.knockout === true)!;
+  for (let g = 0; g < 200; g++) {
+    const e = createEngine('soccer', {
+      rng: Rng.derive(7, 'et-break', g),
+      league,
+      home: league.teams[0]!,
+      away: league.teams[1]!,
+      names: { home: 'H', away: 'A' },
+    });
+    e.begin();
+    while (!e.finished()) {
+      e.step();
+      const s = e.snapshot();
+      if (e.inBreak() && s.period === 'ET') return e;
+    }
+  }
+  throw new Error('no knockout game went to extra time in 200 seeds');
+}
+
 describe('markets in the break before overtime', () => {
+  // Props grade on the final stats, which count extra time: the players on the pitch play 30 minutes more.
+  it('soccer: player props price the extra time still to play', () => {
+    const e = extraTimeBreak();
+    const props = e.markets('full').filter((m) => m.player && m.outcomes[0]!.p < 1);
+    const gap = (m: FairMarket): number => Number(m.key.split(':').pop()) - propCount(e, m);
+    // Passes: every player still on the pitch makes some in 30 minutes (a few are off, subbed).
+    const close = props.filter((m) => m.player!.stat === 'passes' && gap(m) <= 1.5);
+    assert.ok(close.length >= 5, `${close.length} passes props within 1.5 of their line`);
+    const open = close.filter((m) => over(m) > BOUND);
+    assert.ok(open.length / close.length > 0.5, `${open.length} of ${close.length} close passes props open`);
+  });
+
   for (const sport of ['basketball', 'american_football']) {
     it(`${sport}: overtime still to play is priced`, () => {
       for (const e of levelBreaks(sport, 3, 300)) checkBreak(e, sport);

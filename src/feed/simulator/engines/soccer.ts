@@ -440,12 +440,19 @@ export class SoccerEngine implements MatchEngine {
     return [this.ratePerMinute(0, f), this.ratePerMinute(1, f)];
   }
 
+  /**
+   * Props grade on the final stats, which count extra time: once it is sure to be played (the break
+   * before it, or in it) the minutes and goals left include it. Without them, in the break before
+   * extra time every prop not yet won was priced as decided Under.
+   */
   private propPlayers(): PropPlayer[] {
-    const remainingMinutes = this.remainingRegulationMinutes();
+    const extra = this.remainingExtraMinutes();
+    const remainingMinutes = this.remainingRegulationMinutes() + extra;
     const out: PropPlayer[] = [];
     for (const squad of this.squads) {
       const side = squad.side === 'home' ? 0 : 1;
-      const remGoals = this.remainingGoals('h1')[side] + this.remainingGoals('h2')[side];
+      const etGoals = extra > 0 ? this.remainingGoals('et')[side] : 0;
+      const remGoals = this.remainingGoals('h1')[side] + this.remainingGoals('h2')[side] + etGoals;
       const field = onPitch(squad);
       const prematch = this.phase === '1H' && this.halfMinute === 0;
       for (const p of squad.players) {
@@ -482,6 +489,26 @@ export class SoccerEngine implements MatchEngine {
       }
     }
     return out;
+  }
+
+  /** Minutes of extra time still to play once it is sure (its break, its halves), stoppage included. */
+  private remainingExtraMinutes(): number {
+    const half = 15 + EXPECTED_STOPPAGE.et;
+    const inHalf = (): number =>
+      Math.max(0, 15 - this.halfMinute) +
+      (this.halfMinute >= 15 ? Math.max(0, 15 + this.stoppage - this.halfMinute) : EXPECTED_STOPPAGE.et);
+    switch (this.phase) {
+      case 'ET_BREAK':
+        return 2 * half;
+      case 'ET1':
+        return inHalf() + half;
+      case 'ET_HT':
+        return half;
+      case 'ET2':
+        return inHalf();
+      default:
+        return 0;
+    }
   }
 
   private remainingRegulationMinutes(): number {
