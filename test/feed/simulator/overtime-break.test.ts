@@ -100,7 +100,52 @@ function extraTimeBreak(): MatchEngine {
   throw new Error('no knockout game went to extra time in 200 seeds');
 }
 
+/** Seeded American football games stepped to the last 40 s of regulation at a level score. */
+function lateLevel(want: number): MatchEngine[] {
+  const league = world.leagues.find((l) => l.sport === 'american_football' && l.tier === 1)!;
+  const found: MatchEngine[] = [];
+  for (let g = 0; g < 300 && found.length < want; g++) {
+    const e = createEngine('american_football', {
+      rng: Rng.derive(7, 'late-level', g),
+      league,
+      home: league.teams[0]!,
+      away: league.teams[1]!,
+      names: { home: 'H', away: 'A' },
+    });
+    e.begin();
+    while (!e.finished()) {
+      e.step();
+      const s = e.snapshot();
+      const [mm, ss] = (s.clock ?? '99:99').split(':').map(Number) as [number, number];
+      if (s.period === 'Q4' && !e.inBreak() && mm * 60 + ss <= 40 && s.score.home === s.score.away) {
+        found.push(e);
+        break;
+      }
+    }
+  }
+  assert.ok(found.length >= 1, 'no level game late in regulation in 300 seeds');
+  return found;
+}
+
 describe('markets in the break before overtime', () => {
+  // Level with seconds to go, overtime is all but sure: a score in it must not be priced at the bounds.
+  it('american_football: late in regulation at a level score, the overtime likely to come is priced', () => {
+    for (const e of lateLevel(3)) {
+      const ms = e.markets('full');
+      const s = e.snapshot();
+      const now = s.score.home + s.score.away;
+      const where = `${s.clock} ${s.score.home}-${s.score.away}`;
+      // A touchdown in overtime (~0.9 x 0.83 x 0.57 of these games) takes every line up to 6.5 above.
+      const reachable = ms.filter((m) => m.key.startsWith('totals:') && Number(m.key.split(':')[1]) - now < 7);
+      for (const m of reachable.filter((m) => Number(m.key.split(':')[1]) > now))
+        assert.ok(over(m) > 0.2, `${where}: ${m.key} Over at ${over(m).toFixed(4)}`);
+      // An anytime touchdown for a player with none yet: his share of the overtime's touchdowns.
+      const tds = ms.filter((p) => p.player?.stat === 'touchdowns' && propCount(e, p) === 0);
+      assert.ok(tds.length > 0, `${where}: touchdown props open`);
+      for (const p of tds) assert.ok(over(p) > 0.02, `${where}: ${p.key} Over at ${over(p).toFixed(4)}`);
+    }
+  });
+
   // Props grade on the final stats, which count extra time: the players on the pitch play 30 minutes more.
   it('soccer: player props price the extra time still to play', () => {
     const e = extraTimeBreak();

@@ -1,9 +1,10 @@
 // American football: play by play with downs, distance and field position; touchdowns, field goals, punts and turnovers.
 import type { PlayerStats } from '../../messages.js';
-import { normalCdf, poissonAbove } from '../pricing/dist.js';
+import { diffDist, normalCdf, poissonAbove } from '../pricing/dist.js';
 import { playerProp } from '../pricing/families.js';
 import type { FairMarket } from '../pricing/fair.js';
 import {
+  finalDist,
   halfLines,
   pointsMarkets,
   spreadLines,
@@ -331,6 +332,7 @@ export class AmericanFootballEngine extends TimedEngine {
   private suddenDeath(seconds: number): {
     outlook: (side: 0 | 1, current: number, coupling: 1 | -1) => TeamOutlook;
     expectedSeconds: number;
+    anyScore: number;
   } {
     const rate = (side: 0 | 1): number => {
       const other = side === 0 ? 1 : 0;
@@ -352,7 +354,22 @@ export class AmericanFootballEngine extends TimedEngine {
         return { current, mean, variance };
       },
       expectedSeconds: anyScore / all,
+      anyScore,
     };
+  }
+
+  /**
+   * Chance regulation ends level, `seconds` before its end: the margin's outlook at 0, or when level
+   * late, at least the chance nobody scores (the normal's spread, floored for a few seconds left,
+   * put a level game at 0:39 at 0.16).
+   */
+  private tieChance(seconds: number): number {
+    const [h, a] = this.total();
+    const margin = diffDist(
+      finalDist(this.outlook(0, seconds, h, true)),
+      finalDist(this.outlook(1, seconds, a, true)),
+    ).at(0);
+    return h === a ? Math.max(margin, 1 - this.suddenDeath(seconds).anyScore) : margin;
   }
 
   /** A side's yards factor with the score effect of its lead now (as propPlayers and the plays use it). */
@@ -393,8 +410,21 @@ export class AmericanFootballEngine extends TimedEngine {
     // In overtime, or in the break before it (a level score), the sudden death still to play; without
     // it the break priced every market as if the game had ended level (every prop not yet won at Under).
     const sd = otLeft > 0 ? this.suddenDeath(otLeft) : null;
-    const side = (s: 0 | 1, current: number, spread: number): TeamOutlook =>
-      sd ? sd.outlook(s, current, spread === 1 ? 1 : -1) : this.outlook(s, left, current, true, spread);
+    // In regulation, the overtime a level score would bring, weighted by the chance of one: without
+    // it a level game with seconds to go priced a touchdown in overtime near 0 (totals, props).
+    const ot = this.format.overtime;
+    const later = !sd && left > 0 && ot !== null ? this.suddenDeath(ot.seconds) : null;
+    const tie = later ? this.tieChance(left) : 0;
+    const side = (s: 0 | 1, current: number, spread: number): TeamOutlook => {
+      const coupling = spread === 1 ? 1 : -1;
+      if (sd) return sd.outlook(s, current, coupling);
+      const reg = this.outlook(s, left, current, true, spread);
+      if (!later || tie <= 0) return reg;
+      // A mixture: regulation's points, plus the overtime's with chance `tie`.
+      const o = later.outlook(s, current, coupling);
+      const extra = tie * (o.variance + o.mean ** 2) - (tie * o.mean) ** 2;
+      return { current, mean: reg.mean + tie * o.mean, variance: reg.variance + extra };
+    };
     const book: PointsBook = {
       names: this.ctx.names,
       home: side(0, h, 1),
@@ -422,7 +452,8 @@ export class AmericanFootballEngine extends TimedEngine {
         .map((m) => [m.key, m]),
     );
     const out = pointsMarkets(book).map((m) => byTotal.get(m.key) ?? m);
-    if (full && tier === 1) out.push(...this.props(sd ? sd.expectedSeconds : left));
+    const propSeconds = sd ? sd.expectedSeconds : left + tie * (later?.expectedSeconds ?? 0);
+    if (full && tier === 1) out.push(...this.props(propSeconds));
     return out;
   }
 
