@@ -1,6 +1,6 @@
 // American football: play by play with downs, distance and field position; touchdowns, field goals, punts and turnovers.
 import type { PlayerStats } from '../../messages.js';
-import { diffDist, normalCdf, poissonAbove } from '../pricing/dist.js';
+import { compoundPoissonAbove, diffDist, normalCdf, poissonAbove } from '../pricing/dist.js';
 import { playerProp } from '../pricing/families.js';
 import type { FairMarket } from '../pricing/fair.js';
 import {
@@ -78,6 +78,9 @@ const FG_PER_DRIVE = (POINTS_PER_DRIVE - TD_PER_DRIVE * TD_POINTS) / 3;
 const SCORES_PER_DRIVE = TD_PER_DRIVE + FG_PER_DRIVE;
 const POINTS_PER_SCORE = POINTS_PER_DRIVE / SCORES_PER_DRIVE;
 const SQUARED_POINTS_PER_SCORE = (TD_PER_DRIVE * (0.94 * 49 + 0.06 * 36) + FG_PER_DRIVE * 9) / SCORES_PER_DRIVE;
+/** Yards of a completed pass and of a run at even strength (times the side's yards factor), as the plays draw them. */
+const PASS_GAIN = { mean: 11, sd: 8 } as const;
+const RUN_GAIN = { mean: 4.3, sd: 4 } as const;
 const STATS = ['passing_yards', 'rushing_yards', 'receiving_yards', 'touchdowns', 'field_goals'];
 
 function ordinal(n: number): string {
@@ -155,10 +158,10 @@ export class AmericanFootballEngine extends TimedEngine {
     const rb = this.first(side, 'RB');
     const wr = this.first(side, 'WR');
     const squad = this.squads[side];
-    if (qb) out.push([qb, 'passing_yards', 0.55 * 0.63 * 11 * g]);
-    if (rb) out.push([rb, 'rushing_yards', 0.45 * this.carryShare(side, rb) * 4.3 * g]);
+    if (qb) out.push([qb, 'passing_yards', 0.55 * 0.63 * PASS_GAIN.mean * g]);
+    if (rb) out.push([rb, 'rushing_yards', 0.45 * this.carryShare(side, rb) * RUN_GAIN.mean * g]);
     // The first receiver's share of the targets, as the plays pick them.
-    if (wr) out.push([wr, 'receiving_yards', 0.55 * 0.63 * 11 * g * squad.share(wr, TARGET)]);
+    if (wr) out.push([wr, 'receiving_yards', 0.55 * 0.63 * PASS_GAIN.mean * g * squad.share(wr, TARGET)]);
     return out;
   }
 
@@ -253,7 +256,7 @@ export class AmericanFootballEngine extends TimedEngine {
         return { seconds, lockMs: rng.int(5, 12) * 1000 };
       }
       if (rng.chance(0.63)) {
-        gained = Math.max(0, Math.round(rng.normal(11, 8) * g));
+        gained = Math.max(0, Math.round(rng.normal(PASS_GAIN.mean, PASS_GAIN.sd) * g));
         squad.add(this.first(side, 'QB'), 'passing_yards', Math.min(gained, 100 - this.ballOn));
         const target = squad.pick(rng, TARGET);
         squad.add(target, 'receiving_yards', Math.min(gained, 100 - this.ballOn));
@@ -264,7 +267,7 @@ export class AmericanFootballEngine extends TimedEngine {
         this.turnover(this.ballOn);
         return { seconds, lockMs: rng.int(5, 12) * 1000 };
       }
-      gained = Math.round(rng.normal(4.3, 4) * g);
+      gained = Math.round(rng.normal(RUN_GAIN.mean, RUN_GAIN.sd) * g);
       const runner = rng.chance(LEAD_BACK_CARRIES) ? this.first(side, 'RB') : squad.pick(rng, RUSHER);
       squad.add(runner, 'rushing_yards', Math.min(gained, 100 - this.ballOn));
       if (this.ballOn + gained >= 100) squad.add(runner, 'touchdowns');
@@ -457,6 +460,42 @@ export class AmericanFootballEngine extends TimedEngine {
     return out;
   }
 
+  /**
+   * P(a prop player's yards to come > `need`), `mean` expected, as the plays gain them. A receiver's
+   * come in a few catches of 0-40 yards (a compound Poisson on the pass's yards: priced as a normal,
+   * the Over was 0.500 at the opening where 0.470 went over); a back's in many short runs (a normal
+   * on his carries' spread: the passing spread, ~64 yards a game where ~31 are played, had his
+   * in-play prices too near even). Passing keeps its measured spread (calibration slope ~1).
+   */
+  private yardsOver(stat: string, side: 0 | 1, plays: number, mean: number, need: number): number {
+    if (need < 0) return 1;
+    if (mean <= 0) return 0;
+    const g = this.effectiveGain(side);
+    if (stat === 'rushing_yards') {
+      const carries = mean / (RUN_GAIN.mean * g);
+      const sd = Math.sqrt(carries * g * g * (RUN_GAIN.mean ** 2 + RUN_GAIN.sd ** 2));
+      return 1 - normalCdf((need - mean) / Math.max(1, sd));
+    }
+    if (stat === 'receiving_yards') {
+      // A catch's yards: round(Normal(11g, 8g)), 0 below; catches as many as make the mean.
+      const mu = PASS_GAIN.mean * g;
+      const sigma = PASS_GAIN.sd * g;
+      const sizes = Math.ceil(mu + 5 * sigma);
+      const pmf = Array.from({ length: sizes }, (_, i) =>
+        i + 1 === sizes
+          ? 1 - normalCdf((i + 0.5 - mu) / sigma)
+          : normalCdf((i + 1.5 - mu) / sigma) - normalCdf((i + 0.5 - mu) / sigma),
+      );
+      const perCatch = pmf.reduce((sum, q, i) => sum + q * (i + 1), 0);
+      const catches = mean / perCatch;
+      return compoundPoissonAbove(
+        pmf.map((q) => q * catches),
+        need,
+      );
+    }
+    return 1 - normalCdf((need - mean) / (Math.sqrt(plays * 60) + 1));
+  }
+
   private props(secondsLeft: number): FairMarket[] {
     const out: FairMarket[] = [];
     const plays = (secondsLeft / SECONDS_PER_PLAY / 2) * SNAP_SHARE;
@@ -465,7 +504,6 @@ export class AmericanFootballEngine extends TimedEngine {
         const line = this.lines.props.get(`${p.player.id}:${stat}`)!;
         const cur = p.counters[stat] ?? 0;
         const mean = plays * perPlay;
-        const sd = Math.sqrt(plays * 60) + 1;
         const label =
           stat === 'passing_yards' ? 'Passing Yards' : stat === 'rushing_yards' ? 'Rushing Yards' : 'Receiving Yards';
         out.push(
@@ -475,7 +513,7 @@ export class AmericanFootballEngine extends TimedEngine {
             p.player.id,
             p.player.name,
             line,
-            1 - normalCdf((line - cur - mean) / sd),
+            this.yardsOver(stat, side, plays, mean, line - cur),
             cur,
             p.side,
           ),
