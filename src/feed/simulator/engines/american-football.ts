@@ -1,9 +1,10 @@
 // American football: play by play with downs, distance and field position; touchdowns, field goals, punts and turnovers.
 import type { PlayerStats } from '../../messages.js';
-import { normalCdf, poissonAbove } from '../pricing/dist.js';
+import { compoundPoissonAbove, diffDist, normalCdf, poissonAbove } from '../pricing/dist.js';
 import { playerProp } from '../pricing/families.js';
 import type { FairMarket } from '../pricing/fair.js';
 import {
+  finalDist,
   halfLines,
   pointsMarkets,
   spreadLines,
@@ -67,6 +68,19 @@ const SNAP_SHARE = 0.87;
 const TD_PER_DRIVE = 0.217;
 const TD_RATIO_EXP = 1.15;
 const PASS_TD_SHARE = 0.675;
+/**
+ * A scoring drive's points as the engine plays them: touchdowns (7, or 6 without the extra point
+ * 6% of the time) at TD_PER_DRIVE, field goals for the rest of POINTS_PER_DRIVE. Sudden-death
+ * overtime ends at the first score, so it is priced on these rather than on points per drive.
+ */
+const TD_POINTS = 0.94 * 7 + 0.06 * 6;
+const FG_PER_DRIVE = (POINTS_PER_DRIVE - TD_PER_DRIVE * TD_POINTS) / 3;
+const SCORES_PER_DRIVE = TD_PER_DRIVE + FG_PER_DRIVE;
+const POINTS_PER_SCORE = POINTS_PER_DRIVE / SCORES_PER_DRIVE;
+const SQUARED_POINTS_PER_SCORE = (TD_PER_DRIVE * (0.94 * 49 + 0.06 * 36) + FG_PER_DRIVE * 9) / SCORES_PER_DRIVE;
+/** Yards of a completed pass and of a run at even strength (times the side's yards factor), as the plays draw them. */
+const PASS_GAIN = { mean: 11, sd: 8 } as const;
+const RUN_GAIN = { mean: 4.3, sd: 4 } as const;
 const STATS = ['passing_yards', 'rushing_yards', 'receiving_yards', 'touchdowns', 'field_goals'];
 
 function ordinal(n: number): string {
@@ -144,10 +158,10 @@ export class AmericanFootballEngine extends TimedEngine {
     const rb = this.first(side, 'RB');
     const wr = this.first(side, 'WR');
     const squad = this.squads[side];
-    if (qb) out.push([qb, 'passing_yards', 0.55 * 0.63 * 11 * g]);
-    if (rb) out.push([rb, 'rushing_yards', 0.45 * this.carryShare(side, rb) * 4.3 * g]);
+    if (qb) out.push([qb, 'passing_yards', 0.55 * 0.63 * PASS_GAIN.mean * g]);
+    if (rb) out.push([rb, 'rushing_yards', 0.45 * this.carryShare(side, rb) * RUN_GAIN.mean * g]);
     // The first receiver's share of the targets, as the plays pick them.
-    if (wr) out.push([wr, 'receiving_yards', 0.55 * 0.63 * 11 * g * squad.share(wr, TARGET)]);
+    if (wr) out.push([wr, 'receiving_yards', 0.55 * 0.63 * PASS_GAIN.mean * g * squad.share(wr, TARGET)]);
     return out;
   }
 
@@ -242,7 +256,7 @@ export class AmericanFootballEngine extends TimedEngine {
         return { seconds, lockMs: rng.int(5, 12) * 1000 };
       }
       if (rng.chance(0.63)) {
-        gained = Math.max(0, Math.round(rng.normal(11, 8) * g));
+        gained = Math.max(0, Math.round(rng.normal(PASS_GAIN.mean, PASS_GAIN.sd) * g));
         squad.add(this.first(side, 'QB'), 'passing_yards', Math.min(gained, 100 - this.ballOn));
         const target = squad.pick(rng, TARGET);
         squad.add(target, 'receiving_yards', Math.min(gained, 100 - this.ballOn));
@@ -253,7 +267,7 @@ export class AmericanFootballEngine extends TimedEngine {
         this.turnover(this.ballOn);
         return { seconds, lockMs: rng.int(5, 12) * 1000 };
       }
-      gained = Math.round(rng.normal(4.3, 4) * g);
+      gained = Math.round(rng.normal(RUN_GAIN.mean, RUN_GAIN.sd) * g);
       const runner = rng.chance(LEAD_BACK_CARRIES) ? this.first(side, 'RB') : squad.pick(rng, RUSHER);
       squad.add(runner, 'rushing_yards', Math.min(gained, 100 - this.ballOn));
       if (this.ballOn + gained >= 100) squad.add(runner, 'touchdowns');
@@ -311,6 +325,56 @@ export class AmericanFootballEngine extends TimedEngine {
     return { current, mean, variance: (mean * DISPERSION + 1) * spread };
   }
 
+  /**
+   * Sudden-death overtime (in play or in the break before it) with `seconds` left: each side scores
+   * at its rate (scores a drive, a drive every 2 x DRIVE_SECONDS of its own) until the first score
+   * ends it. Each side's points to come are that score if it is theirs, so the sides exclude each
+   * other: `coupling` +1 widens each side's variance for the margin (their covariance, -p_h p_a s^2,
+   * counts twice against it), -1 narrows it for the total. `expectedSeconds` is how long it lasts.
+   */
+  private suddenDeath(seconds: number): {
+    outlook: (side: 0 | 1, current: number, coupling: 1 | -1) => TeamOutlook;
+    expectedSeconds: number;
+    anyScore: number;
+  } {
+    const rate = (side: 0 | 1): number => {
+      const other = side === 0 ? 1 : 0;
+      const ratio = Math.pow(this.effectiveGain(side) / this.effectiveGain(other), YARDS_TO_POINTS);
+      // Drives score or not one after another: a geometric run, so no score in n drives is (1-q)^n
+      // (a Poisson at q a drive priced a scoreless overtime at 0.25 where 0.13 of 155 were).
+      return -Math.log(1 - Math.min(0.9, SCORES_PER_DRIVE * ratio)) / (2 * DRIVE_SECONDS);
+    };
+    const rates = [rate(0), rate(1)] as const;
+    const all = rates[0] + rates[1];
+    const anyScore = 1 - Math.exp(-all * seconds);
+    const first = [(rates[0] / all) * anyScore, (rates[1] / all) * anyScore] as const;
+    const cov = first[0] * first[1] * POINTS_PER_SCORE ** 2;
+    return {
+      outlook: (side, current, coupling) => {
+        const p = first[side];
+        const mean = p * POINTS_PER_SCORE;
+        const variance = Math.max(0.01, p * SQUARED_POINTS_PER_SCORE - mean * mean + coupling * cov);
+        return { current, mean, variance };
+      },
+      expectedSeconds: anyScore / all,
+      anyScore,
+    };
+  }
+
+  /**
+   * Chance regulation ends level, `seconds` before its end: the margin's outlook at 0, or when level
+   * late, at least the chance nobody scores (the normal's spread, floored for a few seconds left,
+   * put a level game at 0:39 at 0.16).
+   */
+  private tieChance(seconds: number): number {
+    const [h, a] = this.total();
+    const margin = diffDist(
+      finalDist(this.outlook(0, seconds, h, true)),
+      finalDist(this.outlook(1, seconds, a, true)),
+    ).at(0);
+    return h === a ? Math.max(margin, 1 - this.suddenDeath(seconds).anyScore) : margin;
+  }
+
   /** A side's yards factor with the score effect of its lead now (as propPlayers and the plays use it). */
   private effectiveGain(side: 0 | 1): number {
     const [h, a] = this.total();
@@ -321,7 +385,8 @@ export class AmericanFootballEngine extends TimedEngine {
   markets(depth: MarketDepth): FairMarket[] {
     const tier = this.ctx.league.tier;
     const full = depth === 'full';
-    const left = this.remainingRegulationSeconds() + (this.inOvertime ? this.periodLength() - this.elapsed : 0);
+    const left = this.remainingRegulationSeconds();
+    const otLeft = this.overtimeSecondsLeft();
     const [h, a] = this.total();
     const periods: PeriodOutlook[] = [];
     if (full) {
@@ -345,10 +410,28 @@ export class AmericanFootballEngine extends TimedEngine {
         });
       }
     }
+    // In overtime, or in the break before it (a level score), the sudden death still to play; without
+    // it the break priced every market as if the game had ended level (every prop not yet won at Under).
+    const sd = otLeft > 0 ? this.suddenDeath(otLeft) : null;
+    // In regulation, the overtime a level score would bring, weighted by the chance of one: without
+    // it a level game with seconds to go priced a touchdown in overtime near 0 (totals, props).
+    const ot = this.format.overtime;
+    const later = !sd && left > 0 && ot !== null ? this.suddenDeath(ot.seconds) : null;
+    const tie = later ? this.tieChance(left) : 0;
+    const side = (s: 0 | 1, current: number, spread: number): TeamOutlook => {
+      const coupling = spread === 1 ? 1 : -1;
+      if (sd) return sd.outlook(s, current, coupling);
+      const reg = this.outlook(s, left, current, true, spread);
+      if (!later || tie <= 0) return reg;
+      // A mixture: regulation's points, plus the overtime's with chance `tie`.
+      const o = later.outlook(s, current, coupling);
+      const extra = tie * (o.variance + o.mean ** 2) - (tie * o.mean) ** 2;
+      return { current, mean: reg.mean + tie * o.mean, variance: reg.variance + extra };
+    };
     const book: PointsBook = {
       names: this.ctx.names,
-      home: this.outlook(0, left, h, true),
-      away: this.outlook(1, left, a, true),
+      home: side(0, h, 1),
+      away: side(1, a, 1),
       hasDraw: false,
       tieHome: 0.5,
       spreadLines: full ? this.lines.spread : this.lines.spread.slice(1, -1),
@@ -362,8 +445,8 @@ export class AmericanFootballEngine extends TimedEngine {
     const byTotal = new Map(
       pointsMarkets({
         ...book,
-        home: this.outlook(0, left, h, true, TOTAL_SPREAD),
-        away: this.outlook(1, left, a, true, TOTAL_SPREAD),
+        home: side(0, h, TOTAL_SPREAD),
+        away: side(1, a, TOTAL_SPREAD),
         spreadLines: [],
         teamTotalLines: [[], []],
         periods: [],
@@ -372,8 +455,45 @@ export class AmericanFootballEngine extends TimedEngine {
         .map((m) => [m.key, m]),
     );
     const out = pointsMarkets(book).map((m) => byTotal.get(m.key) ?? m);
-    if (full && tier === 1) out.push(...this.props(left));
+    const propSeconds = sd ? sd.expectedSeconds : left + tie * (later?.expectedSeconds ?? 0);
+    if (full && tier === 1) out.push(...this.props(propSeconds));
     return out;
+  }
+
+  /**
+   * P(a prop player's yards to come > `need`), `mean` expected, as the plays gain them. A receiver's
+   * come in a few catches of 0-40 yards (a compound Poisson on the pass's yards: priced as a normal,
+   * the Over was 0.500 at the opening where 0.470 went over); a back's in many short runs (a normal
+   * on his carries' spread: the passing spread, ~64 yards a game where ~31 are played, had his
+   * in-play prices too near even). Passing keeps its measured spread (calibration slope ~1).
+   */
+  private yardsOver(stat: string, side: 0 | 1, plays: number, mean: number, need: number): number {
+    if (need < 0) return 1;
+    if (mean <= 0) return 0;
+    const g = this.effectiveGain(side);
+    if (stat === 'rushing_yards') {
+      const carries = mean / (RUN_GAIN.mean * g);
+      const sd = Math.sqrt(carries * g * g * (RUN_GAIN.mean ** 2 + RUN_GAIN.sd ** 2));
+      return 1 - normalCdf((need - mean) / Math.max(1, sd));
+    }
+    if (stat === 'receiving_yards') {
+      // A catch's yards: round(Normal(11g, 8g)), 0 below; catches as many as make the mean.
+      const mu = PASS_GAIN.mean * g;
+      const sigma = PASS_GAIN.sd * g;
+      const sizes = Math.ceil(mu + 5 * sigma);
+      const pmf = Array.from({ length: sizes }, (_, i) =>
+        i + 1 === sizes
+          ? 1 - normalCdf((i + 0.5 - mu) / sigma)
+          : normalCdf((i + 1.5 - mu) / sigma) - normalCdf((i + 0.5 - mu) / sigma),
+      );
+      const perCatch = pmf.reduce((sum, q, i) => sum + q * (i + 1), 0);
+      const catches = mean / perCatch;
+      return compoundPoissonAbove(
+        pmf.map((q) => q * catches),
+        need,
+      );
+    }
+    return 1 - normalCdf((need - mean) / (Math.sqrt(plays * 60) + 1));
   }
 
   private props(secondsLeft: number): FairMarket[] {
@@ -384,7 +504,6 @@ export class AmericanFootballEngine extends TimedEngine {
         const line = this.lines.props.get(`${p.player.id}:${stat}`)!;
         const cur = p.counters[stat] ?? 0;
         const mean = plays * perPlay;
-        const sd = Math.sqrt(plays * 60) + 1;
         const label =
           stat === 'passing_yards' ? 'Passing Yards' : stat === 'rushing_yards' ? 'Rushing Yards' : 'Receiving Yards';
         out.push(
@@ -394,7 +513,7 @@ export class AmericanFootballEngine extends TimedEngine {
             p.player.id,
             p.player.name,
             line,
-            1 - normalCdf((line - cur - mean) / sd),
+            this.yardsOver(stat, side, plays, mean, line - cur),
             cur,
             p.side,
           ),

@@ -164,14 +164,15 @@ export class BasketballEngine extends TimedEngine {
   private gameOutlook(): { margin: [TeamOutlook, TeamOutlook]; total: [TeamOutlook, TeamOutlook]; pairs: number } {
     const [h, a] = this.total();
     const left = this.remainingRegulationSeconds();
-    // In overtime, what is left is the overtime itself.
-    const otLeft = this.inOvertime && !this.over ? Math.max(0, this.periodLength() - this.elapsed) : 0;
+    // In overtime, or in the break before one (a level score), the overtime is still to play: without
+    // it every market was priced as if the game had ended level (every prop not yet won at Under).
+    const otLeft = this.overtimeSecondsLeft();
     const seconds = left + otLeft;
     if (seconds <= 0) {
       const done: [TeamOutlook, TeamOutlook] = [this.outlook(0, 0, h), this.outlook(1, 0, a)];
       return { margin: done, total: done, pairs: 0 };
     }
-    const periodsLeft = this.inOvertime ? 1 : this.format.periods.length - this.periodIndex;
+    const periodsLeft = left > 0 ? this.format.periods.length - this.periodIndex : 1;
     const pairs = seconds / MEAN_POSSESSION / 2 + (BUZZER_POSSESSIONS * periodsLeft) / 2;
     let otPairsExpected = 0;
     const mean: [number, number] = [0, 0];
@@ -188,8 +189,8 @@ export class BasketballEngine extends TimedEngine {
       mean[1] += pa;
       lead += ph - pa;
     }
-    // Overtime: about 5 minutes more for both sides when regulation ends level.
-    if (!this.inOvertime) {
+    // Another overtime, about 5 minutes more for both sides, when what is to play ends level.
+    if (this.overtimesAfterNow() > 0) {
       const sd = Math.sqrt((mean[0] + mean[1]) * DISPERSION + 8);
       const tie = Math.exp(-0.5 * (lead / sd) ** 2) / (sd * Math.sqrt(2 * Math.PI));
       const otPairs = this.format.overtime!.seconds / MEAN_POSSESSION / 2 + BUZZER_POSSESSIONS / 2;

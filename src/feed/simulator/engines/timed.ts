@@ -171,6 +171,27 @@ export abstract class TimedEngine implements MatchEngine {
     return left + (f.periods.length - 1 - this.periodIndex) * f.periodSeconds;
   }
 
+  /**
+   * Game seconds of overtime sure to be played from now: the rest of the one in play, or a whole one
+   * in the break before it (the break is only taken before an overtime when the score is level).
+   */
+  overtimeSecondsLeft(): number {
+    const ot = this.format.overtime;
+    if (this.over || ot === null) return 0;
+    if (this.breakNow) return this.played.length >= this.format.periods.length ? ot.seconds : 0;
+    return this.inOvertime ? this.periodLength() - this.elapsed : 0;
+  }
+
+  /** Overtime periods that may still follow the one in play or about to start (a level score brings them). */
+  overtimesAfterNow(): number {
+    const ot = this.format.overtime;
+    if (this.over || ot === null) return 0;
+    const started = Math.max(0, this.played.length - this.format.periods.length);
+    // In the break before an overtime it is sure to be played, but not yet started.
+    const sure = this.breakNow && this.overtimeSecondsLeft() > 0 ? 1 : 0;
+    return Math.max(0, ot.names.length - started - sure);
+  }
+
   /** Game seconds left in regulation period `i` (0-based). */
   remainingInPeriod(i: number): number {
     if (this.over || this.inOvertime) return 0;
