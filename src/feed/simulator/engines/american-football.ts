@@ -478,18 +478,23 @@ export class AmericanFootballEngine extends TimedEngine {
       const scores = 1 - drive.p[0]!;
       const next = Array.from({ length: k + 1 }, () => new Float64Array(out.length));
       let alive = 0;
+      // Only the points drives 0..k-1 can have scored (7 a drive at most), and a drive's 0, 3, 6, 7.
+      const top = Math.min(out.length - 8, 7 * k);
       paths.forEach((row, j) => {
         const ended = inTime(k - 1, j);
         const goesOn = scores * inTime(k, j + 1) + (1 - scores) * inTime(k, j);
         const stop = Math.max(0, ended - goesOn);
-        row.forEach((q, x) => {
-          if (q === 0) return;
+        const [none, scored] = [next[j]!, next[j + 1]!];
+        for (let x = 0; x <= top; x++) {
+          const q = row[x]!;
+          if (q === 0) continue;
           out[x]! += q * stop;
           alive += q * goesOn;
-          drive.p.forEach((d, v) => {
-            if (d > 0 && x + v < out.length) next[v > 0 ? j + 1 : j]![x + v]! += q * d;
-          });
-        });
+          none[x]! += q * drive.p[0]!;
+          scored[x + 3]! += q * drive.p[3]!;
+          scored[x + 6]! += q * drive.p[6]!;
+          scored[x + 7]! += q * drive.p[7]!;
+        }
       });
       paths = next;
       if (alive < 1e-6) break;
