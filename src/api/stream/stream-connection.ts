@@ -393,10 +393,10 @@ export class StreamConnection {
   private write(frames: Buffer[]): void {
     const res = this.deps.res;
     if (res.destroyed || res.writableEnded) return;
-    // One chunk per flush: chunked encoding frames each write, and writev pays per buffer. A frame
-    // that is a view of a larger buffer (a frame worker's reply) is copied: a slow socket would
-    // otherwise keep the whole reply alive.
-    // Frames back to back in a flush's arena are one view of it already (joinFrames).
+    // One chunk per flush: chunked encoding frames each write, and writev pays per buffer. Frames
+    // back to back in a flush's arena join into one view of it (joinFrames). A chunk that is a
+    // small view of a larger buffer (a frame worker's reply, an arena) is copied: a slow socket
+    // would otherwise keep the whole buffer alive.
     const one = frames.length === 1 ? (frames[0] as Buffer) : joinFrames(frames);
     const chunk = one.buffer.byteLength <= 2 * one.length + 8192 ? one : Buffer.from(one);
     const bytes = chunk.length;
