@@ -12,13 +12,22 @@ const world = buildWorld(2026);
 /** A price this close to 0 or 1 is at the bounds: overtime can still move every market checked here. */
 const BOUND = 0.005;
 
-/** Seeded games of `sport` stepped to the break after regulation at a level score; the first `want` found. */
-function levelBreaks(sport: string, want: number, maxGames: number): MatchEngine[] {
-  const league = world.leagues.find((l) => l.sport === sport && l.tier === 1)!;
+/**
+ * Seeded games of `sport` in `league`, each stepped until `stop` holds (then kept) or it ends; the
+ * first `want` kept, out of at most `maxGames`.
+ */
+function gamesUntil(
+  sport: string,
+  league: (typeof world.leagues)[number],
+  rngOf: (g: number) => Rng,
+  want: number,
+  maxGames: number,
+  stop: (e: MatchEngine) => boolean,
+): MatchEngine[] {
   const found: MatchEngine[] = [];
   for (let g = 0; g < maxGames && found.length < want; g++) {
     const e = createEngine(sport, {
-      rng: Rng.derive(7, 'ot-break', sport, g),
+      rng: rngOf(g),
       league,
       home: league.teams[0]!,
       away: league.teams[1]!,
@@ -27,14 +36,30 @@ function levelBreaks(sport: string, want: number, maxGames: number): MatchEngine
     e.begin();
     while (!e.finished()) {
       e.step();
-      const [h, a] = [e.snapshot().score.home, e.snapshot().score.away];
-      const regulationOver = e.inBreak() && e.snapshot().periodScores.length === 4;
-      if (regulationOver && h === a && !e.finished()) {
+      if (stop(e)) {
         found.push(e);
         break;
       }
     }
   }
+  return found;
+}
+
+/** Seeded games of `sport` stepped to the break after regulation at a level score; the first `want` found. */
+function levelBreaks(sport: string, want: number, maxGames: number): MatchEngine[] {
+  const league = world.leagues.find((l) => l.sport === sport && l.tier === 1)!;
+  const found = gamesUntil(
+    sport,
+    league,
+    (g) => Rng.derive(7, 'ot-break', sport, g),
+    want,
+    maxGames,
+    (e) => {
+      const s = e.snapshot();
+      const regulationOver = e.inBreak() && s.periodScores.length === 4;
+      return regulationOver && s.score.home === s.score.away && !e.finished();
+    },
+  );
   assert.ok(found.length >= 1, `${sport}: no level game in ${maxGames} seeds`);
   return found;
 }
@@ -82,47 +107,33 @@ function checkBreak(e: MatchEngine, sport: string): void {
 /** A seeded knockout soccer game stepped to the break before extra time at a level score. */
 function extraTimeBreak(): MatchEngine {
   const league = world.leagues.find((l) => l.sport === 'soccer' && l.plan.format?.knockout === true)!;
-  for (let g = 0; g < 200; g++) {
-    const e = createEngine('soccer', {
-      rng: Rng.derive(7, 'et-break', g),
-      league,
-      home: league.teams[0]!,
-      away: league.teams[1]!,
-      names: { home: 'H', away: 'A' },
-    });
-    e.begin();
-    while (!e.finished()) {
-      e.step();
-      const s = e.snapshot();
-      if (e.inBreak() && s.period === 'ET') return e;
-    }
-  }
-  throw new Error('no knockout game went to extra time in 200 seeds');
+  const [e] = gamesUntil(
+    'soccer',
+    league,
+    (g) => Rng.derive(7, 'et-break', g),
+    1,
+    200,
+    (g) => g.inBreak() && g.snapshot().period === 'ET',
+  );
+  if (e === undefined) throw new Error('no knockout game went to extra time in 200 seeds');
+  return e;
 }
 
 /** Seeded American football games stepped to the last 40 s of regulation at a level score. */
 function lateLevel(want: number): MatchEngine[] {
   const league = world.leagues.find((l) => l.sport === 'american_football' && l.tier === 1)!;
-  const found: MatchEngine[] = [];
-  for (let g = 0; g < 300 && found.length < want; g++) {
-    const e = createEngine('american_football', {
-      rng: Rng.derive(7, 'late-level', g),
-      league,
-      home: league.teams[0]!,
-      away: league.teams[1]!,
-      names: { home: 'H', away: 'A' },
-    });
-    e.begin();
-    while (!e.finished()) {
-      e.step();
+  const found = gamesUntil(
+    'american_football',
+    league,
+    (g) => Rng.derive(7, 'late-level', g),
+    want,
+    300,
+    (e) => {
       const s = e.snapshot();
       const [mm, ss] = (s.clock ?? '99:99').split(':').map(Number) as [number, number];
-      if (s.period === 'Q4' && !e.inBreak() && mm * 60 + ss <= 40 && s.score.home === s.score.away) {
-        found.push(e);
-        break;
-      }
-    }
-  }
+      return s.period === 'Q4' && !e.inBreak() && mm * 60 + ss <= 40 && s.score.home === s.score.away;
+    },
+  );
   assert.ok(found.length >= 1, 'no level game late in regulation in 300 seeds');
   return found;
 }
