@@ -1,10 +1,9 @@
 // Fault: Redis (the shared quota counters) goes down and comes back: counted requests get 503 usage_counters, health names it, no 500, the node recovers by itself.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { Redis } from 'ioredis';
 import { freePort } from '../helpers/cluster.js';
-import { redisSkip } from '../helpers/redis.js';
+import { redisSkip, startOwnRedis, stopOwnRedis } from '../helpers/redis.js';
 import { startService, type TestService } from '../helpers/service.js';
 import {
   checkResultsKept,
@@ -19,47 +18,6 @@ import {
 
 const skip = await redisSkip();
 
-/** A redis-server of this test alone (no persistence), answering PING. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const client = new Redis({
-    port,
-    host: '127.0.0.1',
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  client.on('error', () => undefined);
-  try {
-    for (let i = 0; i < 100; i++) {
-      try {
-        await client.connect();
-        await client.ping();
-        return child;
-      } catch {
-        client.disconnect();
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-    throw new Error(`redis-server on port ${port} did not answer`);
-  } finally {
-    client.disconnect();
-  }
-}
-
-async function stopRedis(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
-
 interface ErrorBody {
   error: string;
   component?: string;
@@ -72,12 +30,12 @@ describe('fault: Redis is down', { skip }, () => {
 
   before(async () => {
     port = await freePort();
-    redis = await startRedis(port);
+    redis = await startOwnRedis(port);
   });
 
   after(async () => {
     await svc?.close().catch(() => undefined);
-    await stopRedis(redis);
+    await stopOwnRedis(redis);
   });
 
   it('counted requests get 503 usage_counters, health 503 names it, /v1/status answers, and the node recovers by itself', async () => {
@@ -93,7 +51,7 @@ describe('fault: Redis is down', { skip }, () => {
     );
     assert.equal((await health(svc)).status, 200);
 
-    await stopRedis(redis);
+    await stopOwnRedis(redis);
     const faultStarted = Date.now();
     const counts = new StatusCounts();
     // About 2 s of counted reads.
@@ -128,7 +86,7 @@ describe('fault: Redis is down', { skip }, () => {
     assert.equal(counts.get(500), 0, counts.toString());
     const faultMs = Date.now() - faultStarted;
 
-    redis = await startRedis(port);
+    redis = await startOwnRedis(port);
     const back = Date.now();
     const recoverMs = await untilHealthy(svc, 15_000);
     // Counted requests work again without a restart (the month is seeded again from the store).

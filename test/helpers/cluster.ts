@@ -84,7 +84,6 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const schema = opts.schema ?? (await createTestSchema());
   const prefix = testPrefix();
   const redisUrl = opts.redisUrl ?? TEST_REDIS_URL;
-  const pipelinePorts = await Promise.all(Array.from({ length: opts.pipelineNodes ?? 2 }, () => freePort()));
   const env: Record<string, string> = {
     DATABASE_URL: schema.url,
     REDIS_URL: redisUrl,
@@ -94,7 +93,6 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     DEMO_API_KEY: CLUSTER_DEMO_KEY,
     DEMO_PLAN: 'unlimited',
     LOG_LEVEL: 'warn',
-    PIPELINE_URL: pipelinePorts.map((p) => `http://127.0.0.1:${p}`).join(','),
     ...opts.env,
   };
   const nodes: ClusterNode[] = [];
@@ -104,32 +102,49 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     port?: number,
     extraEnv: Record<string, string> = {},
   ): Promise<ClusterNode> => {
-    const p = port ?? (await freePort());
+    // Without a port the node binds port 0 and says which one the kernel gave it: a port picked
+    // here and bound later could be taken meanwhile by another test file's node, whose /livez would
+    // then answer for ours (CI saw it: "listen EADDRINUSE", and the test went on against a stranger).
     const child = spawn(process.execPath, [CLI, 'serve'], {
-      env: { ...process.env, ...env, ...extraEnv, ROLE: role, PORT: String(p), HOST: '127.0.0.1' },
+      env: { ...process.env, ...env, ...extraEnv, ROLE: role, PORT: String(port ?? 0), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output: string[] = [];
+    let announced: (p: number) => void = () => undefined;
+    const listening = new Promise<number>((resolve) => (announced = resolve));
     const keep = (chunk: Buffer): void => {
-      output.push(
-        ...chunk
-          .toString()
-          .split('\n')
-          .filter((l) => l !== ''),
-      );
+      const lines = chunk
+        .toString()
+        .split('\n')
+        .filter((l) => l !== '');
+      for (const l of lines) {
+        const m = / listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(l);
+        if (m !== null) announced(Number(m[1]));
+      }
+      output.push(...lines);
       if (output.length > 40) output.splice(0, output.length - 40);
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const node: ClusterNode = { role, port: p, base: `http://127.0.0.1:${p}`, child, output, exited };
-    nodes.push(node);
-    // A standby answers /readyz 503 but /livez 200: listening is what "started" means here. A node
-    // that exits first (its port taken meanwhile) fails at once, with what it said.
     const early = exited.then((code) => {
-      throw new Error(`the ${role} node on port ${p} exited with code ${code}: ${output.slice(-5).join(' | ')}`);
+      throw new Error(`the ${role} node exited with code ${code}: ${output.slice(-5).join(' | ')}`);
     });
     early.catch(() => undefined);
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`the ${role} node did not listen within 20000 ms`)), 20_000).unref(),
+    );
+    timeout.catch(() => undefined);
+    let p: number;
+    try {
+      p = await Promise.race([listening, early, timeout]);
+    } catch (err) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      throw err;
+    }
+    const node: ClusterNode = { role, port: p, base: `http://127.0.0.1:${p}`, child, output, exited };
+    nodes.push(node);
+    // A standby answers /readyz 503 but /livez 200: listening is what "started" means here.
     await Promise.race([waitFor(`${node.base}/livez`, (s) => s === 200, 20_000), early]);
     return node;
   };
@@ -178,7 +193,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     },
   };
   try {
-    for (const port of pipelinePorts) cluster.pipeline.push(await startNode('pipeline', port));
+    for (let i = 0; i < (opts.pipelineNodes ?? 2); i++) cluster.pipeline.push(await startNode('pipeline'));
+    // API nodes relay feed requests to the candidates, on the ports they were given.
+    env.PIPELINE_URL = cluster.pipeline.map((n) => n.base).join(',');
     // The first leader loads the simulator's whole world before it is ready (two weeks of fixtures,
     // full books a week ahead): like an API node's first load, it gets more than a failover's 10 s.
     await cluster.leader(30_000);

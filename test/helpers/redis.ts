@@ -1,4 +1,5 @@
 // Redis for tests: is a server there (skip, or fail under CI), a random key prefix per test, and cleanup of that prefix.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 
@@ -70,4 +71,54 @@ export async function dropPrefix(redis: Redis, prefix: string): Promise<number> 
   const keys = await keysOf(redis, prefix);
   for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
   return keys.length;
+}
+
+/**
+ * A redis-server of one test alone (no persistence: a restart loses everything), answering PING on
+ * `port`. The shared server is never stopped; this one a test may kill. Throws if our process exits
+ * (its port taken by another listener, whose PING would otherwise pass for ours).
+ */
+export async function startOwnRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const alive = (): boolean => child.exitCode === null && child.signalCode === null;
+  const client = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => undefined);
+  try {
+    for (let i = 0; i < 100 && alive(); i++) {
+      try {
+        await client.connect();
+        await client.ping();
+        // A stranger on the port answers too: ours is the one that is still running after it.
+        await new Promise((r) => setTimeout(r, 20));
+        if (alive()) return child;
+      } catch {
+        client.disconnect();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  } finally {
+    client.disconnect();
+  }
+  if (alive()) child.kill('SIGKILL');
+  throw new Error(`redis-server on port ${port} did not start (exit code ${child.exitCode})`);
+}
+
+/** Kills a server of startOwnRedis and waits until it is gone. */
+export async function stopOwnRedis(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
 }

@@ -1,7 +1,6 @@
 // Scaled out, Redis restarts and forgets everything: no node exits, the leader keeps leading, and the API nodes follow it again by themselves.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -15,35 +14,11 @@ import {
   type Cluster,
   type ClusterNode,
 } from '../helpers/cluster.js';
+import { startOwnRedis } from '../helpers/redis.js';
 
 const skip = await clusterSkip();
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const DOWN_MS = 4000;
-
-/** Our own redis-server (the shared one is never stopped), without persistence: a restart loses everything. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  for (let i = 0; i < 100; i++) {
-    const listening = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (listening) return child;
-    await sleep(50);
-  }
-  child.kill('SIGKILL');
-  throw new Error(`redis-server on port ${port} did not start`);
-}
 
 const alive = (n: ClusterNode): boolean => n.child.exitCode === null && n.child.signalCode === null;
 type OddsBody = { markets: Array<{ outcomes: Array<{ odds: number }> }> };
@@ -55,7 +30,7 @@ describe('scaled out: Redis restarts without its data', { skip }, () => {
 
   before(async () => {
     port = await freePort();
-    redis = await startRedis(port);
+    redis = await startOwnRedis(port);
     cluster = await startCluster({ redisUrl: `redis://127.0.0.1:${port}`, apiNodes: 2 });
   });
 
@@ -80,7 +55,7 @@ describe('scaled out: Redis restarts without its data', { skip }, () => {
       during.set(r.status, (during.get(r.status) ?? 0) + 1);
       await sleep(100);
     }
-    redis = await startRedis(port);
+    redis = await startOwnRedis(port);
     const upAt = performance.now();
     for (const n of [...cluster.pipeline, ...cluster.api]) assert.ok(alive(n), `:${n.port} exited\n${cluster.logs()}`);
     assert.equal((await cluster.leader()).port, leader.port, 'the same node leads');
