@@ -5,10 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { freePort } from '../helpers/cluster.js';
 import { SseClient, type SseEvent } from '../helpers/sse.js';
 import { fixture, markets, odds, result, SEL, status } from '../helpers/service.js';
-import { startChild, waitReady } from '../helpers/child-service.js';
+import { startListening, waitReady } from '../helpers/child-service.js';
 
 const ADMIN = 'kill-admin';
 const KEY = 'kill-demo';
@@ -18,8 +17,9 @@ const PATH = '/v1/stream?event_ids=k1';
 const FLUSH_MS = 1000;
 const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
 
-function start(dataDir: string, port: number): ChildProcess {
-  return startChild(
+/** Starts the service, on `port` (0: the kernel's choice), and waits until it listens. */
+function start(dataDir: string, port: number): Promise<{ child: ChildProcess; port: number; base: string }> {
+  return startListening(
     dataDir,
     port,
     { admin: ADMIN, demo: KEY },
@@ -75,9 +75,9 @@ function killed(child: ChildProcess): Promise<void> {
 describe('GET /v1/stream after kill -9', () => {
   it('an id inside the stored window resumes exactly; one after it is lost; a commit after the last segment makes every older id lost', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sds-stream-kill-'));
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    let child = start(dataDir, port);
+    const first = await start(dataDir, 0);
+    const { port, base } = first;
+    let child = first.child;
     try {
       await waitReady(base);
       const reference = await SseClient.connect(base, PATH, key);
@@ -95,7 +95,7 @@ describe('GET /v1/stream after kill -9', () => {
       const unstored = String(reference.changes[4]?.id);
       reference.close();
 
-      child = start(dataDir, port);
+      child = (await start(dataDir, port)).child;
       await waitReady(base);
       const lost = await firstEvent(base, unstored);
       assert.equal(lost?.event, 'snapshot_required', `${unstored} after the stored window`);
@@ -118,7 +118,7 @@ describe('GET /v1/stream after kill -9', () => {
       await untilStored(base, head);
       await feed(base, [result('k1', 1, 0)]);
       await killed(child);
-      child = start(dataDir, port);
+      child = (await start(dataDir, port)).child;
       await waitReady(base);
       for (const id of [inside, head]) {
         const first = await firstEvent(base, id);

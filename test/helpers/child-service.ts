@@ -4,12 +4,63 @@ import { join } from 'node:path';
 
 const CLI = join(process.cwd(), 'dist/src/cli.js');
 
+/**
+ * The port a `serve` child listens on, from the line it prints once listening (started with PORT=0,
+ * the kernel's choice: a port picked by the test and bound later could be taken meanwhile by
+ * another test file's service, whose /readyz would then answer for this one). Rejects if the child
+ * exits first (its port taken) or says nothing within `timeoutMs`. The child's stdout must be piped.
+ */
+export function listeningPort(child: ChildProcess, timeoutMs = 20_000): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => done(new Error(`the service did not listen within ${timeoutMs} ms`)), timeoutMs);
+    timer.unref();
+    const onData = (chunk: Buffer): void => {
+      seen = (seen + chunk.toString()).slice(-4096);
+      const m = / listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen);
+      if (m !== null) done(null, Number(m[1]));
+    };
+    const onExit = (code: number | null): void => done(new Error(`the service exited (code ${code}) before listening`));
+    const done = (err: Error | null, port?: number): void => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      if (err !== null) reject(err);
+      else resolve(port as number);
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+/**
+ * Starts `serve` over `dataDir` with the admin key and an unlimited demo key (`env` adds or
+ * overrides) and waits until it listens: on `port`, or with 0 on a port the kernel picks.
+ */
+export async function startListening(
+  dataDir: string,
+  port: number,
+  keys: { admin: string; demo: string },
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; port: number; base: string }> {
+  const child = startChild(dataDir, port, keys, env, 'pipe');
+  try {
+    const p = await listeningPort(child);
+    child.stdout?.resume();
+    return { child, port: p, base: `http://127.0.0.1:${p}` };
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+}
+
 /** Starts `serve` on `port` over `dataDir` with the admin key and an unlimited demo key; `env` adds or overrides. */
 export function startChild(
   dataDir: string,
   port: number,
   keys: { admin: string; demo: string },
   env: Record<string, string> = {},
+  stdout: 'ignore' | 'pipe' = 'ignore',
 ): ChildProcess {
   return spawn(process.execPath, [CLI, 'serve'], {
     env: {
@@ -23,7 +74,7 @@ export function startChild(
       LOG_LEVEL: 'silent',
       ...env,
     },
-    stdio: 'ignore',
+    stdio: ['ignore', stdout, 'ignore'],
   });
 }
 

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { listeningPort } from './child-service.js';
 import { createTestSchema, postgresSkip, type TestSchema } from './postgres.js';
 import { dropPrefix, redisSkip, testPrefix, TEST_REDIS_URL } from './redis.js';
 
@@ -110,18 +111,13 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output: string[] = [];
-    let announced: (p: number) => void = () => undefined;
-    const listening = new Promise<number>((resolve) => (announced = resolve));
     const keep = (chunk: Buffer): void => {
-      const lines = chunk
-        .toString()
-        .split('\n')
-        .filter((l) => l !== '');
-      for (const l of lines) {
-        const m = / listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(l);
-        if (m !== null) announced(Number(m[1]));
-      }
-      output.push(...lines);
+      output.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       if (output.length > 40) output.splice(0, output.length - 40);
     };
     child.stdout?.on('data', keep);
@@ -131,16 +127,12 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       throw new Error(`the ${role} node exited with code ${code}: ${output.slice(-5).join(' | ')}`);
     });
     early.catch(() => undefined);
-    const timeout = new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`the ${role} node did not listen within 20000 ms`)), 20_000).unref(),
-    );
-    timeout.catch(() => undefined);
     let p: number;
     try {
-      p = await Promise.race([listening, early, timeout]);
+      p = await listeningPort(child);
     } catch (err) {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      throw err;
+      throw new Error(`the ${role} node: ${(err as Error).message}: ${output.slice(-5).join(' | ')}`);
     }
     const node: ClusterNode = { role, port: p, base: `http://127.0.0.1:${p}`, child, output, exited };
     nodes.push(node);

@@ -7,14 +7,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FeedMessage } from '../../src/feed/messages.js';
 import { playOneGame } from '../../src/feed/simulator/single-game.js';
-import {
-  CLUSTER_ADMIN_KEY,
-  CLUSTER_DEMO_KEY,
-  clusterSkip,
-  freePort,
-  startCluster,
-  type Cluster,
-} from '../helpers/cluster.js';
+import { CLUSTER_ADMIN_KEY, CLUSTER_DEMO_KEY, clusterSkip, startCluster, type Cluster } from '../helpers/cluster.js';
+import { listeningPort } from '../helpers/child-service.js';
 import { outrightMarket, outrightResult, tournament } from '../helpers/outrights.js';
 
 const skip = await clusterSkip();
@@ -108,22 +102,25 @@ describe('black box: an API node of the scaled-out deployment answers as the sin
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'black-box-ref-'));
-    const port = await freePort();
-    referenceBase = `http://127.0.0.1:${port}`;
     reference = spawn(process.execPath, [CLI, 'serve'], {
       env: {
         ...process.env,
         DATA_DIR: dataDir,
-        PORT: String(port),
+        PORT: '0',
         FEED: 'none',
         ADMIN_KEY: CLUSTER_ADMIN_KEY,
         DEMO_API_KEY: CLUSTER_DEMO_KEY,
         DEMO_PLAN: 'unlimited',
         LOG_LEVEL: 'warn',
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
+    // Port 0, the kernel's choice, told by the service (listeningPort), while the cluster starts.
+    const port = listeningPort(reference);
+    port.catch(() => undefined);
     cluster = await startCluster();
+    referenceBase = `http://127.0.0.1:${await port}`;
+    reference.stdout?.resume();
     for (let i = 0; i < 400; i++) {
       try {
         if ((await fetch(`${referenceBase}/readyz`)).ok) break;

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { startChild, waitReady } from '../helpers/child-service.js';
+import { startListening, waitReady } from '../helpers/child-service.js';
 
 const ADMIN = 'kill-admin';
 const KEY = 'kill-demo';
@@ -19,8 +19,9 @@ interface Entry {
   resolved_markets: Array<{ market_id: number; outcomes: Array<{ result: string }> }>;
 }
 
-function start(dataDir: string, port: number): ChildProcess {
-  return startChild(
+/** Starts the service, on `port` (0: the kernel's choice), and waits until it listens. */
+function start(dataDir: string, port: number): Promise<{ child: ChildProcess; port: number; base: string }> {
+  return startListening(
     dataDir,
     port,
     { admin: ADMIN, demo: KEY },
@@ -83,9 +84,9 @@ function feedBody(): string {
 describe('settlement and kill -9', () => {
   it('a service killed mid-settlement finishes the entry after a restart, each market exactly once', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'kill-settle-'));
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const base = `http://127.0.0.1:${port}`;
-    let child = start(dataDir, port);
+    const first = await start(dataDir, 0);
+    const { port, base } = first;
+    let child = first.child;
     try {
       await waitReady(base);
       const fed = await fetch(`${base}/admin/v1/feed`, {
@@ -106,7 +107,7 @@ describe('settlement and kill -9', () => {
       assert.ok(seen !== undefined, 'the entry appeared before the kill');
       assert.ok(seen.pending_markets_count > 0, `killed mid-settlement (pending ${seen.pending_markets_count})`);
 
-      child = start(dataDir, port);
+      child = (await start(dataDir, port)).child;
       await waitReady(base);
       let done: Entry | undefined;
       for (let i = 0; i < 400; i++) {
