@@ -510,9 +510,10 @@ export interface TickPhase {
  * payloads cached. Before any tick, or after a pause between phases, the live events have had no
  * data for longer than STALE_LOCK_SECONDS (the load alone takes minutes): the stale-feed lock has
  * fired, and the first tick lifts it, which rebuilds every payload whole (a change of every lock).
- * Warmed before that, the cache was dropped by the first tick and the readers rebuilt ~60% of the
- * measured window's payloads whole (826 of 1,733 in a full stream run of 2026-11-27, 587 of 4,150 at
- * 1,000 events). So: one small tick (any data lifts the lock), then every live event's odds read once.
+ * Warmed before that, the cache was dropped by the first tick and the readers rebuilt payloads
+ * whole in the measured window (826 of 1,733 reads in a full stream run of 2026-11-27, 587 of
+ * 4,150 at 1,000 events). So: one small tick (any data lifts the lock), then every live event's
+ * odds read once.
  */
 async function freshenAndWarm(ctx: BenchContext, w: CapacityWorld, label: string): Promise<void> {
   const { service, live } = w;
