@@ -1,6 +1,6 @@
 // The scaled-out deployment answers like the single process: the same feed into both, the same HTTP answers from every API node.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,11 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import type { FeedMessage } from '../../src/feed/messages.js';
 import { playOneGame } from '../../src/feed/simulator/single-game.js';
 import { CLUSTER_ADMIN_KEY, CLUSTER_DEMO_KEY, clusterSkip, startCluster, type Cluster } from '../helpers/cluster.js';
-import { listeningPort } from '../helpers/child-service.js';
+import { listeningPort, startChild } from '../helpers/child-service.js';
 import { outrightMarket, outrightResult, tournament } from '../helpers/outrights.js';
 
 const skip = await clusterSkip();
-const CLI = join(process.cwd(), 'dist/src/cli.js');
 const HOUR = 3_600_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -102,19 +101,13 @@ describe('black box: an API node of the scaled-out deployment answers as the sin
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'black-box-ref-'));
-    reference = spawn(process.execPath, [CLI, 'serve'], {
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: '0',
-        FEED: 'none',
-        ADMIN_KEY: CLUSTER_ADMIN_KEY,
-        DEMO_API_KEY: CLUSTER_DEMO_KEY,
-        DEMO_PLAN: 'unlimited',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    reference = startChild(
+      dataDir,
+      0,
+      { admin: CLUSTER_ADMIN_KEY, demo: CLUSTER_DEMO_KEY },
+      { LOG_LEVEL: 'warn' },
+      'pipe',
+    );
     // Port 0, the kernel's choice, told by the service (listeningPort), while the cluster starts.
     const port = listeningPort(reference);
     port.catch(() => undefined);
