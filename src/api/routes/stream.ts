@@ -15,10 +15,17 @@ import { FrameRenderer } from '../stream/frame-renderer.js';
 import { StreamHub } from '../stream/stream-hub.js';
 import { StreamMetrics } from '../stream/stream-metrics.js';
 import { StreamProcess } from '../stream/stream-process.js';
-import { STREAM_EVENT_NAMES, type StreamEventName, type StreamSubscription } from '../stream/stream-subscription.js';
+import {
+  STREAM_CONTROL_EVENT_NAMES,
+  STREAM_EVENT_NAMES,
+  type StreamEventName,
+  type StreamSubscription,
+} from '../stream/stream-subscription.js';
 
 const MAX_EVENT_IDS = 50;
 const FAMILY = /^[a-z0-9_]{1,64}$/;
+/** What `types` accepts: the filterable names, and the ones always sent (naming them filters nothing). */
+const TYPE_NAMES: readonly string[] = [...STREAM_EVENT_NAMES, ...STREAM_CONTROL_EVENT_NAMES];
 
 /** What one slow client may make the service hold before it is closed (about 2 MB of memory). */
 const HOLD_LIMITS: HoldLimits = { maxSelections: 20_000, maxEntries: 5_000, maxStallMs: 60_000 };
@@ -29,7 +36,11 @@ export const StreamQuery = Type.Object({
   event_ids: Type.Optional(
     Type.String({ description: `comma-separated event (or tournament) ids, at most ${MAX_EVENT_IDS}` }),
   ),
-  types: Type.Optional(Type.String({ description: `comma-separated event names: ${STREAM_EVENT_NAMES.join(', ')}` })),
+  types: Type.Optional(
+    Type.String({
+      description: `comma-separated event names: ${STREAM_EVENT_NAMES.join(', ')} (${STREAM_CONTROL_EVENT_NAMES.join(', ')} are always sent)`,
+    }),
+  ),
   markets: Type.Optional(
     Type.String({ description: 'comma-separated market families (1x2, totals…) for odds and markets events' }),
   ),
@@ -63,12 +74,10 @@ function subscriptionOf(q: {
   odds_format?: OddsFormat;
 }): StreamSubscription {
   const ids = csv(q.event_ids, 'event_ids', MAX_EVENT_IDS);
-  const types = csv(q.types, 'types', STREAM_EVENT_NAMES.length);
+  const types = csv(q.types, 'types', TYPE_NAMES.length);
   for (const t of types ?? []) {
-    if (!(STREAM_EVENT_NAMES as readonly string[]).includes(t)) {
-      throw badRequest(
-        `query parameter 'types' has an unknown event name '${t}' (use ${STREAM_EVENT_NAMES.join(', ')})`,
-      );
+    if (!TYPE_NAMES.includes(t)) {
+      throw badRequest(`query parameter 'types' has an unknown event name '${t}' (use ${TYPE_NAMES.join(', ')})`);
     }
   }
   const families = csv(q.markets, 'markets', 100)?.map((f) => f.toLowerCase()) ?? null;
@@ -79,7 +88,10 @@ function subscriptionOf(q: {
     sport: parseSport(q.sport),
     league: q.league ?? null,
     eventIds: ids === null ? null : new Set(ids),
-    types: types === null ? null : new Set(types as StreamEventName[]),
+    types:
+      types === null
+        ? null
+        : new Set(types.filter((t): t is StreamEventName => (STREAM_EVENT_NAMES as readonly string[]).includes(t))),
     families: families === null ? null : new Set(families),
     format: q.odds_format ?? 'decimal',
   };

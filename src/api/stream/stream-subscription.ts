@@ -6,6 +6,13 @@ import type { LogEntry, LogEntryKind } from '../../live/log-entry.js';
 export const STREAM_EVENT_NAMES = ['odds', 'markets', 'score', 'status', 'result', 'settlement', 'outright'] as const;
 export type StreamEventName = (typeof STREAM_EVENT_NAMES)[number];
 
+/**
+ * Event names a stream always sends, whatever `types` says (keep-alive, resume and end-of-stream
+ * signals a client cannot safely miss): `types` accepts them, as the contract lists them, and
+ * filters nothing with them.
+ */
+export const STREAM_CONTROL_EVENT_NAMES = ['heartbeat', 'snapshot_required', 'close'] as const;
+
 /** The stream event an entry is shown as; null for changes followed only inside the service. */
 export function streamNameOf(kind: LogEntryKind): StreamEventName | null {
   switch (kind) {
