@@ -76,6 +76,8 @@ export class ChangeLog {
   /** The first position this store's log ever had: an id older than it is from before a reset. */
   private origin: LogPosition | null = null;
   private lost: LostSpan[] = [];
+  /** Positions the head took without an entry of its own (a restart, a new leader), newest last: ids a client may hold. */
+  private bareHeads: LogPosition[] = [];
   /**
    * A restart restored the window up to here: positions after it were handed out by the process
    * before (an unclean stop) and are gone. The next entry ends that lost span.
@@ -267,7 +269,10 @@ export class ChangeLog {
    * (its own clock may run behind the old leader's, and positions must keep growing).
    */
   advanceHead(position: LogPosition): void {
-    if (compareLogPositions(position, this.last) > 0) this.last = position;
+    if (compareLogPositions(position, this.last) > 0) {
+      this.last = position;
+      this.bareHead(position);
+    }
   }
 
   /**
@@ -300,7 +305,34 @@ export class ChangeLog {
     if (this.trimmedThrough !== null && compareLogPositions(position, this.trimmedThrough) < 0) {
       return { ok: false, reason: 'expired' };
     }
+    // Inside the window but never handed out (another installation's id, a made-up one): resuming
+    // after it would be a silent gap for whoever holds it.
+    if (!this.handedOut(position)) return { ok: false, reason: 'unknown' };
     return null;
+  }
+
+  /** Whether a position the window spans is one this log handed out; positions it does not span are decided above. */
+  private handedOut(position: LogPosition): boolean {
+    const first = this.firstPosition;
+    if (first === null || compareLogPositions(position, first) < 0) return true;
+    if (compareLogPositions(position, this.last) >= 0) return true;
+    const same = (p: LogPosition | null | undefined): boolean => p != null && compareLogPositions(p, position) === 0;
+    if (same(this.trimmedThrough) || this.bareHeads.some(same)) return true;
+    const firstOfTail = this.tail[this.tailStart];
+    if (firstOfTail !== undefined && compareLogPositions(firstOfTail.position, position) <= 0) {
+      return same(this.tail[this.tailAfter(position) - 1]?.position);
+    }
+    const i = this.segmentAfter(position);
+    if (same(this.segments[i - 1]?.to)) return true;
+    const seg = this.segments[i];
+    if (seg === undefined || compareLogPositions(seg.from, position) > 0) return false;
+    return decodeLogSegment(seg.data).some((e) => same(e.position));
+  }
+
+  /** Remembers a head that has no entry (bounded: only recent ones can still be inside the window). */
+  private bareHead(position: LogPosition): void {
+    this.bareHeads.push(position);
+    if (this.bareHeads.length > 16) this.bareHeads.shift();
   }
 
   /** Like after(), but decodes one segment at a time as the caller reads (a stream resuming). */
@@ -340,6 +372,7 @@ export class ChangeLog {
     this.lost = [...state.lost];
     if (state.lastDurable !== null && compareLogPositions(state.lastDurable, this.last) > 0) {
       this.last = state.lastDurable;
+      this.bareHead(state.lastDurable);
     }
   }
 
@@ -361,7 +394,10 @@ export class ChangeLog {
     if (w.origin !== null) this.origin = w.origin;
     const through = w.through ?? w.segments[w.segments.length - 1]?.to ?? null;
     if (through === null) return;
-    if (compareLogPositions(through, this.last) > 0) this.last = through;
+    if (compareLogPositions(through, this.last) > 0) {
+      this.last = through;
+      this.bareHead(through);
+    }
     if (!w.proven) {
       this.lostAfter = { ms: 0, seq: 0 };
       return;
@@ -410,7 +446,10 @@ export class ChangeLog {
       break;
     }
     if (w.origin !== null) this.origin = w.origin;
-    if (compareLogPositions(through, this.last) > 0) this.last = through;
+    if (compareLogPositions(through, this.last) > 0) {
+      this.last = through;
+      this.bareHead(through);
+    }
     const first = kept[0];
     const bound = w.from !== null ? w.from : first !== undefined ? positionBefore(first.from) : through;
     this.trimmedThrough = compareLogPositions(bound, through) < 0 ? bound : through;

@@ -1,4 +1,4 @@
-// GET /v1/stream against decisions.md "Real-time delivery" as written: every event name in `types`.
+// GET /v1/stream against decisions.md "Real-time delivery" as written: every event name in `types`, ids never handed out.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SseClient } from '../helpers/sse.js';
@@ -35,6 +35,38 @@ describe('GET /v1/stream: the contract as written', () => {
       resumed.changes.map((e) => e.event),
       ['snapshot_required', 'odds'],
       'snapshot_required is sent whatever types says',
+    );
+  });
+
+  test('an id this log never handed out (another installation, a made-up sequence) is answered snapshot_required unknown', async () => {
+    const c = await SseClient.connect(base, '/v1/stream?event_ids=n1', key);
+    await feedOk(svc, [fixture('n1'), markets('n1')]);
+    svc.clock.advance(10);
+    await feedOk(svc, [odds('n1', [{ selection_id: SEL.home, odds: 2.2 }])]);
+    svc.clock.advance(10);
+    await feedOk(svc, [odds('n1', [{ selection_id: SEL.home, odds: 2.4 }])]);
+    await c.untilCount(4);
+    c.close();
+    // Inside the window, between positions it handed out: not ones of ours.
+    const [ms, seq] = String(c.changes[2]?.id).split('-').map(Number);
+    const foreign = [`${ms}-${Number(seq) + 500}`, `${Number(ms) + 5}-0`];
+    for (const id of foreign) {
+      const r = await SseClient.connect(base, '/v1/stream?event_ids=n1', { ...key, 'last-event-id': id });
+      await r.untilCount(1);
+      r.close();
+      assert.equal(r.changes[0]?.event, 'snapshot_required', id);
+      assert.equal(r.changes[0]?.data.reason, 'unknown', id);
+    }
+    // An id it did hand out still resumes exactly.
+    const r = await SseClient.connect(base, '/v1/stream?event_ids=n1', {
+      ...key,
+      'last-event-id': String(c.changes[2]?.id),
+    });
+    await r.untilCount(1);
+    r.close();
+    assert.deepEqual(
+      r.changes.map((e) => e.id),
+      c.changes.slice(3).map((e) => e.id),
     );
   });
 });
