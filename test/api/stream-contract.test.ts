@@ -38,6 +38,20 @@ describe('GET /v1/stream: the contract as written', () => {
     );
   });
 
+  test('an empty last_event_id is no id, as an empty Last-Event-ID header is: the stream starts fresh', async () => {
+    const q = await SseClient.connect(base, '/v1/stream?event_ids=e1&last_event_id=', key);
+    const h = await SseClient.connect(base, '/v1/stream?event_ids=e1', { ...key, 'last-event-id': ' ' });
+    await feedOk(svc, [fixture('e1')]);
+    for (const c of [q, h]) {
+      await c.untilCount(1);
+      c.close();
+      assert.deepEqual(
+        c.changes.map((e) => e.event),
+        ['status'],
+      );
+    }
+  });
+
   test('an id this log never handed out (another installation, a made-up sequence) is answered snapshot_required unknown', async () => {
     const c = await SseClient.connect(base, '/v1/stream?event_ids=n1', key);
     await feedOk(svc, [fixture('n1'), markets('n1')]);

@@ -176,9 +176,9 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const key = request.apiKey;
         if (key === undefined) throw new ServiceError('unauthorized', 'a stream needs an API key');
 
-        const header = request.headers['last-event-id'];
-        const lastEventId =
-          (typeof header === 'string' && header !== '' ? header : undefined) ?? q.last_event_id ?? null;
+        // An empty id is no id (as EventSource sends none), whether it comes as the header or the query.
+        const given = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+        const lastEventId = given(request.headers['last-event-id']) ?? given(q.last_event_id) ?? null;
         if (lastEventId !== null && ctx.streamCatchUpMs !== undefined) await reached(lastEventId, ctx.streamCatchUpMs);
         reply.hijack();
         const res = reply.raw;
