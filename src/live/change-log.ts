@@ -21,6 +21,9 @@ export interface ChangeLogOptions {
   sealBytes?: number;
 }
 
+/** Decoded segments kept for readers that come close together (two resumes from one place decode once). */
+const RECENT_DECODINGS = 2;
+
 /** A segment's memory besides its bytes (the object, its positions, the buffer's header). */
 const SEGMENT_OVERHEAD = 256;
 
@@ -78,6 +81,8 @@ export class ChangeLog {
   private lost: LostSpan[] = [];
   /** Positions the head took without an entry of its own (a restart, a new leader), newest last: ids a client may hold. */
   private bareHeads: LogPosition[] = [];
+  /** The segments decoded last, newest last (decoded()). */
+  private recentDecodings: { segment: EncodedSegment; entries: LogEntry[] }[] = [];
   /**
    * A restart restored the window up to here: positions after it were handed out by the process
    * before (an unclean stop) and are gone. The next entry ends that lost span.
@@ -326,7 +331,22 @@ export class ChangeLog {
     if (same(this.segments[i - 1]?.to)) return true;
     const seg = this.segments[i];
     if (seg === undefined || compareLogPositions(seg.from, position) > 0) return false;
-    return decodeLogSegment(seg.data).some((e) => same(e.position));
+    return this.decoded(seg).some((e) => same(e.position));
+  }
+
+  /**
+   * A sealed segment's entries, decoded once for every reader that asks close together: a resume
+   * checks its id in the segment it then reads, and the clients of a dropped node resume from
+   * nearly the same place. The last few decodings are kept (bounded: a segment is at most
+   * `sealEntries` entries); entries are shared, as the tail's are, and never changed.
+   */
+  private decoded(segment: EncodedSegment): LogEntry[] {
+    const hit = this.recentDecodings.find((d) => d.segment === segment);
+    if (hit !== undefined) return hit.entries;
+    const entries = decodeLogSegment(segment.data);
+    this.recentDecodings.push({ segment, entries });
+    if (this.recentDecodings.length > RECENT_DECODINGS) this.recentDecodings.shift();
+    return entries;
   }
 
   /** Remembers a head that has no entry (bounded: only recent ones can still be inside the window). */
@@ -352,10 +372,11 @@ export class ChangeLog {
   private batchesAfter(position: LogPosition | null): Iterable<readonly LogEntry[]> {
     const segments = this.segments.slice(this.segmentAfter(position));
     const tail = this.tail.slice(this.tailAfter(position));
+    const decoded = (segment: EncodedSegment): LogEntry[] => this.decoded(segment);
     return {
       *[Symbol.iterator]() {
         for (const segment of segments) {
-          const entries = decodeLogSegment(segment.data);
+          const entries = decoded(segment);
           yield position === null ? entries : entries.filter((e) => compareLogPositions(e.position, position) > 0);
         }
         if (tail.length > 0) yield tail;
@@ -406,6 +427,7 @@ export class ChangeLog {
     const first = w.segments[0];
     this.trimmedThrough = first === undefined ? through : positionBefore(first.from);
     this.segments = [...w.segments];
+    this.recentDecodings = [];
     this.segStart = 0;
     this.segBytes = 0;
     this.segEntries = 0;
@@ -457,6 +479,7 @@ export class ChangeLog {
     this.lost = [];
     this.lostAfter = null;
     this.segments = kept;
+    this.recentDecodings = [];
     this.segStart = 0;
     this.segBytes = 0;
     this.segEntries = 0;
@@ -512,6 +535,7 @@ export class ChangeLog {
     this.lost = [span];
     this.seal(); // what was encoded before the break is not part of the new run
     this.segments = [];
+    this.recentDecodings = [];
     this.segStart = 0;
     this.segBytes = 0;
     this.segEntries = 0;

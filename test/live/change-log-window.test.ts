@@ -93,6 +93,38 @@ describe('the replay window, encoded', () => {
     assert.deepEqual(sizes, [5, 10, 10, 10, 10, 10, 10, 10, 5], 'the rest of one segment, whole ones, then the tail');
   });
 
+  it('clients resuming from one place share one decoding of a segment (the id check and the replay too)', () => {
+    const clock = { t: T };
+    const log = new ChangeLog({
+      now: () => clock.t,
+      windowMs: 3_600_000,
+      maxBytes: 1 << 30,
+      sealEntries: 10,
+      sealMs: 1e9,
+    });
+    const seen = fed(log, clock, 11, 95);
+    const from = (seen[14] as LogEntry).position;
+    const first = log.replay(from);
+    const second = log.replay(from);
+    assert.ok(first.ok && second.ok);
+    // Two clients reading side by side, a segment each at a time.
+    const a = first.batches[Symbol.iterator]();
+    const b = second.batches[Symbol.iterator]();
+    const firstBatches: (readonly LogEntry[])[] = [];
+    for (;;) {
+      const x = a.next();
+      const y = b.next();
+      if (x.done === true || y.done === true) break;
+      assert.equal(x.value[0], y.value[0], 'the same decoded entries, not a second decoding');
+      firstBatches.push(x.value);
+    }
+    assert.deepEqual(firstBatches.flat().map(shown), seen.slice(15).map(shown), 'what a never-dropped client saw');
+    // Only the last two decodings are kept: a resume after the whole window was read decodes anew.
+    const third = log.replay(from);
+    assert.ok(third.ok);
+    assert.notEqual([...third.batches][0]?.[0], firstBatches[0]?.[0]);
+  });
+
   it('the byte budget is what the segments hold: the oldest segments leave first, and their ids expire', () => {
     const clock = { t: T };
     const probe = new ChangeLog({
