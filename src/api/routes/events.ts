@@ -79,6 +79,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/events/featured',
       {
+        config: { etag: true },
         schema: {
           operationId: 'listFeaturedEvents',
           tags,
@@ -127,6 +128,8 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/events/:eventId/odds',
       {
+        // The `at` answers are tagged from their bytes; the current odds carry their payload's tag.
+        config: { etag: true },
         schema: {
           operationId: 'getEventOdds',
           tags,
