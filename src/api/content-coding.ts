@@ -8,8 +8,9 @@ import { entityTag, hashTag, ifNoneMatchHits } from './conditional.js';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * A cacheable read whose answer is not a cached payload: its 200s get an ETag from a hash of
-     * the bytes, and a matching If-None-Match a 304 (routes sending a ServedPayload tag their own).
+     * A cacheable read: its 200s carry an ETag and a matching If-None-Match gets a 304 (the OpenAPI
+     * document says so). Routes sending a ServedPayload (or a logo) tag their own; for the others
+     * this hook tags the JSON bytes with a hash.
      */
     etag?: boolean;
   }

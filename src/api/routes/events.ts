@@ -61,6 +61,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/events',
       {
+        config: { etag: true },
         schema: {
           operationId: 'listEvents',
           tags,
@@ -108,6 +109,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/events/:eventId',
       {
+        config: { etag: true },
         schema: {
           operationId: 'getEvent',
           tags,
@@ -205,6 +207,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/events/batch',
       {
+        config: { etag: true },
         schema: {
           operationId: 'getEventsBatch',
           tags,

@@ -13,7 +13,7 @@ export function logoRoutes(source: LogoSource = () => undefined): FastifyPluginA
     app.get(
       '/api/logo/:logoId',
       {
-        config: { access: 'public' },
+        config: { access: 'public', etag: true },
         schema: {
           operationId: 'getLogo',
           tags: ['discovery'],
