@@ -316,19 +316,28 @@ function parseUpstream(env: Env, feed: string): UpstreamConfig {
 
 /**
  * `CORS_ORIGINS`: unset or empty, no cross-origin access; `*`, any origin; else origins
- * (`scheme://host[:port]`, exactly as a browser sends them in `Origin`) separated by commas.
+ * (`scheme://host[:port]`) separated by commas, kept as a browser serializes its `Origin`: scheme
+ * and host in lower case, no default port (`HTTPS://App.Example.com:443` is `https://app.example.com`),
+ * since they are compared with that header as they are.
  */
 function parseCorsOrigins(text: string | null): '*' | readonly string[] | null {
   if (text === null || text.trim() === '') return null;
   if (text.trim() === '*') return '*';
-  const origins = text.split(',').map((o) => o.trim());
-  for (const o of origins) {
-    // A path or a trailing slash never equals a browser's Origin header: refuse it rather than match nothing.
-    if (!/^https?:\/\/[^\s/?#]+$/.test(o)) {
-      throw new ConfigError(
-        `CORS_ORIGINS must be '*' or origins like https://app.example.com (scheme and host, optional port, no path) separated by commas, got '${o}'`,
-      );
-    }
+  return text.split(',').map((o) => corsOrigin(o.trim()));
+}
+
+function corsOrigin(o: string): string {
+  // A path, a trailing slash or credentials never equal a browser's Origin header: refuse them rather than match nothing.
+  let url: URL | null = null;
+  try {
+    if (/^https?:\/\/[^\s/?#@]+$/i.test(o)) url = new URL(o);
+  } catch {
+    // Not a URL (a port out of range, an empty host): refused below.
   }
-  return origins;
+  if (url === null) {
+    throw new ConfigError(
+      `CORS_ORIGINS must be '*' or origins like https://app.example.com (scheme and host, optional port, no path) separated by commas, got '${o}'`,
+    );
+  }
+  return url.origin;
 }

@@ -8,8 +8,9 @@ import { entityTag, hashTag, ifNoneMatchHits } from './conditional.js';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * A cacheable read whose answer is not a cached payload: its 200s get an ETag from a hash of
-     * the bytes, and a matching If-None-Match a 304 (routes sending a ServedPayload tag their own).
+     * A cacheable read: its 200s carry an ETag and a matching If-None-Match gets a 304 (the OpenAPI
+     * document says so). Routes sending a ServedPayload (or a logo) tag their own; for the others
+     * this hook tags the JSON bytes with a hash.
      */
     etag?: boolean;
   }
@@ -26,9 +27,11 @@ const PREFERRED = { preferred: AVAILABLE };
 const chosen = new Map<string, Coding | null>();
 /** Distinct Accept-Encoding values remembered (clients send a handful; a hostile one cannot grow the map). */
 const MAX_REMEMBERED = 256;
+/** The token x-gzip at the start of a list element. */
+const X_GZIP = /(^|,)\s*x-gzip(?=\s*(?:;|,|$))/gi;
 
 /**
- * The coding of an answer to a request with this Accept-Encoding: br or gzip as its q-values,
+ * The coding of an answer to a request with this Accept-Encoding: br or gzip (x-gzip too) as its q-values,
  * `identity` and `*` allow (negotiator, RFC 9110 12.5.3), else null (identity). With no
  * acceptable coding at all (`identity;q=0` alone) the answer is identity too, as RFC 9110 advises.
  */
@@ -36,7 +39,9 @@ export function codingFor(acceptEncoding: string | undefined): Coding | null {
   if (acceptEncoding === undefined || acceptEncoding === '') return null;
   let coding = chosen.get(acceptEncoding);
   if (coding === undefined) {
-    const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
+    // RFC 9110 8.4.1.3: a recipient should take x-gzip for gzip (negotiator does not know it).
+    const header = acceptEncoding.replace(X_GZIP, '$1gzip');
+    const negotiator = new Negotiator({ headers: { 'accept-encoding': header } });
     const best = (negotiator as unknown as EncodingNegotiator).encoding(AVAILABLE, PREFERRED);
     coding = best === 'br' || best === 'gzip' ? best : null;
     if (chosen.size >= MAX_REMEMBERED) chosen.clear();

@@ -117,6 +117,20 @@ const RATE_LIMITED_HEADERS = {
   'Retry-After': { type: 'integer', minimum: 1, description: 'whole seconds to wait before retrying' },
 };
 
+/** The validator of a cacheable read's 200 (and 304), and the request header that sends it back. */
+const ETAG_HEADERS = {
+  ETag: { type: 'string', description: 'strong validator of these bytes, one per content coding (docs/api.md)' },
+};
+const IF_NONE_MATCH = {
+  type: 'string',
+  description: 'an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches',
+};
+const NOT_MODIFIED = {
+  type: 'null',
+  description: 'not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would)',
+  headers: ETAG_HEADERS,
+};
+
 /** The SSE response of GET /v1/stream: one schema per event name, each frame's `data`. */
 function streamResponse(): Record<string, unknown> {
   const lines = STREAM_EVENTS.map(([event, id]) => `- \`${event}\`: ${id}`);
@@ -153,7 +167,6 @@ const OTHER_RESPONSES: Record<string, Record<string, unknown>> = {
       description: 'the PNG (a placeholder for an unknown id); ETag, cached a day',
       content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
     },
-    304: { description: 'not modified (If-None-Match)' },
     400: errorRef,
     500: errorRef,
     503: errorRef,
@@ -193,12 +206,22 @@ function transformRoute({ schema, url, route }: { schema: unknown; url: string; 
     response[status] = description !== undefined && isObject(ref) ? { ...ref, description } : ref;
   }
   if (isObject(response[429])) response[429] = { ...response[429], headers: RATE_LIMITED_HEADERS };
+  if (route.config?.etag === true) documentEtag(s, response);
   s.response = response;
   const security = SECURITY[accessOf(route.url, route.config?.access)];
   if (security !== undefined) s.security = security;
   // Browsers' EventSource cannot send headers: the stream also takes the key as `api_key=`.
   if (url === '/v1/stream') s.security = [{ apiKey: [] }, { apiKeyQuery: [] }];
   return { schema: s, url };
+}
+
+/** A cacheable read: the ETag of its 200, the If-None-Match request header and the 304 answer. */
+function documentEtag(s: RouteSchema, response: Record<string, unknown>): void {
+  if (isObject(response[200])) response[200] = { ...response[200], headers: ETAG_HEADERS };
+  response[304] = NOT_MODIFIED;
+  const headers = isObject(s.headers) ? s.headers : { type: 'object', properties: {} };
+  const properties = isObject(headers.properties) ? headers.properties : {};
+  s.headers = { ...headers, properties: { ...properties, 'If-None-Match': IF_NONE_MATCH } };
 }
 
 const ORDER = new Map<string, number>(TAGS.map((t, i) => [t.name, i]));

@@ -155,6 +155,12 @@ describe('bad input', () => {
       '/v1/live?offset=Infinity',
       '/v1/scores?limit=Infinity',
       '/v1/outrights?sport_id=Infinity',
+      // Number() reads these, a client would not mean them: only decimal digits are a number.
+      ...['limit=0x10', 'limit=1e2', 'limit=%205', 'limit=5%20', 'limit=+5', 'offset=0b1', 'offset=0o7'].map(
+        (q) => `/v1/events?${q}`,
+      ),
+      '/v1/outrights?sport_id=0x1',
+      '/v1/events/pre/odds/history?limit=1e1',
     ];
     for (const url of urls) {
       it(`${url} is a 400 naming the parameter`, async () => {
@@ -165,6 +171,29 @@ describe('bad input', () => {
         assert.ok(r.body.message.includes(`'${name}'`), r.body.message);
       });
     }
+  });
+
+  describe('a query parameter given twice is a 400 that says so', () => {
+    const urls = [
+      '/v1/events?limit=5&limit=6',
+      '/v1/events?odds_format=american&odds_format=decimal',
+      '/v1/events?sport=soccer&sport=soccer',
+      '/v1/settlements?event_id=a&event_id=b',
+      '/v1/outrights?sport_id=1&sport_id=2',
+      '/v1/events/pre/odds?at=2026-03-01T00:00:00Z&at=2026-03-01T00:00:00Z',
+    ];
+    for (const url of urls) {
+      it(url, async () => {
+        const name = /[?&]([a-z_]+)=/.exec(url)?.[1] ?? '';
+        const r = await svc.get<{ error: string; message: string }>(url);
+        assert.equal(r.status, 400, r.text);
+        assert.equal(r.body.error, 'bad_request');
+        assert.equal(r.body.message, `query parameter '${name}' must be given once, not 2 times`);
+      });
+    }
+    it('an unknown parameter given twice is still ignored', async () => {
+      assert.equal((await svc.get('/v1/events?x=1&x=2')).status, 200);
+    });
   });
 
   describe('charsets other than UTF-8 are refused, naming the charset', () => {

@@ -168,6 +168,10 @@ describe('content codings without CORS', () => {
       ['gzip;q=0.5, br;q=0.8', 'br'],
       ['gzip, br;q=0.5', 'gzip'],
       ['br;q=0.1', 'br'],
+      // RFC 9110 8.4.1.3: x-gzip is gzip.
+      ['x-gzip', 'gzip'],
+      ['X-GZIP;q=0.8, br;q=0.5', 'gzip'],
+      ['deflate, x-gzip;q=0.5', 'gzip'],
     ];
     for (const url of ['/v1/events/deep/odds', '/v1/sports']) {
       const identity = (await svc.get(url)).raw;

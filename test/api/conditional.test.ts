@@ -12,6 +12,7 @@ import {
   odds,
   prematchEvent,
   result,
+  score,
   SEL,
   startService,
   status,
@@ -43,6 +44,14 @@ const CACHEABLE: Read[] = [
   { method: 'GET', url: '/v1/settlements/outrights' },
   { method: 'GET', url: '/v1/leagues' },
   { method: 'GET', url: '/v1/sports' },
+  // Other reads clients poll (docs/api.md, "ETag"): tagged from their bytes.
+  { method: 'GET', url: '/v1/events/featured' },
+  { method: 'GET', url: '/v1/scores' },
+  { method: 'GET', url: '/v1/outrights' },
+  { method: 'GET', url: '/v1/outrights?sport_id=1&odds_format=fractional' },
+  { method: 'GET', url: '/v1/outrights/sports' },
+  { method: 'GET', url: '/v1/events/deep/odds/history' },
+  { method: 'GET', url: `/v1/events/deep/odds?at=${at(0)}` },
 ];
 
 function call(svc: TestService, r: Read, headers: Record<string, string> = {}, key?: string): Promise<Reply> {
@@ -73,6 +82,11 @@ describe('ETag and If-None-Match', () => {
         [102, 'B', 3],
       ]),
       outrightResult('cup', 10, [101]),
+      tournament('open', 'tennis', 'Open'),
+      outrightMarket('open', 20, [
+        [201, 'C', 1.5],
+        [202, 'D', 4],
+      ]),
     ]);
     await svc.service.settlement.idle();
   });
@@ -181,6 +195,27 @@ describe('ETag and If-None-Match', () => {
       assert.match(res.text, /4\.5|2\.75/, `${label(r)} shows the new price`);
       const again = await call(svc, r, { 'if-none-match': String(res.headers.etag) });
       assert.equal(again.status, 304, label(r));
+    }
+  });
+
+  test('scores, featured and outrights: a change gives a new tag and a 200', async () => {
+    const reads = ['/v1/scores', '/v1/events/featured', '/v1/outrights'];
+    const tags = new Map<string, string>();
+    for (const url of reads) tags.set(url, String((await svc.get(url)).headers.etag));
+    svc.clock.advance(MINUTE);
+    await feedOk(svc, [
+      score('live', 1, 0, { period: '1H', clock: '31:00' }),
+      odds('small', [{ selection_id: SEL.away, odds: 5.5 }]),
+      outrightMarket('open', 20, [
+        [201, 'C', 1.6],
+        [202, 'D', 3.5],
+      ]),
+    ]);
+    for (const url of reads) {
+      const res = await svc.get(url, { headers: { 'if-none-match': tags.get(url)! } });
+      assert.equal(res.status, 200, url);
+      assert.notEqual(res.headers.etag, tags.get(url), url);
+      assert.equal((await svc.get(url, { headers: { 'if-none-match': String(res.headers.etag) } })).status, 304, url);
     }
   });
 

@@ -143,8 +143,29 @@ describe('CORS_ORIGINS configuration', () => {
     assert.equal(loadConfig(base).corsOrigins, null);
   });
 
+  test('origins are kept as a browser serializes its Origin: lower-case scheme and host, no default port', () => {
+    const env = {
+      ...base,
+      CORS_ORIGINS: 'HTTPS://App.Example.com, https://b.example.com:443, http://localhost:80, http://localhost:8080',
+    };
+    assert.deepEqual(loadConfig(env).corsOrigins, [
+      'https://app.example.com',
+      'https://b.example.com',
+      'http://localhost',
+      'http://localhost:8080',
+    ]);
+  });
+
   test('an origin with a path, a trailing slash or no scheme is refused with a message naming it', () => {
-    for (const bad of [`${APP}/`, `${APP}/app`, 'app.example.com', `${APP},ftp://x.example.com`]) {
+    for (const bad of [
+      `${APP}/`,
+      `${APP}/app`,
+      'app.example.com',
+      `${APP},ftp://x.example.com`,
+      'https://user@app.example.com',
+      'https://app.example.com:99999',
+      'https://',
+    ]) {
       assert.throws(
         () => loadConfig({ ...base, CORS_ORIGINS: bad }),
         (err: unknown) => err instanceof ConfigError && /CORS_ORIGINS/.test(err.message),

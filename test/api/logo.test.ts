@@ -44,6 +44,15 @@ describe('GET /api/logo/{logoId}', () => {
     assert.equal(cached.headers.etag, etag);
     const listed = await svc.get('/api/logo/default', { key: null, headers: { 'if-none-match': `"other", ${etag}` } });
     assert.equal(listed.status, 304);
+    // If-None-Match compares weakly (RFC 9110 13.1.2): a W/ tag a cache or browser sends back matches too.
+    for (const header of [`W/${etag}`, `"other",${etag}`, `W/"other", W/${etag}`, '*']) {
+      const hit = await svc.get('/api/logo/default', { key: null, headers: { 'if-none-match': header } });
+      assert.equal(hit.status, 304, `If-None-Match: ${header}`);
+    }
+    for (const header of [etag.slice(1, -1), `${etag}x`, '']) {
+      const miss = await svc.get('/api/logo/default', { key: null, headers: { 'if-none-match': header } });
+      assert.equal(miss.status, 200, `If-None-Match: ${header}`);
+    }
     const stale = await svc.get('/api/logo/default', { key: null, headers: { 'if-none-match': '"something-else"' } });
     assert.equal(stale.status, 200);
     assert.deepEqual(stale.raw, first.raw);

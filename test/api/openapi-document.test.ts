@@ -112,6 +112,39 @@ describe('OpenAPI document for code generation', () => {
     for (const [method, path, id] of OPERATIONS) assert.equal(doc.paths[path]?.[method]?.operationId, id, path);
   });
 
+  test('cacheable reads document their ETag, the If-None-Match header and the 304; other operations do not', () => {
+    const cacheable = new Set([
+      'listEvents',
+      'listFeaturedEvents',
+      'getEvent',
+      'getEventOdds',
+      'getEventOddsHistory',
+      'getEventResult',
+      'getEventsBatch',
+      'listLiveEvents',
+      'listLeagues',
+      'listSports',
+      'listScores',
+      'listSettlements',
+      'listOutrightSettlements',
+      'listOutrights',
+      'listOutrightSports',
+      'getLogo',
+    ]);
+    for (const [method, path, id] of OPERATIONS) {
+      const op = doc.paths[path]![method]! as Operation & {
+        parameters?: Array<{ in: string; name: string }>;
+        responses: Record<string, { headers?: Record<string, unknown> }>;
+      };
+      const inm = (op.parameters ?? []).some((p) => p.in === 'header' && p.name.toLowerCase() === 'if-none-match');
+      const etag = Object.keys(op.responses['200']?.headers ?? {}).some((h) => h.toLowerCase() === 'etag');
+      const expected = cacheable.has(id);
+      assert.equal(op.responses['304'] !== undefined, expected, `${id}: 304`);
+      assert.equal(inm, expected, `${id}: If-None-Match parameter`);
+      assert.equal(etag, expected, `${id}: ETag header on 200`);
+    }
+  });
+
   test('resources are named components, and payloads refer to them by $ref', () => {
     const names = Object.keys(doc.components.schemas);
     for (const name of COMPONENTS) assert.ok(names.includes(name), `no component ${name}`);

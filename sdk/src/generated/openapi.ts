@@ -1272,7 +1272,10 @@ export interface operations {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1281,11 +1284,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventList"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -1346,7 +1360,10 @@ export interface operations {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1355,11 +1372,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FeaturedEventList"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -1416,7 +1444,10 @@ export interface operations {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description event identifier */
                 eventId: string;
@@ -1428,11 +1459,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventDetail"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -1500,7 +1542,10 @@ export interface operations {
                 /** @description ISO date-time: the odds as they stood then (from the odds history) */
                 at?: string;
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description event identifier */
                 eventId: string;
@@ -1512,11 +1557,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventOddsAt"] | components["schemas"]["EventOdds"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -1579,7 +1635,10 @@ export interface operations {
     getEventResult: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description event identifier */
                 eventId: string;
@@ -1591,11 +1650,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventResult"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -1661,7 +1731,10 @@ export interface operations {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1674,11 +1747,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BatchResponse"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -1747,7 +1831,10 @@ export interface operations {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description event identifier */
                 eventId: string;
@@ -1759,11 +1846,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OddsHistoryPage"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -1837,7 +1935,10 @@ export interface operations {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1846,11 +1947,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventList"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -1904,7 +2016,10 @@ export interface operations {
     listLeagues: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1913,11 +2028,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LeagueList"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description unauthorized: no valid key */
             401: {
@@ -1962,7 +2088,10 @@ export interface operations {
     listSports: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1971,11 +2100,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SportList"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description unauthorized: no valid key */
             401: {
@@ -2025,7 +2165,10 @@ export interface operations {
                 /** @description 1 to 200; absent = every live event */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2034,11 +2177,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScoreList"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -2092,7 +2246,10 @@ export interface operations {
     getLogo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path: {
                 logoId: string;
             };
@@ -2103,20 +2260,22 @@ export interface operations {
             /** @description the PNG (a placeholder for an unknown id); ETag, cached a day */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "image/png": string;
                 };
             };
-            /** @description not modified (If-None-Match) */
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
             304: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -2164,7 +2323,10 @@ export interface operations {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2173,11 +2335,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SettlementPage"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -2241,7 +2414,10 @@ export interface operations {
                 /** @description comma-separated, at most 50 */
                 tournament_ids?: string;
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2250,11 +2426,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OutrightSettlementPage"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -2393,7 +2580,10 @@ export interface operations {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
             };
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2402,11 +2592,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OutrightList"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad_request: a parameter or the body is invalid */
             400: {
@@ -2460,7 +2661,10 @@ export interface operations {
     listOutrightSports: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2469,11 +2673,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OutrightSportList"];
                 };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description unauthorized: no valid key */
             401: {

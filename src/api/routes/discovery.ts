@@ -49,6 +49,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/scores',
       {
+        config: { etag: true },
         schema: {
           operationId: 'listScores',
           tags: ['discovery'],

@@ -61,6 +61,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/events',
       {
+        config: { etag: true },
         schema: {
           operationId: 'listEvents',
           tags,
@@ -79,6 +80,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/events/featured',
       {
+        config: { etag: true },
         schema: {
           operationId: 'listFeaturedEvents',
           tags,
@@ -107,6 +109,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/events/:eventId',
       {
+        config: { etag: true },
         schema: {
           operationId: 'getEvent',
           tags,
@@ -127,6 +130,8 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/events/:eventId/odds',
       {
+        // The `at` answers are tagged from their bytes; the current odds carry their payload's tag.
+        config: { etag: true },
         schema: {
           operationId: 'getEventOdds',
           tags,
@@ -202,6 +207,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/events/batch',
       {
+        config: { etag: true },
         schema: {
           operationId: 'getEventsBatch',
           tags,

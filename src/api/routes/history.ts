@@ -54,6 +54,7 @@ export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/events/:eventId/odds/history',
       {
+        config: { etag: true },
         schema: {
           operationId: 'getEventOddsHistory',
           tags,

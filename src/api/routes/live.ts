@@ -13,6 +13,7 @@ export function liveRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/live',
       {
+        config: { etag: true },
         schema: {
           operationId: 'listLiveEvents',
           tags: ['events'],

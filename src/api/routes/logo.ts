@@ -1,6 +1,7 @@
 // GET /api/logo/{logoId}: public PNG logos (used in <img>), cacheable, the placeholder for unknown ids.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { ifNoneMatchHits } from '../conditional.js';
 import { renderPlaceholderLogo, type PngImage } from '../logo-png.js';
 
 /** Looks up a logo by id; undefined means "no logo": the placeholder is served. */
@@ -12,7 +13,7 @@ export function logoRoutes(source: LogoSource = () => undefined): FastifyPluginA
     app.get(
       '/api/logo/:logoId',
       {
-        config: { access: 'public' },
+        config: { access: 'public', etag: true },
         schema: {
           operationId: 'getLogo',
           tags: ['discovery'],
@@ -26,10 +27,8 @@ export function logoRoutes(source: LogoSource = () => undefined): FastifyPluginA
           .header('cache-control', 'public, max-age=86400, stale-while-revalidate=604800')
           .header('etag', image.etag)
           .header('access-control-allow-origin', '*');
-        const inm = request.headers['if-none-match'];
-        if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === image.etag || t.trim() === '*')) {
-          return reply.code(304).send();
-        }
+        // Weak comparison, lists and `*` (RFC 9110 13.1.2), as on every cacheable read.
+        if (ifNoneMatchHits(request.headers['if-none-match'], image.etag)) return reply.code(304).send();
         return reply.type('image/png').send(image.bytes);
       },
     );

@@ -54,6 +54,7 @@ export function outrightRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/outrights',
       {
+        config: { etag: true },
         schema: {
           operationId: 'listOutrights',
           tags: ['outrights'],
@@ -99,6 +100,7 @@ export function outrightRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/outrights/sports',
       {
+        config: { etag: true },
         schema: {
           operationId: 'listOutrightSports',
           tags: ['outrights'],
