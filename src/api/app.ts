@@ -1,7 +1,13 @@
 // Builds the Fastify app: error mapping, access control, metrics, OpenAPI, and every route plugin.
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { ServiceError } from '../domain/errors.js';
 import { logControllerFor } from './access-log.js';
 import { accessOf, type ApiContext } from './context.js';
@@ -22,7 +28,7 @@ import { operationRoutes } from './routes/operations.js';
 import { outrightSettlementRoutes } from './routes/outright-settlements.js';
 import { outrightRoutes } from './routes/outrights.js';
 import { settlementRoutes } from './routes/settlements.js';
-import { streamRoutes } from './routes/stream.js';
+import { STREAM_ROUTE, streamRoutes } from './routes/stream.js';
 import { usageRoutes } from './routes/usage.js';
 import { splitValidatorFactory } from './validators.js';
 import { installWorldTime } from './world-time.js';
@@ -65,10 +71,11 @@ function corsOptions(origins: '*' | readonly string[]): Parameters<typeof cors>[
 }
 
 export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const logController = logControllerFor(ctx.settings.accessLog, opts.loggerInstance);
   const app = Fastify({
     ...(opts.loggerInstance !== undefined ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     // One access line per request (ACCESS_LOG, at info) instead of Fastify's two; errors are logged either way.
-    logController: logControllerFor(ctx.settings.accessLog, opts.loggerInstance),
+    logController,
     bodyLimit: ctx.settings.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
@@ -126,8 +133,18 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     ctx.metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
-    ctx.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
+    // An open stream's minutes or hours are not request latency (the stream_* metrics cover them).
+    if (route !== STREAM_ROUTE || reply.statusCode !== 200)
+      ctx.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
   });
+  /**
+   * A stream its client closed: Fastify runs onResponse and the access log only for responses that
+   * finish (or fail), and an event stream's usually ends by the client going away.
+   */
+  const streamEnded = (request: FastifyRequest, reply: FastifyReply): void => {
+    ctx.metrics.requests.inc({ route: STREAM_ROUTE, method: request.method, status: String(reply.statusCode) });
+    logController.requestCompleted(null, request, reply);
+  };
 
   await installOpenApi(app, ctx.settings);
 
@@ -144,7 +161,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     await app.register(outrightSettlementRoutes(ctx));
     await app.register(betRoutes(ctx));
     await app.register(usageRoutes(ctx));
-    await app.register(streamRoutes(ctx));
+    await app.register(streamRoutes(ctx, { ended: streamEnded }));
     await app.register(logoRoutes(opts.logos));
   }
   if (ctx.settings.adminKey !== null) await app.register(adminFeedRoutes(ctx));

@@ -2,12 +2,14 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../../src/api/logging.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { createService, type Service } from '../../src/service.js';
 import { at, fixture, HOUR, markets, T0 } from '../helpers/service.js';
+import { until } from '../helpers/until.js';
 
 const DEMO = 'sk_demo_access_log_0123456789abcdef';
 const ADMIN = 'admin_access_log_fedcba9876543210';
@@ -168,10 +170,59 @@ describe('access log (ACCESS_LOG on, the default, at LOG_LEVEL=info)', () => {
     assert.equal(status.route, '/v1/status');
   });
 
+  test('a stream its client closes gets one line, as long as it was open, and is counted, not timed', async () => {
+    await svc.service.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = svc.service.app.server.address() as AddressInfo;
+    const streamLines = (): Line[] => svc.access().filter((l) => l.route === '/v1/stream');
+    const metric = async (pattern: RegExp): Promise<string | undefined> => {
+      const res = await get(svc.service, '/metrics', { 'x-admin-key': ADMIN });
+      return res.body.split('\n').find((l) => pattern.test(l));
+    };
+
+    // The client goes away: Fastify finishes only responses that end, so this one was never logged.
+    const aborted = new AbortController();
+    const res = await fetch(`http://127.0.0.1:${port}/v1/stream?api_key=${DEMO}&types=score`, {
+      signal: aborted.signal,
+    });
+    assert.equal(res.status, 200);
+    await new Promise((r) => setTimeout(r, 300));
+    aborted.abort();
+    await until('the stream closed by its client is logged', () => streamLines().length === 1);
+    const line = streamLines()[0]!;
+    assert.deepEqual([line.method, line.path, line.status, line.key], ['GET', '/v1/stream', 200, demoId]);
+    assert.ok(line.ms! >= 250, `the line's ms is how long the stream was open: ${line.ms}`);
+
+    assert.match((await metric(/^http_requests_total\{route="\/v1\/stream",method="GET",status="200"\}/)) ?? '', / 1$/);
+    assert.equal(
+      await metric(/^http_request_duration_seconds_count\{route="\/v1\/stream"\}/),
+      undefined,
+      "a stream's hours are not request latency (the stream_* metrics cover them)",
+    );
+  });
+
   test('no secret sent in any header or the query string appears in the log', () => {
     const output = svc.lines.join('');
     assert.ok(svc.access().length >= 10, 'the lines were captured');
     for (const secret of [DEMO, ADMIN, WRONG]) assert.ok(!output.includes(secret), secret.slice(0, 14));
+  });
+});
+
+describe('access log of a stream the service closes', () => {
+  test('shutting down: the open stream gets its one line, status 200', async () => {
+    const svc2 = await start({}, 'info');
+    await svc2.service.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = svc2.service.app.server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/v1/stream?types=score`, { headers: { 'x-api-key': DEMO } });
+    assert.equal(res.status, 200);
+    const reader = res.body!.getReader();
+    const drained = (async () => {
+      while (!(await reader.read()).done);
+    })();
+    await svc2.close();
+    await drained;
+    const lines = svc2.access().filter((l) => l.route === '/v1/stream');
+    assert.equal(lines.length, 1, JSON.stringify(lines));
+    assert.deepEqual([lines[0]!.path, lines[0]!.status], ['/v1/stream', 200]);
   });
 });
 

@@ -1,5 +1,6 @@
 // GET /v1/stream: Server-Sent Events of every change to the read state, with exact resume by Last-Event-ID.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { badRequest, ServiceError } from '../../domain/errors.js';
 import type { OddsFormat } from '../../domain/types.js';
@@ -97,7 +98,15 @@ function subscriptionOf(q: {
   };
 }
 
-export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+export const STREAM_ROUTE = '/v1/stream';
+
+/** What the app does for the stream route beyond it. */
+export interface StreamRouteHooks {
+  /** A stream its client closed (no `finish`): its request count and access line. */
+  ended?: (request: FastifyRequest, reply: FastifyReply) => void;
+}
+
+export function streamRoutes(ctx: ApiContext, hooks: StreamRouteHooks = {}): FastifyPluginAsyncTypebox {
   return async (app) => {
     const { readModel, settings } = ctx;
     const log = readModel.log;
@@ -156,7 +165,7 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     };
 
     app.get(
-      '/v1/stream',
+      STREAM_ROUTE,
       {
         exposeHeadRoute: false,
         config: { metering: 'stream' },
@@ -191,6 +200,10 @@ export function streamRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         res.writeHead(200, { ...headers, ...SSE_HEADERS, ...(proc !== null ? { connection: 'close' } : {}) });
         res.write(SSE_PREAMBLE);
         res.socket?.setNoDelay(true);
+        // Fastify completes (counts, logs) a response on `finish`; a client that goes away gives only `close`.
+        res.once('close', () => {
+          if (!res.writableFinished) hooks.ended?.(request, reply);
+        });
 
         keyPlans.set(key.id, key.plan);
         const conn = new StreamConnection(
