@@ -118,9 +118,16 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
       return;
     }
     // Browsers' EventSource cannot send headers: the stream also takes the key as `api_key=`.
+    const stream = url === STREAM_ROUTE;
     const given =
       request.headers['x-api-key'] ??
-      (url === '/v1/stream' ? (request.query as { api_key?: string } | undefined)?.api_key : undefined);
+      (stream ? (request.query as { api_key?: string } | undefined)?.api_key : undefined);
+    if (stream && (given === undefined || given === '')) {
+      throw new ServiceError(
+        'unauthorized',
+        'missing API key: send it in the X-API-Key header or the api_key= query parameter (EventSource)',
+      );
+    }
     const record = await ctx.keys.authenticate(given);
     request.apiKeyId = record.id;
     request.apiKey = record;

@@ -34,7 +34,8 @@ describe('GET /v1/stream', () => {
 
   test('refusals are JSON with their status before any event: no key, bad filters', async () => {
     const cases: Array<[string, Record<string, string>, number, RegExp]> = [
-      ['/v1/stream', {}, 401, /key/i],
+      ['/v1/stream', {}, 401, /X-API-Key header or the api_key= query parameter/],
+      ['/v1/stream?api_key=', {}, 401, /api_key=/],
       ['/v1/stream?types=odds,gossip', key, 400, /types.*gossip/],
       ['/v1/stream?sport=curling-on-mars', key, 400, /sport/],
       [`/v1/stream?event_ids=${Array.from({ length: 51 }, (_, i) => `e${i}`).join(',')}`, key, 400, /event_ids.*50/],
