@@ -2739,7 +2739,7 @@ export interface operations {
                 league?: string;
                 /** @description comma-separated event (or tournament) ids, at most 50 */
                 event_ids?: string;
-                /** @description comma-separated event names: odds, markets, score, status, result, settlement, outright */
+                /** @description comma-separated event names: odds, markets, score, status, result, settlement, outright (heartbeat, snapshot_required, close are always sent) */
                 types?: string;
                 /** @description comma-separated market families (1x2, totals…) for odds and markets events */
                 markets?: string;
