@@ -121,6 +121,11 @@ export interface SportEvent {
   updatedAt: number;
   /** When the status last changed (the 48-hour rule and the scores buffer read it). */
   statusChangedAt: number;
+  /**
+   * When the event first went live (world ms): the instant its closing prices were fixed. Absent
+   * before kick-off, and in documents written before it was kept.
+   */
+  liveAt?: number;
   endedAt: number | null;
   /** Latest player statistics, null until a `stats` message arrives. */
   playerStats: PlayerStats | null;

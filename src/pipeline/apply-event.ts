@@ -43,7 +43,10 @@ export function applyStatus(current: SportEvent, msg: StatusMessage, at: number)
   const check = checkStatusMove(current.status, msg.status);
   if (!check.ok) return { ok: false, message: `event '${current.id}': ${check.reason}` };
   if (check.noop) return unchanged;
-  return { ok: true, next: { ...current, status: msg.status, statusChangedAt: at, updatedAt: at } };
+  const next: SportEvent = { ...current, status: msg.status, statusChangedAt: at, updatedAt: at };
+  // The first kick-off fixes the closing prices (read-model.ts): `?at=` shows them from then on.
+  if (msg.status === 'live' && current.liveAt === undefined) next.liveAt = at;
+  return { ok: true, next };
 }
 
 /** Statuses in which a game is under way, so a live score makes sense. */

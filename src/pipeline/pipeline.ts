@@ -744,14 +744,14 @@ export class Pipeline implements FeedIngress {
         const r = changedMarkets(le, msg);
         if (!r.ok) return rejected(r.message);
         if (r.markets.length === 0) return applied(false);
-        this.opts.readModel.upsertMarkets(le, r.markets, at);
+        this.opts.readModel.upsertMarkets(le, r.markets, priceTime(le, at));
         return applied(true);
       }
       case 'odds': {
         const plan = planOddsChanges(le, changesOf(msg));
         if (!plan.ok) return rejected(plan.message);
         // The odds row carries the event's updated_at: no event document per price tick.
-        const moved = this.opts.readModel.applyPrices(le, plan.outcomes, plan.odds, plan.locks, at);
+        const moved = this.opts.readModel.applyPrices(le, plan.outcomes, plan.odds, plan.locks, priceTime(le, at));
         return applied(moved > 0);
       }
       case 'remove_markets': {
@@ -906,4 +906,15 @@ function heldBack(m: PipelineMessage, earlier: ApplyOutcome): ApplyOutcome {
     `not applied: an earlier message about ${about} in this batch was refused; send them again, in order`,
     earlier.ok ? 'datastore' : (earlier.component ?? 'datastore'),
   );
+}
+
+/**
+ * When a price change counts as made: its message's `ts`, or the event's last change if that ts is
+ * earlier (a producer's clock skew, a late message). Messages about an event apply in the order
+ * received, so its history is kept in that order too: the newest change of the odds history is the
+ * price the payload shows, `?at=` agrees with it, and a history cursor never misses a change that
+ * arrives after it was issued.
+ */
+function priceTime(le: LiveEvent, at: number): number {
+  return Math.max(at, le.event.updatedAt);
 }

@@ -29,7 +29,8 @@ import {
   OddsPayloadSchema,
 } from '../schemas/events.js';
 import { OddsAtSchema } from '../schemas/history.js';
-import { oddsAt, parseInstant } from './history.js';
+import { parseInstant } from '../instants.js';
+import { oddsAt } from './history.js';
 
 export const EventListQuery = Type.Object({
   sport: Type.Optional(Type.String({ description: 'sport key (soccer, basketball, cs2…) or all' })),

@@ -1,40 +1,56 @@
 // Odds history: GET /v1/events/{id}/odds/history (every price and lock change, oldest first) and the odds payload at an instant.
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { formatOdds } from '../../domain/odds.js';
 import type { OddsFormat } from '../../domain/types.js';
 import type { LiveEvent } from '../../live/live-event.js';
-import { iso } from '../../live/payloads.js';
+import { iso, marketsVisible } from '../../live/payloads.js';
 import type { ApiContext, HistoryCursorValue } from '../context.js';
+import { parseInstant } from '../instants.js';
 import { errorsOf, EventIdParams, OddsFormatParam } from '../schemas/common.js';
 import { OddsAtSchema, OddsHistorySchema } from '../schemas/history.js';
 
 const tags = ['events'];
 
-/** ISO 8601 date-time (with a time and a zone), or a 400 naming the parameter. */
-export function parseInstant(name: string, value: string): number {
-  const t = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) || Number.isNaN(t)) {
-    throw badRequest(`query parameter '${name}' must be an ISO 8601 date-time such as 2026-11-22T10:00:00Z`);
-  }
-  return t;
+/**
+ * What a cursor continues: the event and the filters of the query that issued it. A cursor is a
+ * position among the changes that query matches (`skip` counts those at one instant), so under
+ * another event or other filters it would silently skip or repeat changes: it is refused instead.
+ * The page size and the odds format may change from page to page.
+ */
+function queryOf(
+  eventId: string,
+  q: { market_id?: string; selection_id?: string; from?: number; to?: number },
+): string {
+  const key = JSON.stringify([eventId, q.market_id ?? null, q.selection_id ?? null, q.from ?? null, q.to ?? null]);
+  return createHash('sha256').update(key).digest('base64url').slice(0, 16);
 }
 
-function encodeCursor(c: HistoryCursorValue): string {
-  return Buffer.from(JSON.stringify({ at: iso(c.at), skip: c.skip })).toString('base64url');
+function encodeCursor(c: HistoryCursorValue, query: string): string {
+  return Buffer.from(JSON.stringify({ at: iso(c.at), skip: c.skip, q: query })).toString('base64url');
 }
 
-function decodeCursor(cursor: string): HistoryCursorValue {
+function decodeCursor(cursor: string, query: string): HistoryCursorValue {
+  let v: { at?: unknown; skip?: unknown; q?: unknown };
   try {
     if (!/^[A-Za-z0-9_-]+={0,2}$/.test(cursor)) throw new Error('not base64url');
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { at?: unknown; skip?: unknown };
-    const at = typeof v.at === 'string' ? Date.parse(v.at) : NaN;
-    if (Number.isNaN(at) || typeof v.skip !== 'number' || !Number.isInteger(v.skip) || v.skip < 0) throw new Error();
-    return { at, skip: v.skip };
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as typeof v;
+    if (v === null || typeof v !== 'object') throw new Error('not an object');
   } catch {
     throw badRequest("query parameter 'cursor' is not a cursor this endpoint issued (use next_cursor as given)");
   }
+  const at = typeof v.at === 'string' ? Date.parse(v.at) : NaN;
+  if (Number.isNaN(at) || typeof v.skip !== 'number' || !Number.isInteger(v.skip) || v.skip < 0) {
+    throw badRequest("query parameter 'cursor' is not a cursor this endpoint issued (use next_cursor as given)");
+  }
+  if (v.q !== query) {
+    throw badRequest(
+      "query parameter 'cursor' belongs to another query: page on with the same event, market_id, selection_id, from and to",
+    );
+  }
+  return { at, skip: v.skip };
 }
 
 /** An id filter: a positive safe integer, or a 400. */
@@ -80,7 +96,13 @@ export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         if (fromAt > toAt) throw badRequest("query parameter 'from' is after 'to'");
         const marketId = idParam('market_id', q.market_id);
         const selectionId = idParam('selection_id', q.selection_id);
-        const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor);
+        const query = queryOf(eventId, {
+          market_id: marketId === null ? undefined : String(marketId),
+          selection_id: selectionId === null ? undefined : String(selectionId),
+          from: Number.isFinite(fromAt) ? fromAt : undefined,
+          to: Number.isFinite(toAt) ? toAt : undefined,
+        });
+        const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor, query);
         const limit = q.limit ?? 200;
         const format: OddsFormat = q.odds_format ?? 'decimal';
         if (readModel.get(eventId) === undefined && !(await ctx.history.known(eventId))) {
@@ -99,7 +121,7 @@ export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           })),
           limit,
           has_more: page.next !== null,
-          next_cursor: page.next === null ? null : encodeCursor(page.next),
+          next_cursor: page.next === null ? null : encodeCursor(page.next, query),
         };
       },
     );
@@ -117,6 +139,9 @@ export async function oddsAt(
   const book = le.book;
   const markets: Static<typeof OddsAtSchema>['markets'] = [];
   let last = -Infinity;
+  // From the instant an event ended (or was cancelled…), its odds payload had no markets: a final
+  // status never changes again, so the instant it was reached is when they went.
+  const gone = !marketsVisible(le) && at >= le.event.statusChangedAt;
   for (let i = 0; i < book.marketCount; i++) {
     const [a, b] = book.outcomeRange(i);
     const outcomes: Static<typeof OddsAtSchema>['markets'][number]['outcomes'] = [];
@@ -135,7 +160,7 @@ export async function oddsAt(
         closing_odds: closingAt(book.closingOdds(o), le, at, format),
       });
     }
-    if (outcomes.length > 0) {
+    if (outcomes.length > 0 && !gone) {
       markets.push({ market_id: book.marketId(i), key: book.key(i), name: book.name(i), outcomes });
     }
   }
@@ -149,9 +174,13 @@ export async function oddsAt(
   };
 }
 
-/** The closing price as known at `at`: only once the event had gone live by then. */
+/**
+ * The closing price as known at `at`: only once the event had gone live by then (kick-off is when
+ * the event went live, which may differ from its start_time; documents from before `liveAt` was
+ * kept fall back on the start time).
+ */
 function closingAt(closing: number | null, le: LiveEvent, at: number, format: OddsFormat): number | string | null {
   if (closing === null) return null;
-  const wentLive = le.event.startTime;
+  const wentLive = le.event.liveAt ?? le.event.startTime;
   return at >= wentLive ? formatOdds(closing, format) : null;
 }

@@ -7,6 +7,7 @@ import { resolvedJson } from '../../domain/resolved-market.js';
 import type { SettlementCounts, SettlementRecord } from '../../store/store.js';
 import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
+import { parseInstant } from '../instants.js';
 import { iso, logoUrl } from '../../live/payloads.js';
 import { sendRawJson } from '../raw-json.js';
 import { keyRouteErrors, OddsFormatParam } from '../schemas/common.js';
@@ -117,12 +118,7 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         let changesCounts: SettlementCounts | null = null;
         let nextCursor: string | null = null;
         if (q.updated_since !== undefined) {
-          const since = Date.parse(q.updated_since);
-          if (!/^\d{4}-\d{2}-\d{2}T/.test(q.updated_since) || Number.isNaN(since)) {
-            throw badRequest(
-              "query parameter 'updated_since' must be an ISO 8601 date-time such as 2026-11-22T10:00:00Z",
-            );
-          }
+          const since = parseInstant('updated_since', q.updated_since);
           const after =
             q.cursor !== undefined ? decodeCursor(q.cursor, 'updated_at') : { at: since, eventId: '\uffff' };
           const rows = await ctx.store.listSettlementChanges({

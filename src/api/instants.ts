@@ -1,0 +1,50 @@
+// Strict ISO 8601 date-times for query parameters: a real calendar date, a time and a zone (Z or ±hh:mm), or a 400 naming the parameter.
+import { badRequest } from '../domain/errors.js';
+
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * Epoch ms of an ISO 8601 date-time, or null. Unlike Date.parse, a date that does not exist
+ * (`2026-02-30`, which Date.parse rolls over to March 2) or a time without a zone (which
+ * Date.parse reads in the server's local time) is refused rather than guessed.
+ */
+export function instantOf(value: string): number | null {
+  const m = ISO_INSTANT.exec(value);
+  if (m === null) return null;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  let offset = 0;
+  if (m[9] !== undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return null;
+    offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
+  }
+  const ms = m[7] === undefined ? 0 : Math.floor(Number(m[7]) * 1000);
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hour, minute, second, ms);
+  const t = utc.getTime() - offset;
+  return Number.isFinite(t) ? t : null;
+}
+
+/** An ISO 8601 date-time query parameter, or a 400 naming it. */
+export function parseInstant(name: string, value: string): number {
+  const t = instantOf(value);
+  if (t === null) {
+    throw badRequest(
+      `query parameter '${name}' must be an ISO 8601 date-time with a zone, such as 2026-11-22T10:00:00Z`,
+    );
+  }
+  return t;
+}
