@@ -5,6 +5,7 @@ import {
   at,
   feedOk,
   fixture,
+  HOUR,
   markets,
   MINUTE,
   odds,
@@ -30,6 +31,7 @@ interface HistoryPage {
 interface Outcome {
   selection_id: number;
   odds: number;
+  is_locked: boolean;
   closing_odds: number | null;
 }
 interface OddsAt {
@@ -93,6 +95,37 @@ describe('odds history edges', () => {
     const next = await svc.get<HistoryPage>(`/v1/events/e2/odds/history?limit=3&cursor=${cursor}`);
     assert.equal(next.status, 200, next.text);
     assert.equal(next.body.history.length, 3);
+  });
+
+  it('refuses market and selection ids the event does not have (a typo is not an empty history)', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['market_id=99', /'market_id'/],
+      ['selection_id=99', /'selection_id'/],
+      [`market_id=2&selection_id=${SEL.home}`, /'selection_id'/],
+    ];
+    for (const [q, name] of cases) {
+      const r = await svc.get<{ error: string; message: string }>(`/v1/events/e2/odds/history?${q}`);
+      assert.equal(r.status, 400, `${q}: ${r.text}`);
+      assert.equal(r.body.error, 'bad_request');
+      assert.match(r.body.message, name);
+    }
+    // Known ids with nothing in the window are an empty page.
+    const empty = await svc.get<HistoryPage>(`/v1/events/e2/odds/history?market_id=2&to=${at(-HOUR)}`);
+    assert.equal(empty.status, 200, empty.text);
+    assert.deepEqual(empty.body.history, []);
+  });
+
+  it('?at= reports every selection locked while the event is suspended, as the odds payload does', async () => {
+    await feedOk(svc, [fixture('e3', { ts: at(0) }), { ...markets('e3'), ts: at(0) }]);
+    await feedOk(svc, [
+      { ...status('e3', 'live'), ts: at(MINUTE) },
+      { ...status('e3', 'suspended'), ts: at(2 * MINUTE) },
+    ]);
+    const open = await svc.get<OddsAt>(`/v1/events/e3/odds?at=${at(2 * MINUTE - 1)}`);
+    assert.equal(outcomeOf(open.body, SEL.home)?.is_locked, false);
+    const suspended = await svc.get<OddsAt>(`/v1/events/e3/odds?at=${at(3 * MINUTE)}`);
+    const locks = suspended.body.markets.flatMap((m) => m.outcomes.map((o) => o.is_locked));
+    assert.ok(locks.length > 0 && locks.every((l) => l), JSON.stringify(locks));
   });
 
   it('a back-dated message is recorded at the latest change, so the end of the history is the current price', async () => {

@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../domain/errors.js';
 import { formatOdds } from '../../domain/odds.js';
 import type { OddsFormat } from '../../domain/types.js';
 import type { LiveEvent } from '../../live/live-event.js';
-import { iso, marketsVisible } from '../../live/payloads.js';
+import { iso, marketsVisible, statusLocks } from '../../live/payloads.js';
 import type { ApiContext, HistoryCursorValue } from '../context.js';
 import { parseInstant } from '../instants.js';
 import { errorsOf, EventIdParams, OddsFormatParam } from '../schemas/common.js';
@@ -63,6 +63,26 @@ function idParam(name: string, value: string | undefined): number | null {
   return n;
 }
 
+/**
+ * An empty page filtered on ids the event does not have is a 400 naming the id (a typo is not an
+ * empty history). Checked against the event's book (withdrawn markets included) only when nothing
+ * matched, so an id with history always answers it; an event evicted from memory is not checked.
+ */
+function checkIds(le: LiveEvent | undefined, marketId: number | null, selectionId: number | null): void {
+  if (le === undefined) return;
+  const book = le.book;
+  const market = marketId === null ? -1 : book.indexOfMarket(marketId);
+  if (marketId !== null && market < 0) {
+    throw badRequest(`query parameter 'market_id': event '${le.event.id}' has no market ${marketId}`);
+  }
+  if (selectionId === null) return;
+  const o = book.indexOfSelection(selectionId);
+  if (o < 0) throw badRequest(`query parameter 'selection_id': event '${le.event.id}' has no selection ${selectionId}`);
+  if (marketId !== null && book.marketOfOutcome(o) !== market) {
+    throw badRequest(`query parameter 'selection_id': selection ${selectionId} is not in market ${marketId}`);
+  }
+}
+
 export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     const { readModel } = ctx;
@@ -109,6 +129,7 @@ export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           throw notFound(`event '${eventId}' not found`);
         }
         const page = await ctx.history.page({ eventId, fromAt, toAt, marketId, selectionId, cursor, limit });
+        if (page.changes.length === 0 && cursor === null) checkIds(readModel.get(eventId), marketId, selectionId);
         return {
           event_id: eventId,
           odds_format: format,
@@ -142,6 +163,9 @@ export async function oddsAt(
   // From the instant an event ended (or was cancelled…), its odds payload had no markets: a final
   // status never changes again, so the instant it was reached is when they went.
   const gone = !marketsVisible(le) && at >= le.event.statusChangedAt;
+  // A status that stops play (suspended, interrupted, postponed) reports every selection locked
+  // from the instant it was reached; only the current status is known, not earlier ones.
+  const forced = statusLocks(le) && at >= le.event.statusChangedAt;
   for (let i = 0; i < book.marketCount; i++) {
     const [a, b] = book.outcomeRange(i);
     const outcomes: Static<typeof OddsAtSchema>['markets'][number]['outcomes'] = [];
@@ -154,7 +178,7 @@ export async function oddsAt(
         code: book.code(o),
         label: book.label(o),
         odds: formatOdds(p.odds, format),
-        is_locked: p.locked,
+        is_locked: p.locked || forced,
         team_side: book.teamSide(o),
         opening_odds: formatOdds(book.openingOdds(o), format),
         closing_odds: closingAt(book.closingOdds(o), le, at, format),
