@@ -23,7 +23,9 @@ export interface ErrorBody {
 export function sendError(reply: FastifyReply, err: ServiceError): FastifyReply {
   const body: ErrorBody = { error: err.code, message: err.message };
   if (err.component !== undefined) body.component = err.component;
-  if (err.retryAfter !== undefined) void reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
+  // A failing component is transient by definition: a client is told to retry in a second unless told otherwise.
+  const retryAfter = err.retryAfter ?? (err.code === 'service_unavailable' ? 1 : undefined);
+  if (retryAfter !== undefined) void reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
   return reply.code(HTTP_STATUS[err.code]).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 

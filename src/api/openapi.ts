@@ -117,6 +117,15 @@ const RATE_LIMITED_HEADERS = {
   'Retry-After': { type: 'integer', minimum: 1, description: 'whole seconds to wait before retrying' },
 };
 
+/** What a 503 `service_unavailable` answer carries: a failing component is transient, retry shortly. */
+const UNAVAILABLE_HEADERS = {
+  'Retry-After': {
+    type: 'integer',
+    minimum: 1,
+    description: 'on service_unavailable: whole seconds to wait before retrying (1)',
+  },
+};
+
 /** The validator of a cacheable read's 200 (and 304), and the request header that sends it back. */
 const ETAG_HEADERS = {
   ETag: { type: 'string', description: 'strong validator of these bytes, one per content coding (docs/api.md)' },
@@ -206,6 +215,7 @@ function transformRoute({ schema, url, route }: { schema: unknown; url: string; 
     response[status] = description !== undefined && isObject(ref) ? { ...ref, description } : ref;
   }
   if (isObject(response[429])) response[429] = { ...response[429], headers: RATE_LIMITED_HEADERS };
+  if (isObject(response[503])) response[503] = { ...response[503], headers: UNAVAILABLE_HEADERS };
   if (route.config?.etag === true) documentEtag(s, response);
   s.response = response;
   const security = SECURITY[accessOf(route.url, route.config?.access)];

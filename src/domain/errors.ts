@@ -7,7 +7,7 @@ export class ServiceError extends Error {
   readonly code: ErrorCode;
   /** Names the failing part on `service_unavailable` (e.g. `realtime_data`, `datastore`). */
   readonly component: string | undefined;
-  /** Seconds until a retry may succeed, on `rate_limited`. */
+  /** Seconds until a retry may succeed, on `rate_limited` (a `service_unavailable` answer says 1 unless set). */
   readonly retryAfter: number | undefined;
 
   constructor(code: ErrorCode, message: string, extra: { component?: string; retryAfter?: number } = {}) {

@@ -43,15 +43,27 @@ export interface SqliteStoreOptions {
 // Well under SQLite's 32766 bound parameters: bigger statements stop paying off and cost memory.
 const MAX_PARAMETERS = 8000;
 
+/** SQLite's own words ("unable to open database file") do not say which file, nor why: a read-only or full volume. */
+function cannotOpen(filePath: string, error: unknown): Error {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const err = new Error(
+    `the embedded store ${filePath} cannot be opened: ${message}${typeof code === 'string' ? ` (${code})` : ''}; ` +
+      'check that DATA_DIR exists, is writable and has free space',
+  );
+  return Object.assign(err, { cause: error, ...(typeof code === 'string' ? { code } : {}) });
+}
+
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   mkdirSync(options.dataDir, { recursive: true });
   const filePath = join(options.dataDir, options.fileName ?? DEFAULT_SQLITE_FILE);
-  const sqlite = new Database(filePath);
+  let sqlite: Database.Database | null = null;
   try {
+    sqlite = new Database(filePath);
     configureSqliteConnection(sqlite);
   } catch (error) {
-    sqlite.close();
-    throw error;
+    sqlite?.close();
+    throw cannotOpen(filePath, error);
   }
 
   const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });

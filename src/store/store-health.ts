@@ -143,14 +143,23 @@ export interface StoreHealthReport {
 }
 
 /**
- * Follows the outcome of every store operation: the last read and the last write that failed for
- * a datastore fault, until an operation of the same kind succeeds. A `ping` only reads, so it
- * cannot prove writes work; health asks the store to try a write while writes are failing.
- * Listeners hear of each change of status once (not of every failed flush).
+ * Writes the service retries by itself until they work (the write-behind's flush, usage counts).
+ * They are the largest: a disk with a few free pages (a WAL's frames) takes the health probe's
+ * one row and a result while a flush still fails, so only their own success ends their fault.
+ */
+const SELF_RETRIED_WRITES: ReadonlySet<string> = new Set(['writeBatch', 'saveUsage']);
+
+/**
+ * Follows the outcome of every store operation: the last read that failed for a datastore fault
+ * until a read succeeds, and each write operation that failed until a write proves it works again
+ * (any write for one-off writes, the operation itself for SELF_RETRIED_WRITES). A `ping` only
+ * reads, so it cannot prove writes work; health asks the store to try a write while writes are
+ * failing. Listeners hear of each change of status once (not of every failed flush).
  */
 export class StoreHealth {
   private readFault: { code: string; err: unknown } | null = null;
-  private writeFault: { code: string; err: unknown } | null = null;
+  /** Failing writes by operation, the most recent last. */
+  private readonly writeFaults = new Map<string, { code: string; err: unknown }>();
   private since: number;
   private current: DatastoreStatus = 'connected';
   private readonly listeners: Array<(change: StoreHealthChange) => void> = [];
@@ -168,37 +177,51 @@ export class StoreHealth {
     return { status: this.current, code: (this.readFault ?? this.writeFault)?.code ?? null, since: this.since };
   }
 
+  /** The most recent write fault still standing. */
+  private get writeFault(): { code: string; err: unknown } | null {
+    let last: { code: string; err: unknown } | null = null;
+    for (const fault of this.writeFaults.values()) last = fault;
+    return last;
+  }
+
   get status(): DatastoreStatus {
     return this.current;
   }
 
   /** Whether writes are known to be failing (health then tries one). */
   get writesFailing(): boolean {
-    return this.writeFault !== null;
+    return this.writeFaults.size > 0;
   }
 
   /** Records an operation's outcome; errors that are not datastore faults change nothing. */
   record(kind: 'read' | 'write', operation: string, err: unknown = null): void {
     if (err === null) {
-      if (kind === 'write') this.writeFault = null;
-      else {
+      if (kind === 'write') {
+        for (const op of [...this.writeFaults.keys()]) {
+          if (op === operation || !SELF_RETRIED_WRITES.has(op)) this.writeFaults.delete(op);
+        }
+      } else {
         this.readFault = null;
         // A read that works proves the connection; a connection fault seen by a write is over too.
-        if (this.writeFault !== null && isConnectionFault(this.writeFault.code)) this.writeFault = null;
+        for (const [op, fault] of [...this.writeFaults]) {
+          if (isConnectionFault(fault.code)) this.writeFaults.delete(op);
+        }
       }
       this.update(operation, null);
       return;
     }
     const code = storeFaultCode(err);
     if (code === null) return;
-    if (kind === 'write') this.writeFault = { code, err };
-    else this.readFault = { code, err };
+    if (kind === 'write') {
+      this.writeFaults.delete(operation);
+      this.writeFaults.set(operation, { code, err });
+    } else this.readFault = { code, err };
     this.update(operation, { code, err });
   }
 
   private update(operation: string, fault: { code: string; err: unknown } | null): void {
     const next: DatastoreStatus =
-      this.readFault !== null ? 'disconnected' : this.writeFault !== null ? 'read_only' : 'connected';
+      this.readFault !== null ? 'disconnected' : this.writeFaults.size > 0 ? 'read_only' : 'connected';
     if (next === this.current) return;
     const previous = this.current;
     this.current = next;

@@ -88,14 +88,14 @@ describe('fault: PostgreSQL refuses connections', { skip }, () => {
       [`/v1/settlements?event_ids=${before.join(',')}`, undefined],
     ];
     for (const [url, key] of storeBound) {
-      const r: { status: number; body: ErrorBody; text: string } = await svc.get<ErrorBody>(
-        url,
-        key === undefined ? {} : { key },
-      );
+      const r: { status: number; body: ErrorBody; text: string; headers: Record<string, unknown> } =
+        await svc.get<ErrorBody>(url, key === undefined ? {} : { key });
       counts.add(r.status);
       assert.equal(r.status, 503, `${url}: ${r.text}`);
       assert.equal(r.body.error, 'service_unavailable');
       assert.equal(r.body.component, 'datastore');
+      // A retry helps: the client is told when to try again, as the feed's 503 does.
+      assert.equal(r.headers['retry-after'], '1', `${url}: Retry-After`);
     }
     // Paths that may touch the store: served from memory, or 503 datastore; never 500.
     const mayTouch: Array<[string, string, unknown]> = [

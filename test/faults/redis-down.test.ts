@@ -65,6 +65,7 @@ describe('fault: Redis is down', { skip }, () => {
     const r = await svc.get<ErrorBody>('/v1/events');
     assert.equal(r.body.error, 'service_unavailable');
     assert.equal(r.body.component, 'usage_counters');
+    assert.equal(r.headers['retry-after'], '1', 'a retry helps: Retry-After');
 
     const h = await health(svc);
     counts.add(h.status);

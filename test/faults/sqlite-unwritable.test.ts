@@ -184,4 +184,35 @@ describe('fault: the embedded store cannot write (disk full)', () => {
         `${checked} result checks after recovery and after a restart (${all.length} results, all settled)`,
     );
   });
+
+  it('a disk with room for one row but not for a flush: health stays 503 read_only while flushes fail', async () => {
+    // Seen with DATA_DIR on a small volume that the store filled itself: the WAL's free frames took
+    // health's one-row write probe, so health said healthy between failing flushes.
+    const ids = ['s1', 's2'];
+    await feedLines(svc, ids.flatMap(liveGame));
+    await svc.service.pipeline.flush();
+    const store = svc.service.store;
+    const realWriteBatch = store.writeBatch;
+    const mutable = store as unknown as Record<string, unknown>;
+    mutable.writeBatch = () => {
+      const err = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      store.health.record('write', 'writeBatch', err);
+      return Promise.reject(toStoreError(err));
+    };
+    try {
+      for (let i = 0; i < 3; i++) {
+        await feedLines(svc, [oddsUpdate(ids[i % 2]!, 100 + i)]);
+        await svc.service.pipeline.flush();
+        const h = await health(svc);
+        assert.equal(h.status, 503, `check ${i}: ${JSON.stringify(h.body)}`);
+        assert.equal(h.body.services.datastore.status, 'read_only');
+      }
+      assert.ok(svc.service.pipeline.backlog > 0, 'the unwritten odds are kept');
+    } finally {
+      mutable.writeBatch = realWriteBatch;
+    }
+    await svc.service.pipeline.flush();
+    assert.equal(svc.service.pipeline.backlog, 0, 'the kept odds are written');
+    assert.equal((await health(svc)).status, 200);
+  });
 });

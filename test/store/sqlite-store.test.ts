@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -295,4 +295,23 @@ describe('SQLite store with a writer thread', () => {
         await again.close();
       }
     }));
+});
+
+describe('SQLite store that cannot be opened', () => {
+  it('names the file and the cause (a read-only DATA_DIR said only "unable to open database file")', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sds-cantopen-'));
+    try {
+      // A directory where the database file should be: SQLite cannot open it (as on a read-only volume).
+      await mkdir(join(dir, 'store.sqlite'));
+      await assert.rejects(openSqliteStore({ dataDir: dir }), (err: Error) => {
+        assert.match(err.message, /embedded store/);
+        assert.ok(err.message.includes(join(dir, 'store.sqlite')), err.message);
+        assert.match(err.message, /unable to open database file/);
+        assert.match(err.message, /SQLITE_CANTOPEN/);
+        return true;
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

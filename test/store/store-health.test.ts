@@ -56,7 +56,7 @@ describe('datastore faults', () => {
     assert.equal(health.report().code, 'SQLITE_FULL');
     health.record('write', 'saveUsage', coded('SQLITE_CONSTRAINT'));
     assert.equal(health.status, 'read_only');
-    health.record('write', 'checkWrites', null);
+    health.record('write', 'writeBatch', null);
     assert.equal(health.status, 'connected');
     health.record('read', 'findApiKeyByHash', coded('ECONNREFUSED'));
     health.record('write', 'saveUsage', coded('ECONNREFUSED'));
@@ -66,6 +66,32 @@ describe('datastore faults', () => {
     assert.equal(lines.length, 4, lines.join('\n'));
     assert.match(lines[0]!, /^error datastore writes fail.*SQLITE_FULL/);
     assert.match(lines[1]!, /^warn datastore reads and writes work again/);
+  });
+
+  test('a full disk with room for small writes: the write probe or a small write working does not clear a failing flush', () => {
+    const health = new StoreHealth(() => 0);
+    const lines: string[] = [];
+    logStoreHealth(health, {
+      error: (_o, msg) => lines.push(`error ${msg}`),
+      warn: (_o, msg) => lines.push(`warn ${msg}`),
+    });
+    // Seen on a DATA_DIR that filled up: the WAL's free frames take a one-row write, a flush does not fit.
+    for (let i = 0; i < 3; i++) {
+      health.record('write', 'writeBatch', coded('SQLITE_FULL'));
+      health.record('write', 'checkWrites', null);
+      health.record('write', 'saveResult', null);
+      assert.equal(health.status, 'read_only', 'the write-behind still cannot flush');
+      assert.equal(health.report().code, 'SQLITE_FULL');
+    }
+    assert.equal(lines.length, 1, `one line, not one per probe: ${lines.join('\n')}`);
+    health.record('write', 'writeBatch', null);
+    assert.equal(health.status, 'connected', 'the flush that works ends it');
+    // A write nobody retries by itself (a result refused to its producer) is ended by the probe.
+    health.record('write', 'saveResult', coded('SQLITE_FULL'));
+    assert.equal(health.status, 'read_only');
+    health.record('write', 'checkWrites', null);
+    assert.equal(health.status, 'connected');
+    assert.equal(lines.length, 4, lines.join('\n'));
   });
 
   test('a transaction failed by a full disk rejects with SQLITE_FULL, not the rollback error that used to hide it', async () => {

@@ -1342,6 +1342,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1430,6 +1432,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1526,6 +1530,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1624,6 +1630,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1717,6 +1725,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1805,6 +1815,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1913,6 +1925,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2005,6 +2019,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2077,6 +2093,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2149,6 +2167,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2235,6 +2255,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2298,6 +2320,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2393,6 +2417,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2484,6 +2510,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2564,6 +2592,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2650,6 +2680,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2722,6 +2754,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2818,6 +2852,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2876,6 +2912,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2934,6 +2972,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2992,6 +3032,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3041,6 +3083,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3079,6 +3123,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3117,6 +3163,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3164,6 +3212,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3220,6 +3270,8 @@ export interface operations {
             /** @description service_unavailable: a component fails (`component` names it) */
             503: {
                 headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
