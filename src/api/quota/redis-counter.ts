@@ -102,11 +102,14 @@ export interface RedisUsageCounterOptions {
 
 const quietLog: UsageLog = { warn: () => undefined, info: () => undefined };
 
-/** Redis not answering: requests are refused with 503 rather than served uncounted. */
+/**
+ * Redis not answering: requests are refused with 503 rather than served uncounted. The client is
+ * told what failed and what to do; the Redis client's own words ("Stream isn't writeable…") mean
+ * nothing to it, and the operator reads the cause in the log's line for the state change.
+ */
 function unavailable(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
-  const reason = err instanceof Error ? err.message : String(err);
-  return new ServiceError('service_unavailable', `the usage counters (Redis) are unavailable: ${reason}`, {
+  return new ServiceError('service_unavailable', 'the usage counters (Redis) are unavailable; retry shortly', {
     component: 'usage_counters',
   });
 }
