@@ -15,6 +15,7 @@ import { decodeOdds } from '../live/odds-codec.js';
 import { decodeOddsMarks } from '../live/odds-marks.js';
 import { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
+import { storeFaultCode } from '../store/store-health.js';
 import type { StoredEvent, StoredTournament, Store } from '../store/store.js';
 import { applyFixture, applyScore, applyStatus, type EventChange } from './apply-event.js';
 import { changedMarkets, planOddsChanges, rejectUnlessOpen } from './apply-markets.js';
@@ -808,7 +809,7 @@ export class Pipeline implements FeedIngress {
       else if (change.kind === 'market') await store.saveOutrightMarket(change.tournamentId, change.market);
       else await store.settleOutrightMarket(change.tournamentId, change.marketId, change.result, plan.entries);
     } catch (err) {
-      this.opts.log.error({ err, type: msg.type }, 'outright message could not be stored');
+      this.logStoreRefusal(err, { type: msg.type }, 'outright message could not be stored');
       return unavailable('the message could not be stored; nothing was changed, send it again');
     }
     this.outrights.apply(change);
@@ -861,9 +862,20 @@ export class Pipeline implements FeedIngress {
     return this.writes ? this.result(eventId) : (this.opts.readModel.result(eventId) ?? null);
   }
 
+  /**
+   * A message refused because the store failed, to be sent again. A datastore fault is a warning
+   * naming it (during an outage every retry would otherwise log a stack trace; the store's health
+   * logs the fault's cause once); anything else is a bug, logged as an error with its stack.
+   */
+  private logStoreRefusal(err: unknown, fields: Record<string, unknown>, msg: string): void {
+    const code = storeFaultCode(err);
+    if (code === null) this.opts.log.error({ err, ...fields }, msg);
+    else this.opts.log.warn({ ...fields, code, error: err instanceof Error ? err.message : String(err) }, msg);
+  }
+
   /** The result a message revises could not be read: refused like a failed commit, to be sent again. */
   private storeUnreadable(err: Error, eventId: string): ApplyOutcome {
-    this.opts.log.error({ err, eventId }, 'the archived result could not be read');
+    this.logStoreRefusal(err, { eventId }, 'the archived result could not be read');
     return unavailable('the archived result could not be read; nothing was changed, send it again');
   }
 
@@ -881,7 +893,7 @@ export class Pipeline implements FeedIngress {
         await this.opts.store.saveResult(result, batch);
       } catch (err) {
         this.writeBehind.restore({ ...batch, events: [le.event] });
-        this.opts.log.error({ err, eventId: le.event.id }, 'result could not be stored');
+        this.logStoreRefusal(err, { eventId: le.event.id }, 'result could not be stored');
         return unavailable('the result could not be stored; nothing was changed, send it again');
       } finally {
         this.committingResults--;

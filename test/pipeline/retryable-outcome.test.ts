@@ -12,7 +12,12 @@ import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
-const silent = { warn: () => undefined, error: () => undefined };
+/** Log lines by level: what an operator reads during an outage. */
+const logged: { level: 'warn' | 'error'; fields: Record<string, unknown>; msg: string }[] = [];
+const silent = {
+  warn: (fields: Record<string, unknown>, msg: string) => void logged.push({ level: 'warn', fields, msg }),
+  error: (fields: Record<string, unknown>, msg: string) => void logged.push({ level: 'error', fields, msg }),
+};
 const fixture = (id: string): FeedMessage => ({
   type: 'fixture',
   event_id: id,
@@ -83,6 +88,12 @@ describe('Pipeline: retryable refusals', () => {
     assert.ok(isRetryable(out[1]!));
     assert.match((out[1] as { message: string }).message, /earlier message about event 'a'/);
     assert.deepEqual(out[2], { ok: true, changed: true }, 'another event is not held up');
+    // A fault the producer is told to retry is a warning naming the fault, not an error with a
+    // stack trace each time it is sent again during an outage (the store's health logs the cause).
+    const line = logged.find((l) => l.msg === 'result could not be stored');
+    assert.ok(line, JSON.stringify(logged));
+    assert.equal(line.level, 'warn');
+    assert.deepEqual(line.fields, { eventId: 'a', code: 'SQLITE_FULL', error: 'database or disk is full' });
     assert.equal(readModel.get('a')?.event.playerStats ?? null, null);
 
     // Sent again, in order, once the store works: both applied.
