@@ -54,6 +54,19 @@ function fed(log: ChangeLog, clock: { t: number }, seed: number, count: number):
   return seen;
 }
 
+/** A log with an hour's window and no byte limit that seals a segment every 10 entries. */
+function sealedByTen(): { clock: { t: number }; log: ChangeLog } {
+  const clock = { t: T };
+  const log = new ChangeLog({
+    now: () => clock.t,
+    windowMs: 3_600_000,
+    maxBytes: 1 << 30,
+    sealEntries: 10,
+    sealMs: 1e9,
+  });
+  return { clock, log };
+}
+
 describe('the replay window, encoded', () => {
   it('a resume from any position in the window gives exactly the entries a never-dropped client saw after it', () => {
     for (const seed of [1, 2, 3, 4, 5]) {
@@ -77,14 +90,7 @@ describe('the replay window, encoded', () => {
   });
 
   it('a replay decodes one segment per batch, from what the window held when it was asked', () => {
-    const clock = { t: T };
-    const log = new ChangeLog({
-      now: () => clock.t,
-      windowMs: 3_600_000,
-      maxBytes: 1 << 30,
-      sealEntries: 10,
-      sealMs: 1e9,
-    });
+    const { clock, log } = sealedByTen();
     const seen = fed(log, clock, 9, 95);
     const replay = log.replay((seen[14] as LogEntry).position);
     assert.ok(replay.ok);
@@ -94,14 +100,7 @@ describe('the replay window, encoded', () => {
   });
 
   it('clients resuming from one place share one decoding of a segment (the id check and the replay too)', () => {
-    const clock = { t: T };
-    const log = new ChangeLog({
-      now: () => clock.t,
-      windowMs: 3_600_000,
-      maxBytes: 1 << 30,
-      sealEntries: 10,
-      sealMs: 1e9,
-    });
+    const { clock, log } = sealedByTen();
     const seen = fed(log, clock, 11, 95);
     const from = (seen[14] as LogEntry).position;
     const first = log.replay(from);
