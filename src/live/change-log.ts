@@ -557,6 +557,9 @@ export class ChangeLog {
       this.segBytes -= segmentMemory(seg);
       this.segEntries -= seg.count;
       this.trimmedThrough = seg.to;
+      // Let it go now: the slot stays until the array is compacted, the segment must not (held,
+      // the window took up to twice its byte budget).
+      (this.segments as (EncodedSegment | undefined)[])[i] = undefined;
       i++;
     }
     let j = this.tailStart;
@@ -567,6 +570,7 @@ export class ChangeLog {
         if (e.position.ms >= oldest && !over()) break;
         this.tailBytes -= e.bytes;
         this.trimmedThrough = e.position;
+        (this.tail as (LogEntry | undefined)[])[j] = undefined;
         j++;
       }
     }

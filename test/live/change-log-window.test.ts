@@ -1,6 +1,8 @@
 // The replay window kept encoded: resumes from any position give what a client that never dropped saw, and the byte budget is the bytes held.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ChangeLog, segmentMemory, type LogEntry, type LogEntryInput } from '../../src/live/change-log.js';
 import { encodeLogSegment } from '../../src/live/log-codec.js';
 import { formatLogPosition, type LogPosition } from '../../src/live/log-position.js';
@@ -155,6 +157,29 @@ describe('the replay window, encoded', () => {
     assert.deepEqual(log.firstPosition, (again[70] as LogEntry).position);
     assert.deepEqual(log.after((again[68] as LogEntry).position), { ok: false, reason: 'expired' });
     assert.equal(log.after((again[69] as LogEntry).position).ok, true, 'the last position that left resumes exactly');
+  });
+
+  it('a segment that left the window is let go at once, not kept until the array is compacted', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const clock = { t: T };
+    // A budget of a few segments: every seal pushes the oldest out.
+    const log = new ChangeLog({
+      now: () => clock.t,
+      windowMs: 3_600_000,
+      maxBytes: 6_000,
+      sealEntries: 10,
+      sealMs: 1e9,
+    });
+    const sealed: WeakRef<object>[] = [];
+    log.onSeal((segment) => void sealed.push(new WeakRef(segment.data)));
+    fed(log, clock, 12, 400);
+    assert.ok(log.segmentCount >= 2 && log.segmentCount < sealed.length / 4, `${log.segmentCount} of ${sealed.length}`);
+    await new Promise((r) => setImmediate(r));
+    gc();
+    const alive = sealed.filter((w) => w.deref() !== undefined).length;
+    // The kept segments, and at most the one a seal has just handed over.
+    assert.ok(alive <= log.segmentCount + 1, `${alive} segments still held, ${log.segmentCount} in the window`);
   });
 
   it('by age: a segment leaves once its newest entry is older than the window, and no segment spans more than a second', () => {
