@@ -16,31 +16,9 @@ import {
   T0,
   type TestService,
 } from '../helpers/service.js';
+import type { HistoryChange as Change, HistoryPage, OddsAtPayload as OddsAt } from '../helpers/payloads.js';
 
-interface Change {
-  market_id: number;
-  selection_id: number;
-  odds: number;
-  is_locked: boolean;
-  at: string;
-}
-interface HistoryPage {
-  history: Change[];
-  next_cursor: string | null;
-}
-interface Outcome {
-  selection_id: number;
-  odds: number;
-  is_locked: boolean;
-  closing_odds: number | null;
-}
-interface OddsAt {
-  status: string;
-  markets: Array<{ market_id: number; outcomes: Outcome[] }>;
-  updated_at: string | null;
-}
-
-const outcomeOf = (p: OddsAt, sel: number): Outcome | undefined =>
+const outcomeOf = (p: OddsAt, sel: number): OddsAt['markets'][number]['outcomes'][number] | undefined =>
   p.markets.flatMap((m) => m.outcomes).find((o) => o.selection_id === sel);
 
 describe('odds history edges', () => {

@@ -14,28 +14,7 @@ import {
   T0,
   type TestService,
 } from '../helpers/service.js';
-
-interface Change {
-  market_id: number;
-  selection_id: number;
-  odds: number | string;
-  is_locked: boolean;
-  at: string;
-}
-interface HistoryPage {
-  event_id: string;
-  odds_format: string;
-  history: Change[];
-  limit: number;
-  has_more: boolean;
-  next_cursor: string | null;
-}
-interface OddsAt {
-  id: string;
-  markets: Array<{ market_id: number; outcomes: Array<{ selection_id: number; odds: number; is_locked: boolean }> }>;
-  updated_at: string | null;
-  at: string;
-}
+import type { HistoryChange as Change, HistoryPage, OddsAtPayload as OddsAt } from '../helpers/payloads.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

@@ -88,3 +88,34 @@ export interface BatchResponse {
 
 /** Ids of a list page, in order: most list assertions are about which events and in what order. */
 export const ids = (list: EventList): string[] => list.events.map((e) => e.id);
+
+/** One change of `GET /v1/events/{id}/odds/history`. */
+export interface HistoryChange {
+  market_id: number;
+  selection_id: number;
+  odds: number;
+  is_locked: boolean;
+  at: string;
+}
+
+/** A page of `GET /v1/events/{id}/odds/history`. */
+export interface HistoryPage {
+  event_id: string;
+  odds_format: string;
+  history: HistoryChange[];
+  limit: number;
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** `GET /v1/events/{id}/odds?at=…`: the odds payload as it stood then (decimal prices). */
+export interface OddsAtPayload {
+  id: string;
+  status: string;
+  markets: Array<{
+    market_id: number;
+    outcomes: Array<{ selection_id: number; odds: number; is_locked: boolean; closing_odds: number | null }>;
+  }>;
+  updated_at: string | null;
+  at: string;
+}
