@@ -66,8 +66,14 @@ export interface Config {
   feedBodyLimitBytes: number;
   /** How far back `Last-Event-ID` resumes (STREAM_REPLAY_SECONDS), within `streamReplayBytes`. */
   streamReplaySeconds: number;
-  /** Memory the replay window may hold (STREAM_REPLAY_MB): under heavy ticking it is shorter than `streamReplaySeconds`. */
+  /** Bytes the replay window may hold (STREAM_REPLAY_MB): under heavy ticking it is shorter than `streamReplaySeconds`. */
   streamReplayBytes: number;
+  /**
+   * How much of the window stays in memory (STREAM_REPLAY_MEMORY_MB) where the window is kept in
+   * the store (ROLE=all, the pipeline leader): older segments are read back from the store by a
+   * resume that reaches them. Never more than `streamReplayBytes`.
+   */
+  streamReplayMemoryBytes: number;
   /** Seconds between a stream's heartbeats (STREAM_HEARTBEAT_SECONDS, default 15). */
   streamHeartbeatSeconds: number;
   /** Bytes a stream's socket may hold unsent before its odds are conflated (STREAM_BUFFER_KB). */
@@ -114,6 +120,7 @@ const DEFAULTS = {
   FEED_BODY_LIMIT_BYTES: String(64 * 1024 * 1024),
   STREAM_REPLAY_SECONDS: '3600',
   STREAM_REPLAY_MB: '256',
+  STREAM_REPLAY_MEMORY_MB: '32',
   STREAM_HEARTBEAT_SECONDS: '15',
   STREAM_BUFFER_KB: '1024',
   STREAM_FRAME_WORKER: 'off',
@@ -252,6 +259,7 @@ export function loadConfig(env?: Env): Config {
     feedBodyLimitBytes: num(env, 'FEED_BODY_LIMIT_BYTES', 1024, 1024 ** 3),
     streamReplaySeconds: num(env, 'STREAM_REPLAY_SECONDS', 0, 7 * 86400),
     streamReplayBytes: num(env, 'STREAM_REPLAY_MB', 1, 64 * 1024) * 1024 * 1024,
+    streamReplayMemoryBytes: num(env, 'STREAM_REPLAY_MEMORY_MB', 0, 64 * 1024) * 1024 * 1024,
     streamHeartbeatSeconds: num(env, 'STREAM_HEARTBEAT_SECONDS', 1, 3600, false),
     streamBufferBytes: num(env, 'STREAM_BUFFER_KB', 16, 1024 * 1024) * 1024,
     streamFrameWorker: ['on', 'true'].includes(

@@ -13,6 +13,11 @@ export interface ChangeLogOptions {
   /** Entries beyond this many bytes leave the replay window, oldest first. */
   maxBytes: number;
   /**
+   * How many of those bytes stay in memory (default: all of them). Older segments, once the store
+   * holds them (markStored), are let go and read back by a resume that reaches them (replayStored).
+   */
+  memoryBytes?: number;
+  /**
    * The newest entries are kept as objects until this many are waiting (or `sealMs` has passed, or
    * `sealBytes` of them): then they are encoded into one segment (default 4,096 entries, 1 s, 8 MB).
    */
@@ -32,8 +37,33 @@ export function segmentMemory(segment: { data: Uint8Array }): number {
   return segment.data.byteLength + SEGMENT_OVERHEAD;
 }
 
-/** Why a position cannot be resumed from: the client must start again from a snapshot. */
-export type ResumeRefusal = 'unknown' | 'expired' | 'reset' | 'lost';
+/**
+ * Why a position cannot be resumed from: the client must start again from a snapshot.
+ * `unavailable`: the position is in the stored part of the window and the store could not be read.
+ */
+export type ResumeRefusal = 'unknown' | 'expired' | 'reset' | 'lost' | 'unavailable';
+
+/** Reads stored segments back: those ending within [from, to], oldest first (Store.readLogSegments). */
+export type StoredSegmentReader = (
+  from: LogPosition,
+  to: LogPosition,
+) => Promise<readonly { from: LogPosition; to: LogPosition; count: number; data: Uint8Array }[]>;
+
+/** A segment let go from memory: its place in the window, and the bytes it counts against the window's budget. */
+interface StoredOnly extends EncodedSegment {
+  storedBytes: number;
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+/** Segment bytes read back from the store for one resume, by segment. */
+type ReadBack = ReadonlyMap<EncodedSegment, Buffer>;
+
+/** What a segment counts against the window's byte budget, held or only stored. */
+function windowBytes(segment: EncodedSegment): number {
+  const stored = (segment as Partial<StoredOnly>).storedBytes;
+  return stored === undefined ? segmentMemory(segment) : stored + SEGMENT_OVERHEAD;
+}
 
 export type ResumeLookup = { ok: true; entries: LogEntry[] } | { ok: false; reason: ResumeRefusal };
 
@@ -63,6 +93,18 @@ export class ChangeLog {
   private segStart = 0;
   private segBytes = 0;
   private segEntries = 0;
+  /**
+   * Segments from `segStart` up to this index are held only in the store (the oldest part of the
+   * window, let go from memory once stored), `coldBytes` their share of `segBytes`.
+   */
+  private coldEnd = 0;
+  private coldBytes = 0;
+  private readonly memoryBytes: number;
+  /** The store holds every segment ending at or before this (markStored). */
+  private storedThrough: LogPosition | null = null;
+  private reader: StoredSegmentReader | null = null;
+  /** Resumes reading the store run one at a time: each holds what it read until it is delivered. */
+  private readQueue: Promise<unknown> = Promise.resolve();
   /** Entries not yet sealed into a segment, oldest first (from `tailStart`). */
   private tail: LogEntry[] = [];
   private tailStart = 0;
@@ -104,6 +146,7 @@ export class ChangeLog {
   constructor(private readonly opts: ChangeLogOptions) {
     this.last = { ms: 0, seq: 0 };
     this.writer = opts.windowMs > 0 ? new LogSegmentWriter() : null;
+    this.memoryBytes = Math.min(opts.memoryBytes ?? opts.maxBytes, opts.maxBytes);
     this.sealEntries = opts.sealEntries ?? 4096;
     this.sealMs = opts.sealMs ?? 1000;
     // The tail counts against the budget too: a small budget seals sooner.
@@ -129,9 +172,19 @@ export class ChangeLog {
     return this.segEntries + this.tail.length - this.tailStart;
   }
 
-  /** Memory the window holds: its segments' bytes and the tail's estimate. */
+  /** Memory the window holds: its segments' bytes and the tail's estimate (not what only the store holds). */
   get sizeBytes(): number {
+    return this.segBytes - this.coldBytes + this.tailBytes;
+  }
+
+  /** The window's bytes, in memory and only in the store (bounded by the byte budget). */
+  get windowBytes(): number {
     return this.segBytes + this.tailBytes;
+  }
+
+  /** Segments of the window held only in the store (metrics). */
+  get storedOnlyCount(): number {
+    return this.coldEnd - this.segStart;
   }
 
   /** Encoded segments in the window (metrics). */
@@ -159,7 +212,7 @@ export class ChangeLog {
     const segment = this.writer?.seal() ?? null;
     if (segment === null) return;
     this.segments.push(segment);
-    this.segBytes += segmentMemory(segment);
+    this.segBytes += windowBytes(segment);
     this.segEntries += segment.count - this.tailStart; // entries trimmed from the tail are in it, but not in the window
     this.tail = [];
     this.tailStart = 0;
@@ -167,6 +220,52 @@ export class ChangeLog {
     for (const l of this.sealListeners) l(segment);
     // Big entries (a load's markets) can pass the budget well within 256 appends: bound it at every seal.
     if (this.segBytes > this.opts.maxBytes) this.trim();
+    this.letGo();
+  }
+
+  /**
+   * Where the older part of the window is read back from once it leaves memory (the store the
+   * window is kept in). Without one, the whole window stays in memory.
+   */
+  keepStoredIn(reader: StoredSegmentReader): void {
+    this.reader = reader;
+  }
+
+  /** The store now holds every segment ending at or before `through`: those may leave memory. */
+  markStored(through: LogPosition): void {
+    if (this.storedThrough === null || compareLogPositions(through, this.storedThrough) > 0) {
+      this.storedThrough = through;
+    }
+    this.letGo();
+  }
+
+  /**
+   * The store no longer holds what ends before `position` (its writes failed and it dropped the
+   * segments it could not keep): the window starts there too, or a resume would reach into a hole.
+   */
+  dropBefore(position: LogPosition): void {
+    this.trim(positionBefore(position));
+  }
+
+  /** Lets the oldest stored segments go from memory while the window holds more than its memory budget. */
+  private letGo(): void {
+    const through = this.storedThrough;
+    if (this.reader === null || through === null) return;
+    this.coldEnd = Math.max(this.coldEnd, this.segStart);
+    while (this.segBytes - this.coldBytes + this.tailBytes > this.memoryBytes && this.coldEnd < this.segments.length) {
+      const seg = this.segments[this.coldEnd] as EncodedSegment;
+      if (compareLogPositions(seg.to, through) > 0) break;
+      const stub: StoredOnly = {
+        from: seg.from,
+        to: seg.to,
+        count: seg.count,
+        data: NO_BYTES,
+        storedBytes: seg.data.byteLength,
+      };
+      this.segments[this.coldEnd] = stub;
+      this.coldBytes += windowBytes(stub);
+      this.coldEnd++;
+    }
   }
 
   /** Appends a change; returns it with its position (null while the log is quiet: a reload is no change). */
@@ -289,7 +388,7 @@ export class ChangeLog {
   }
 
   /** Why a position cannot be resumed from, or null when it can. */
-  private refusal(position: LogPosition): { ok: false; reason: ResumeRefusal } | null {
+  private refusal(position: LogPosition, readBack?: ReadBack): { ok: false; reason: ResumeRefusal } | null {
     this.trim();
     if (this.lostAfter !== null && compareLogPositions(position, this.lostAfter) > 0) {
       // Handed out before the restart (not from the future): gone with the unclean stop.
@@ -312,12 +411,17 @@ export class ChangeLog {
     }
     // Inside the window but never handed out (another installation's id, a made-up one): resuming
     // after it would be a silent gap for whoever holds it.
-    if (!this.handedOut(position)) return { ok: false, reason: 'unknown' };
+    // Held only in the store and not read back (a caller that cannot wait for the store): too old for it.
+    const i = this.segmentAfter(position);
+    if (i < this.coldEnd && readBack?.has(this.segments[i] as EncodedSegment) !== true) {
+      return { ok: false, reason: 'expired' };
+    }
+    if (!this.handedOut(position, readBack)) return { ok: false, reason: 'unknown' };
     return null;
   }
 
   /** Whether a position the window spans is one this log handed out; positions it does not span are decided above. */
-  private handedOut(position: LogPosition): boolean {
+  private handedOut(position: LogPosition, readBack?: ReadBack): boolean {
     const first = this.firstPosition;
     if (first === null || compareLogPositions(position, first) < 0) return true;
     if (compareLogPositions(position, this.last) >= 0) return true;
@@ -331,7 +435,7 @@ export class ChangeLog {
     if (same(this.segments[i - 1]?.to)) return true;
     const seg = this.segments[i];
     if (seg === undefined || compareLogPositions(seg.from, position) > 0) return false;
-    return this.decoded(seg).some((e) => same(e.position));
+    return this.decoded(seg, readBack).some((e) => same(e.position));
   }
 
   /**
@@ -340,10 +444,10 @@ export class ChangeLog {
    * nearly the same place. The last few decodings are kept (bounded: a segment is at most
    * `sealEntries` entries); entries are shared, as the tail's are, and never changed.
    */
-  private decoded(segment: EncodedSegment): LogEntry[] {
+  private decoded(segment: EncodedSegment, readBack?: ReadBack): LogEntry[] {
     const hit = this.recentDecodings.find((d) => d.segment === segment);
     if (hit !== undefined) return hit.entries;
-    const entries = decodeLogSegment(segment.data);
+    const entries = decodeLogSegment(readBack?.get(segment) ?? segment.data);
     this.recentDecodings.push({ segment, entries });
     if (this.recentDecodings.length > RECENT_DECODINGS) this.recentDecodings.shift();
     return entries;
@@ -355,9 +459,57 @@ export class ChangeLog {
     if (this.bareHeads.length > 16) this.bareHeads.shift();
   }
 
-  /** Like after(), but decodes one segment at a time as the caller reads (a stream resuming). */
+  /**
+   * Like after(), but decodes one segment at a time as the caller reads (a stream resuming). Only
+   * what memory holds: a position in the part only the store holds answers 'expired' here.
+   */
   replay(position: LogPosition): ReplayLookup {
     return this.refusal(position) ?? { ok: true, batches: this.batchesAfter(position) };
+  }
+
+  /**
+   * replay(), reading back from the store the segments after `position` that memory let go. The
+   * answer is made after the last read, in one turn: nothing is appended between it and the
+   * caller's next synchronous step. Store reads run one resume at a time (each holds what it read
+   * until it is delivered); a store that cannot be read answers 'unavailable'.
+   */
+  async replayStored(position: LogPosition): Promise<ReplayLookup> {
+    if (this.segmentAfter(position) >= this.coldEnd) return this.replay(position);
+    const turn = this.readQueue.then(() => this.readBackAndReplay(position));
+    this.readQueue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async readBackAndReplay(position: LogPosition): Promise<ReplayLookup> {
+    const readBack = new Map<EncodedSegment, Buffer>();
+    // Segments may leave memory while the store is read: read again for those (a few times at most).
+    for (let attempt = 0; attempt < 4; attempt++) {
+      this.trim();
+      const wanted = this.segments.slice(Math.max(this.segmentAfter(position), this.segStart), this.coldEnd);
+      const missing = wanted.filter((s) => !readBack.has(s));
+      if (missing.length === 0) {
+        return this.refusal(position, readBack) ?? { ok: true, batches: this.batchesAfter(position, readBack) };
+      }
+      const reader = this.reader;
+      if (reader === null) return { ok: false, reason: 'expired' };
+      let read: Awaited<ReturnType<StoredSegmentReader>>;
+      try {
+        read = await reader((missing[0] as EncodedSegment).to, (missing[missing.length - 1] as EncodedSegment).to);
+      } catch {
+        return { ok: false, reason: 'unavailable' };
+      }
+      const byEnd = new Map(read.map((r) => [formatLogPosition(r.to), r]));
+      for (const stub of missing) {
+        const r = byEnd.get(formatLogPosition(stub.to));
+        // Not what was stored (pruned since, or another run's segment): too old to resume from.
+        if (r === undefined || r.count !== stub.count || compareLogPositions(r.from, stub.from) !== 0) {
+          this.trim(stub.to);
+          return this.refusal(position) ?? { ok: false, reason: 'expired' };
+        }
+        readBack.set(stub, Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength));
+      }
+    }
+    return { ok: false, reason: 'expired' };
   }
 
   /** Entries in the window after a position, or all of them (tests, diagnostics). */
@@ -369,10 +521,14 @@ export class ChangeLog {
    * The window after a position, a segment at a time: the segments and tail are taken now (later
    * appends and trims do not change what this yields), decoded as it is iterated.
    */
-  private batchesAfter(position: LogPosition | null): Iterable<readonly LogEntry[]> {
-    const segments = this.segments.slice(this.segmentAfter(position));
+  private batchesAfter(position: LogPosition | null, readBack?: ReadBack): Iterable<readonly LogEntry[]> {
+    const start = this.segmentAfter(position);
+    if (start < this.coldEnd && readBack === undefined) {
+      throw new Error('the window reaches into segments only the store holds: use replayStored()');
+    }
+    const segments = this.segments.slice(start);
     const tail = this.tail.slice(this.tailAfter(position));
-    const decoded = (segment: EncodedSegment): LogEntry[] => this.decoded(segment);
+    const decoded = (segment: EncodedSegment): LogEntry[] => this.decoded(segment, readBack);
     return {
       *[Symbol.iterator]() {
         for (const segment of segments) {
@@ -429,6 +585,8 @@ export class ChangeLog {
     this.segments = [...w.segments];
     this.recentDecodings = [];
     this.segStart = 0;
+    this.coldEnd = 0;
+    this.coldBytes = 0;
     this.segBytes = 0;
     this.segEntries = 0;
     for (const seg of this.segments) {
@@ -436,6 +594,8 @@ export class ChangeLog {
       this.segEntries += seg.count;
     }
     this.trim();
+    // Every restored segment is stored: what memory does not keep is read back when a resume needs it.
+    this.markStored(through);
   }
 
   /**
@@ -481,6 +641,9 @@ export class ChangeLog {
     this.segments = kept;
     this.recentDecodings = [];
     this.segStart = 0;
+    this.coldEnd = 0;
+    this.coldBytes = 0;
+    this.storedThrough = null;
     this.segBytes = 0;
     this.segEntries = 0;
     for (const seg of kept) {
@@ -537,6 +700,9 @@ export class ChangeLog {
     this.segments = [];
     this.recentDecodings = [];
     this.segStart = 0;
+    this.coldEnd = 0;
+    this.coldBytes = 0;
+    this.storedThrough = null;
     this.segBytes = 0;
     this.segEntries = 0;
     this.tail = [];
@@ -545,16 +711,21 @@ export class ChangeLog {
     for (const l of this.lostListeners) l(span);
   }
 
-  /** Drops what left the window (by age, then by the byte budget): whole segments, then tail entries. */
-  trim(): void {
+  /**
+   * Drops what left the window (by age, then by the byte budget, and every segment ending at or
+   * before `through` when given): whole segments, then tail entries.
+   */
+  trim(through?: LogPosition): void {
     const oldest = this.opts.now() - this.opts.windowMs;
     const over = (): boolean => this.segBytes + this.tailBytes > this.opts.maxBytes;
     let i = this.segStart;
     while (i < this.segments.length) {
       const seg = this.segments[i] as EncodedSegment;
       // A segment stays while its newest entry is inside the window (its older ones resume too).
-      if (seg.to.ms >= oldest && !over()) break;
-      this.segBytes -= segmentMemory(seg);
+      const gone = through !== undefined && compareLogPositions(seg.to, through) <= 0;
+      if (seg.to.ms >= oldest && !over() && !gone) break;
+      this.segBytes -= windowBytes(seg);
+      if (i < this.coldEnd) this.coldBytes -= windowBytes(seg);
       this.segEntries -= seg.count;
       this.trimmedThrough = seg.to;
       // Let it go now: the slot stays until the array is compacted, the segment must not (held,
@@ -567,7 +738,8 @@ export class ChangeLog {
       // Only a window shorter than a segment's span (or no window at all) trims unsealed entries.
       while (j < this.tail.length) {
         const e = this.tail[j] as LogEntry;
-        if (e.position.ms >= oldest && !over()) break;
+        const gone = through !== undefined && compareLogPositions(e.position, through) <= 0;
+        if (e.position.ms >= oldest && !over() && !gone) break;
         this.tailBytes -= e.bytes;
         this.trimmedThrough = e.position;
         (this.tail as (LogEntry | undefined)[])[j] = undefined;
@@ -575,11 +747,13 @@ export class ChangeLog {
       }
     }
     if (i === this.segStart && j === this.tailStart) return;
+    if (this.coldEnd < i) this.coldEnd = i;
     this.segStart = i;
     this.tailStart = j;
     // Compact once the dropped head is as large as what is kept: amortized O(1) per entry.
     if (this.segStart > 64 && this.segStart * 2 > this.segments.length) {
       this.segments = this.segments.slice(this.segStart);
+      this.coldEnd = Math.max(0, this.coldEnd - this.segStart);
       this.segStart = 0;
     }
     if (this.tailStart > 1024 && this.tailStart * 2 > this.tail.length) {

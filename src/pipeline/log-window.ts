@@ -1,5 +1,5 @@
 // Keeps the change log's replay window in the store: a segment with every write-behind flush, restored after a restart (ROLE=all) or by API nodes (scaled out).
-import type { ChangeLog, LogEntry } from '../live/change-log.js';
+import type { ChangeLog, LogEntry, StoredSegmentReader } from '../live/change-log.js';
 import { decodeLogSegment, type EncodedSegment } from '../live/log-codec.js';
 import type { LogEntryKind } from '../live/log-entry.js';
 import { compareLogPositions, positionBefore, type LogPosition } from '../live/log-position.js';
@@ -21,6 +21,8 @@ export interface LogWindowOptions {
   windowMs: number;
   maxBytes: number;
   logger: PipelineLogger;
+  /** Reads stored segments back: with it, the log keeps only its memory budget of the window (STREAM_REPLAY_MEMORY_MB). */
+  readStored?: StoredSegmentReader;
 }
 
 /** A scaled-out leader's term: what its writes say of the stored window (LogWindowRun). */
@@ -78,6 +80,7 @@ export class LogWindowKeeper {
   storedThrough: LogPosition | null = null;
 
   constructor(private readonly opts: LogWindowOptions) {
+    if (opts.readStored !== undefined) opts.log.keepStoredIn(opts.readStored);
     opts.log.subscribe((entry) => this.onEntry(entry));
     // The log encodes its window itself: the stored window is the same segments, written with the flush.
     opts.log.onSeal((segment) => {
@@ -189,6 +192,10 @@ export class LogWindowKeeper {
     this.unstored.splice(0, this.taken);
     this.taken = 0;
     this.coveredStored = share.covered;
+    // What the store now holds may leave memory; what the write pruned (segments dropped while the
+    // store failed) leaves the window, as it left the store.
+    if (this.storedThrough !== null) this.opts.log.markStored(this.storedThrough);
+    this.opts.log.dropBefore(share.pruneBefore);
     if (this.unstored.length === 0) this.dropped = false;
     if (this.run !== null && share.run?.epoch === this.run.epoch) this.run.reset = false;
   }

@@ -65,6 +65,7 @@ export async function openNode(config: Config, opts: ServiceOptions): Promise<No
     now,
     windowMs: config.streamReplaySeconds * 1000,
     maxBytes: config.streamReplayBytes,
+    memoryBytes: config.streamReplayMemoryBytes,
   });
   return {
     config,
@@ -103,6 +104,7 @@ export function newPipeline(node: NodeParts, parts: PipelineParts): Pipeline {
           windowMs: config.streamReplaySeconds * 1000,
           maxBytes: config.streamReplayBytes,
           logger: node.log,
+          readStored: (from, to) => parts.store.readLogSegments(from, to),
         })
       : undefined;
   return new Pipeline({

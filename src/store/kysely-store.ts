@@ -51,7 +51,7 @@ import {
 } from './settlement-queries.js';
 import { StoreHealth, toStoreError } from './store-health.js';
 import { inTransaction } from './transactions.js';
-import { countFact, loadLogWindow, writeLogWindow } from './log-window-queries.js';
+import { countFact, loadLogWindow, readLogSegments, writeLogWindow } from './log-window-queries.js';
 import { isEmptyBatch, isEmptyUsage } from './store.js';
 import type {
   AccountRecord,
@@ -64,6 +64,7 @@ import type {
   SettlementRecord,
   Store,
   StoredEvent,
+  StoredLogPosition,
   UsageWrite,
   WriteBatch,
 } from './store.js';
@@ -409,6 +410,9 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
 
     loadLogWindow: (fromMs: number, maxBytes = Number.POSITIVE_INFINITY) =>
       read('loadLogWindow', () => loadLogWindow(db, fromMs, maxBytes)),
+
+    readLogSegments: (from: StoredLogPosition, to: StoredLogPosition) =>
+      read('readLogSegments', () => readLogSegments(db, from, to)),
 
     getSettlement: (eventId: string) =>
       read('getSettlement', async () => {

@@ -134,5 +134,34 @@ export async function loadLogWindow(
   };
 }
 
+/**
+ * The stored segments that end within [`from`, `to`] (positions), oldest first: the part of the
+ * window a resume reaches once the change log has let it go from memory (ChangeLog's cold segments).
+ */
+export async function readLogSegments(
+  db: Kysely<StoreDatabase>,
+  from: { ms: number; seq: number },
+  to: { ms: number; seq: number },
+): Promise<StoredLogWindow['segments']> {
+  const rows = await db
+    .selectFrom('log_segments')
+    .selectAll()
+    .where((eb) =>
+      eb.and([
+        eb.or([eb('to_ms', '>', from.ms), eb.and([eb('to_ms', '=', from.ms), eb('to_seq', '>=', from.seq)])]),
+        eb.or([eb('to_ms', '<', to.ms), eb.and([eb('to_ms', '=', to.ms), eb('to_seq', '<=', to.seq)])]),
+      ]),
+    )
+    .orderBy('to_ms')
+    .orderBy('to_seq')
+    .execute();
+  return rows.map((r) => ({
+    from: { ms: Number(r.from_ms), seq: Number(r.from_seq) },
+    to: { ms: Number(r.to_ms), seq: Number(r.to_seq) },
+    count: Number(r.count),
+    data: r.data,
+  }));
+}
+
 /** Segments read at a time by a restart (one a flush: 64 are about half a minute at the default interval). */
 const LOAD_PAGE = 64;

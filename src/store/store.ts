@@ -284,6 +284,8 @@ export interface Store {
    * the newest ones only once `maxBytes` of segment data is read (default: no limit).
    */
   loadLogWindow(fromMs: number, maxBytes?: number): Promise<StoredLogWindow>;
+  /** The stored segments ending within [`from`, `to`], oldest first (a resume reaching past what the log holds in memory). */
+  readLogSegments(from: StoredLogPosition, to: StoredLogPosition): Promise<LogSegment[]>;
   /**
    * Commits an official result together with the event's state (and any pending writes in `batch`)
    * in one transaction, before the result is acknowledged. Results are kept forever. This and the

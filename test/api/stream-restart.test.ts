@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { metric } from '../helpers/codings.js';
 import { createTestSchema, postgresSkip } from '../helpers/postgres.js';
 import { SseClient, type SseEvent } from '../helpers/sse.js';
 import { listen } from '../helpers/stream-life.js';
@@ -27,6 +28,21 @@ const key = { 'x-api-key': DEMO_KEY };
 const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
 const PATH = '/v1/stream?event_ids=a,b';
 const ENV = { STREAM_HEARTBEAT_SECONDS: '3600' };
+/** No memory for the window: every stored segment leaves memory, and a resume reads it back from the store. */
+const STORE_ONLY = { ...ENV, STREAM_REPLAY_MEMORY_MB: '0', FLUSH_INTERVAL_MS: '20' };
+
+/** Waits until the store holds the whole window and memory none of it (STREAM_REPLAY_MEMORY_MB=0). */
+async function untilOnlyStored(svc: TestService): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (
+      (await metric(svc, 'stream_replay_window_bytes')) === 0 &&
+      (await metric(svc, 'stream_replay_window_store_only_segments')) > 0
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the window never left memory');
+}
 
 /** Events a client was sent, without the shutdown's `close`. */
 const changesOf = (c: SseClient): SseEvent[] => c.changes.filter((e) => e.event !== 'close');
@@ -104,6 +120,19 @@ describe('GET /v1/stream across a restart', () => {
     }
   });
 
+  test('embedded store, no memory for the window (STREAM_REPLAY_MEMORY_MB=0): the restored window is read back from the store, exactly', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sds-stream-restart-'));
+    try {
+      await resumeAcrossRestart(async (now) => {
+        const svc = await startService({ dataDir, now, env: STORE_ONLY });
+        if (now !== T0) await untilOnlyStored(svc);
+        return svc;
+      });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   test('PostgreSQL: a client resumes after a clean restart exactly as a client connected all along saw', async (t) => {
     const skip = await postgresSkip();
     if (skip !== false) {
@@ -115,6 +144,47 @@ describe('GET /v1/stream across a restart', () => {
       await resumeAcrossRestart((now) => startService({ now, env: { ...ENV, DATABASE_URL: schema.url } }));
     } finally {
       await schema.drop();
+    }
+  });
+
+  test('a resume reaching past what memory holds reads the store back: exactly what a client connected all along saw', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sds-stream-stored-'));
+    const svc = await startService({ dataDir, env: STORE_ONLY });
+    try {
+      const base = await listen(svc);
+      const reference = await SseClient.connect(base, PATH, key);
+      const dropped = await SseClient.connect(base, PATH, key);
+      await feedOk(svc, [fixture('a'), markets('a'), fixture('b'), markets('b'), status('a', 'live')]);
+      await dropped.untilCount(5);
+      dropped.close();
+      const lastSeen = String(changesOf(dropped).at(-1)?.id);
+      for (let i = 0; i < 5; i++) {
+        await feedOk(svc, [
+          odds('a', [{ selection_id: SEL.home, odds: 2 + i / 10 }]),
+          score('a', i, 0, { period: '1H' }),
+        ]);
+        await untilOnlyStored(svc);
+      }
+      await reference.untilCount(15);
+      const seen = changesOf(reference);
+      const missed = seen.slice(seen.findIndex((e) => e.id === lastSeen) + 1);
+      assert.equal(missed.length, 10);
+      const resumed = await SseClient.connect(base, PATH, { ...key, 'last-event-id': lastSeen });
+      await feedOk(svc, [odds('b', [{ selection_id: SEL.away, odds: 3.3 }])]);
+      await reference.untilCount(16);
+      await resumed.untilCount(11);
+      resumed.close();
+      reference.close();
+      assert.deepEqual(changesOf(resumed).map(view), changesOf(reference).slice(-11).map(view));
+      // An id the store never had, inside the stored window, is not resumed across.
+      const made = lastSeen.replace(/-(\d+)$/, (_, n: string) => `-${Number(n) + 1000}`);
+      const unknown = await SseClient.connect(base, PATH, { ...key, 'last-event-id': made });
+      await unknown.untilCount(1);
+      unknown.close();
+      assert.deepEqual([unknown.changes[0]?.event, unknown.changes[0]?.data.reason], ['snapshot_required', 'unknown']);
+    } finally {
+      await svc.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 

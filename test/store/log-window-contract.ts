@@ -144,6 +144,34 @@ export function runLogWindowStoreContract(
         );
       }));
 
+    it('reads back the segments ending within a span of positions, oldest first, byte for byte (a resume past memory)', () =>
+      withStore(async ({ store }) => {
+        const a = segment(T0, T0 + 5, 1);
+        const b = segment(T0 + 5, T0 + 5, 3, 500);
+        const c = segment(T0 + 6, T0 + 9);
+        const d = segment(T0 + 10, T0 + 20);
+        await store.writeBatch({ ...EMPTY_BATCH, logWindow: share([a, b], 0) });
+        await store.writeBatch({ ...EMPTY_BATCH, logWindow: share([c, d], 0) });
+        const span = await store.readLogSegments(b.to, c.to);
+        assert.deepEqual(
+          span.map((s) => [s.from, s.to, s.count]),
+          [b, c].map((s) => [s.from, s.to, s.count]),
+        );
+        assert.deepEqual(span.map(bytesOf), [b, c].map(bytesOf));
+        // Bounds are exact to the counter: a segment ending just before `from` or just after `to` is left out.
+        assert.deepEqual(
+          (await store.readLogSegments({ ms: T0 + 5, seq: 2 }, { ms: T0 + 9, seq: 0 })).map((s) => s.to),
+          [b.to, c.to],
+        );
+        assert.deepEqual(
+          (await store.readLogSegments({ ms: T0 + 5, seq: 4 }, { ms: T0 + 19, seq: 9 })).map((s) => s.to),
+          [c.to],
+        );
+        // A pruned span reads as nothing (the resume then answers from a snapshot).
+        await store.writeBatch({ ...EMPTY_BATCH, logWindow: share([], 0, { ms: T0 + 10, seq: 0 }) });
+        assert.deepEqual(await store.readLogSegments(a.to, c.to), []);
+      }));
+
     it('results, settlements and outright commits count one fact each; a flush records how many its segments cover', () =>
       withStore(async ({ store, restart }) => {
         await store.writeBatch(eventWithMarkets(sampleEvent('e1'), [1]));

@@ -4,7 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { badRequest, ServiceError } from '../../domain/errors.js';
 import type { OddsFormat } from '../../domain/types.js';
-import { compareLogPositions, formatLogPosition, parseLogPosition } from '../../live/log-position.js';
+import type { ReplayLookup } from '../../live/change-log.js';
+import { compareLogPositions, formatLogPosition, parseLogPosition, type LogPosition } from '../../live/log-position.js';
 import type { ApiContext } from '../context.js';
 import { parseSport } from '../event-filters.js';
 import { chargeKey } from '../quota/metering.js';
@@ -189,6 +190,9 @@ export function streamRoutes(ctx: ApiContext, hooks: StreamRouteHooks = {}): Fas
         const given = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
         const lastEventId = given(request.headers['last-event-id']) ?? given(q.last_event_id) ?? null;
         if (lastEventId !== null && ctx.streamCatchUpMs !== undefined) await reached(lastEventId, ctx.streamCatchUpMs);
+        // Read before anything is written: what the store holds of the window is read back here, and
+        // the answer is made after the last read, so nothing is appended before the replay below.
+        const found = lastEventId !== null ? await lookup(lastEventId) : null;
         reply.hijack();
         const res = reply.raw;
         const headers: Record<string, string | number | string[]> = {};
@@ -227,8 +231,8 @@ export function streamRoutes(ctx: ApiContext, hooks: StreamRouteHooks = {}): Fas
         hub.add(conn);
         // Everything below runs in this turn: no entry can be appended between the replay and the live flush.
         hub.flush();
-        if (lastEventId !== null) {
-          const refused = resume(conn, lastEventId);
+        if (lastEventId !== null && found !== null) {
+          const refused = resume(conn, found);
           metrics.resumes.inc({ outcome: refused === null ? 'exact' : 'snapshot_required' });
           if (refused === null) return;
           conn.writeEvent(
@@ -258,12 +262,18 @@ export function streamRoutes(ctx: ApiContext, hooks: StreamRouteHooks = {}): Fas
       });
     }
 
-    /** Replays what followed an id; returns why it cannot, or null when it did. */
-    function resume(conn: StreamConnection, id: string): string | null {
+    /** What followed an id, or why it cannot be resumed from. */
+    async function lookup(id: string): Promise<{ position: LogPosition; replay: ReplayLookup } | string> {
       if (/~\d+$/.test(id)) return 'snapshot_incomplete';
       const position = parseLogPosition(id);
       if (position === null) return 'unknown';
-      const found = log.replay(position);
+      return { position, replay: await log.replayStored(position) };
+    }
+
+    /** Replays what followed an id (looked up in this same turn); returns why it cannot, or null when it did. */
+    function resume(conn: StreamConnection, looked: Awaited<ReturnType<typeof lookup>>): string | null {
+      if (typeof looked === 'string') return looked;
+      const { position, replay: found } = looked;
       if (!found.ok) return found.reason;
       conn.lastPosition = position;
       // A segment at a time: a resume far back never holds the whole window's entries as objects.

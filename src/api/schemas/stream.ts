@@ -168,7 +168,7 @@ export const StreamHeartbeatSchema = Type.Object(
 
 export const StreamSnapshotRequiredSchema = Type.Object(
   {
-    reason: StringEnum(['unknown', 'expired', 'reset', 'lost', 'snapshot_incomplete'] as const),
+    reason: StringEnum(['unknown', 'expired', 'reset', 'lost', 'unavailable', 'snapshot_incomplete'] as const),
     last_event_id: Type.Union([Type.String(), Type.Null()]),
     position: Type.String({ description: 'the current position, from which the stream continues' }),
   },

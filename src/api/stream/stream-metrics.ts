@@ -4,6 +4,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 /** What the replay window holds now (the change log's figures). */
 export interface ReplayWindowFigures {
   sizeBytes: number;
+  windowBytes: number;
+  storedOnlyCount: number;
   size: number;
   windowSpanMs: number;
 }
@@ -22,10 +24,26 @@ export class StreamMetrics {
     if (window !== undefined) {
       new Gauge({
         name: 'stream_replay_window_bytes',
-        help: 'Memory the replay window holds (encoded segments and the newest entries): bounded by STREAM_REPLAY_MB',
+        help: 'Memory the replay window holds (encoded segments and the newest entries): bounded by STREAM_REPLAY_MEMORY_MB once stored, else STREAM_REPLAY_MB',
         registers,
         collect() {
           this.set(window.sizeBytes);
+        },
+      });
+      new Gauge({
+        name: 'stream_replay_window_total_bytes',
+        help: 'Bytes of the whole replay window, in memory and held only in the store: bounded by STREAM_REPLAY_MB',
+        registers,
+        collect() {
+          this.set(window.windowBytes);
+        },
+      });
+      new Gauge({
+        name: 'stream_replay_window_store_only_segments',
+        help: 'Segments of the replay window let go from memory: a resume that reaches them reads them back from the store',
+        registers,
+        collect() {
+          this.set(window.storedOnlyCount);
         },
       });
       new Gauge({

@@ -1,0 +1,201 @@
+// The replay window beyond memory: segments the store holds leave memory and are read back by a resume that reaches them, exactly.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ChangeLog, type LogEntry, type LogEntryInput, type StoredSegmentReader } from '../../src/live/change-log.js';
+import type { EncodedSegment } from '../../src/live/log-codec.js';
+import { compareLogPositions, formatLogPosition, type LogPosition } from '../../src/live/log-position.js';
+import { Rng } from '../../src/feed/simulator/rng.js';
+
+const T = 1_772_366_400_000;
+
+function entry(eventId: string, rng: Rng, i: number): LogEntryInput {
+  if (rng.next() < 0.4) {
+    const json = JSON.stringify({ event_id: eventId, n: i });
+    return { kind: 'score', eventId, sport: 'soccer', league: 'l', at: T, bytes: 160 + 2 * json.length, json };
+  }
+  const n = 1 + Math.floor(rng.next() * 30);
+  const marketIds = new Float64Array(n);
+  const selectionIds = new Float64Array(n);
+  const odds = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    marketIds[k] = 1 + (k >> 1);
+    selectionIds[k] = 100 + k;
+    odds[k] = Math.round((1.01 + rng.next() * 20) * 100) / 100;
+  }
+  const changes = { marketIds, selectionIds, odds, locked: new Uint8Array(n), outcomes: new Uint32Array(n), layout: 1 };
+  return { kind: 'odds', eventId, sport: 'soccer', league: 'l', at: T, bytes: 160 + 29 * n, changes };
+}
+
+/** What a client is shown of an entry. */
+function shown(e: LogEntry): string {
+  const head = `${formatLogPosition(e.position)} ${e.kind} ${e.eventId}`;
+  if (e.kind === 'odds') return `${head} ${[...e.changes.selectionIds]}|${[...e.changes.odds]}`;
+  return 'json' in e ? `${head} ${e.json}` : head;
+}
+
+/** A store of sealed segments, as the keeper writes them (by where they end). */
+class FakeStore {
+  readonly rows = new Map<string, EncodedSegment>();
+  reads = 0;
+  fail = false;
+  /** Runs while a read is waiting for its answer (a flush, more appends). */
+  during: (() => void) | null = null;
+
+  put(s: EncodedSegment): void {
+    // A copy: the store keeps its own bytes.
+    this.rows.set(formatLogPosition(s.to), { ...s, data: Buffer.from(s.data) });
+  }
+
+  readonly read: StoredSegmentReader = async (from, to) => {
+    this.reads++;
+    await new Promise((r) => setImmediate(r));
+    this.during?.();
+    if (this.fail) throw new Error('connection refused');
+    return [...this.rows.values()]
+      .filter((s) => compareLogPositions(s.to, from) >= 0 && compareLogPositions(s.to, to) <= 0)
+      .sort((a, b) => compareLogPositions(a.to, b.to));
+  };
+}
+
+/** A log keeping `memoryBytes` of its window in memory and the rest in a store every seal writes to. */
+function storedLog(memoryBytes: number, maxBytes = 1 << 30) {
+  const clock = { t: T };
+  const store = new FakeStore();
+  const log = new ChangeLog({
+    now: () => clock.t,
+    windowMs: 3_600_000,
+    maxBytes,
+    memoryBytes,
+    sealEntries: 8,
+    sealMs: 1e9,
+  });
+  log.keepStoredIn(store.read);
+  log.onSeal((s) => {
+    store.put(s);
+    log.markStored(s.to);
+  });
+  const seen: LogEntry[] = [];
+  log.subscribe((e) => seen.push(e));
+  const feed = (seed: number, count: number): void => {
+    const rng = new Rng(seed);
+    for (let i = 0; i < count; i++) {
+      clock.t += Math.floor(rng.next() * 200);
+      log.append(entry(`e${Math.floor(rng.next() * 4)}`, rng, i));
+    }
+  };
+  return { clock, store, log, seen, feed };
+}
+
+async function replayed(log: ChangeLog, from: LogPosition): Promise<string[] | string> {
+  const found = await log.replayStored(from);
+  return found.ok ? [...found.batches].flat().map(shown) : found.reason;
+}
+
+describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
+  it('memory holds its budget; a resume from any position, in memory or only stored, gives what a never-dropped client saw', async () => {
+    for (const seed of [1, 2, 3]) {
+      const { store, log, seen, feed } = storedLog(10_000);
+      feed(seed, 1_200);
+      assert.ok(log.storedOnlyCount > 20, `${log.storedOnlyCount} segments only stored`);
+      // The unsealed tail (at most 8 entries, estimated at up to ~1 KB each) is held whatever the budget.
+      assert.ok(log.sizeBytes <= 10_000 + 8 * 1_030, `memory ${log.sizeBytes}`);
+      assert.ok(log.windowBytes > 3 * (10_000 + 8 * 1_030), `window ${log.windowBytes}, memory ${log.sizeBytes}`);
+      assert.equal(log.size, seen.length, 'every entry is still in the window');
+      const all = seen.map(shown);
+      for (let i = 0; i < seen.length; i += 1 + (i % 13)) {
+        const from = (seen[i] as LogEntry).position;
+        assert.deepEqual(await replayed(log, from), all.slice(i + 1), `seed ${seed}: after entry ${i}`);
+      }
+      assert.ok(store.reads > 0);
+    }
+  });
+
+  it('the synchronous replay serves only memory: a position only the store holds answers expired there', () => {
+    const { log, seen, feed } = storedLog(4_000);
+    feed(4, 200);
+    assert.deepEqual(log.replay((seen[3] as LogEntry).position), { ok: false, reason: 'expired' });
+    assert.equal(log.replay((seen[seen.length - 3] as LogEntry).position).ok, true);
+  });
+
+  it('nothing leaves memory before the store holds it', async () => {
+    const clock = { t: T };
+    const store = new FakeStore();
+    const log = new ChangeLog({
+      now: () => clock.t,
+      windowMs: 3_600_000,
+      maxBytes: 1 << 30,
+      memoryBytes: 0,
+      sealEntries: 8,
+    });
+    log.keepStoredIn(store.read);
+    const seen: LogEntry[] = [];
+    log.subscribe((e) => seen.push(e));
+    const rng = new Rng(5);
+    for (let i = 0; i < 100; i++) log.append(entry('e1', rng, i));
+    log.seal();
+    assert.equal(log.storedOnlyCount, 0, 'not stored yet: all held');
+    assert.equal((await log.replayStored((seen[0] as LogEntry).position)).ok, true);
+    assert.equal(store.reads, 0);
+    // The flush committed the first half.
+    log.markStored((seen[49] as LogEntry).position);
+    assert.ok(log.storedOnlyCount > 0);
+    assert.ok(log.sizeBytes > 0, 'what is not stored stays');
+  });
+
+  it('an id never handed out inside the stored part is unknown, as in memory', async () => {
+    const { log, seen, feed } = storedLog(3_000);
+    feed(6, 200);
+    const real = (seen[10] as LogEntry).position;
+    const made = { ms: real.ms, seq: real.seq + 7 };
+    assert.ok(!seen.some((e) => compareLogPositions(e.position, made) === 0));
+    assert.equal(await replayed(log, made), 'unknown');
+  });
+
+  it('a store that cannot be read answers unavailable, and a segment the store no longer has expires (never a gap)', async () => {
+    const { store, log, seen, feed } = storedLog(3_000);
+    feed(7, 200);
+    store.fail = true;
+    assert.equal(await replayed(log, (seen[5] as LogEntry).position), 'unavailable');
+    store.fail = false;
+    // Pruned from the store behind the log's back: the resume cannot be exact.
+    const gone = [...store.rows.keys()].slice(0, 3);
+    for (const k of gone) store.rows.delete(k);
+    assert.equal(await replayed(log, (seen[5] as LogEntry).position), 'expired');
+    assert.deepEqual(log.after((seen[5] as LogEntry).position), { ok: false, reason: 'expired' });
+    // Positions after what was pruned still resume exactly.
+    const later = seen.findIndex((e, i) => i > 40 && log.replay(e.position).ok === false);
+    assert.ok(later > 0);
+    assert.deepEqual(await replayed(log, (seen[later] as LogEntry).position), seen.slice(later + 1).map(shown));
+  });
+
+  it('segments leaving memory while the store is read are read back too; appends meanwhile are not part of the answer', async () => {
+    const { store, log, seen, feed } = storedLog(5_000);
+    feed(8, 200);
+    // The newest position only the store holds: the appends below push the segments after it out too.
+    let i = seen.length - 1;
+    while (log.replay((seen[i] as LogEntry).position).ok) i--;
+    const from = (seen[i] as LogEntry).position;
+    const before = seen.length;
+    store.during = () => {
+      store.during = null;
+      feed(9, 150);
+    };
+    const found = await log.replayStored(from);
+    assert.ok(found.ok);
+    assert.ok(seen.length > before);
+    assert.equal(store.reads, 2, 'the segments that left memory during the first read were read in a second');
+    // The answer is made after the last read: it holds everything up to then, the appends included.
+    assert.deepEqual([...found.batches].flat().map(shown), seen.slice(i + 1).map(shown));
+  });
+
+  it('the byte budget counts what only the store holds: the oldest leave the window and expire', async () => {
+    const { log, seen, feed } = storedLog(2_000, 12_000);
+    feed(10, 600);
+    log.trim();
+    assert.ok(log.windowBytes <= 12_000, `${log.windowBytes}`);
+    assert.ok(log.size < seen.length);
+    assert.equal(await replayed(log, (seen[0] as LogEntry).position), 'expired');
+    const first = seen.findIndex((e) => compareLogPositions(e.position, log.firstPosition as LogPosition) === 0);
+    assert.deepEqual(await replayed(log, (seen[first] as LogEntry).position), seen.slice(first + 1).map(shown));
+  });
+});
