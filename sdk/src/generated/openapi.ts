@@ -1170,7 +1170,7 @@ export interface components {
         /** @description `event: snapshot_required`: a resume the service cannot serve exactly; reload the state */
         StreamSnapshotRequired: {
             /** @enum {string} */
-            reason: "unknown" | "expired" | "reset" | "lost" | "snapshot_incomplete";
+            reason: "unknown" | "expired" | "reset" | "lost" | "unavailable" | "snapshot_incomplete";
             last_event_id: string | null;
             /** @description the current position, from which the stream continues */
             position: string;
