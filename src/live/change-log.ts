@@ -240,11 +240,12 @@ export class ChangeLog {
   }
 
   /**
-   * The store no longer holds what ends before `position` (its writes failed and it dropped the
-   * segments it could not keep): the window starts there too, or a resume would reach into a hole.
+   * The store no longer holds what ends at or before `through` (its writes failed and it dropped
+   * the segments it could not keep; a new term's run replaced them): the window starts after it
+   * too, or a resume would reach into a hole.
    */
-  dropBefore(position: LogPosition): void {
-    this.trim(positionBefore(position));
+  dropThrough(through: LogPosition): void {
+    this.trim(through);
   }
 
   /** Lets the oldest stored segments go from memory while the window holds more than its memory budget. */
@@ -389,6 +390,21 @@ export class ChangeLog {
 
   /** Why a position cannot be resumed from, or null when it can. */
   private refusal(position: LogPosition, readBack?: ReadBack): { ok: false; reason: ResumeRefusal } | null {
+    const outside = this.refusalOutside(position);
+    if (outside !== null) return outside;
+    // Held only in the store and not read back (a caller that cannot wait for the store): too old for it.
+    const i = this.segmentAfter(position);
+    if (i < this.coldEnd && readBack?.has(this.segments[i] as EncodedSegment) !== true) {
+      return { ok: false, reason: 'expired' };
+    }
+    // Inside the window but never handed out (another installation's id, a made-up one): resuming
+    // after it would be a silent gap for whoever holds it.
+    if (!this.handedOut(position, readBack)) return { ok: false, reason: 'unknown' };
+    return null;
+  }
+
+  /** Why a position cannot be resumed from, as far as no segment has to be read to tell. */
+  private refusalOutside(position: LogPosition): { ok: false; reason: ResumeRefusal } | null {
     this.trim();
     if (this.lostAfter !== null && compareLogPositions(position, this.lostAfter) > 0) {
       // Handed out before the restart (not from the future): gone with the unclean stop.
@@ -409,14 +425,6 @@ export class ChangeLog {
     if (this.trimmedThrough !== null && compareLogPositions(position, this.trimmedThrough) < 0) {
       return { ok: false, reason: 'expired' };
     }
-    // Inside the window but never handed out (another installation's id, a made-up one): resuming
-    // after it would be a silent gap for whoever holds it.
-    // Held only in the store and not read back (a caller that cannot wait for the store): too old for it.
-    const i = this.segmentAfter(position);
-    if (i < this.coldEnd && readBack?.has(this.segments[i] as EncodedSegment) !== true) {
-      return { ok: false, reason: 'expired' };
-    }
-    if (!this.handedOut(position, readBack)) return { ok: false, reason: 'unknown' };
     return null;
   }
 
@@ -482,24 +490,35 @@ export class ChangeLog {
 
   private async readBackAndReplay(position: LogPosition): Promise<ReplayLookup> {
     const readBack = new Map<EncodedSegment, Buffer>();
+    let checked = false;
     // Segments may leave memory while the store is read: read again for those (a few times at most).
-    for (let attempt = 0; attempt < 4; attempt++) {
-      this.trim();
-      const wanted = this.segments.slice(Math.max(this.segmentAfter(position), this.segStart), this.coldEnd);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      // Nothing is read for an id that no segment could make resumable (too old, foreign, lost).
+      const outside = this.refusalOutside(position);
+      if (outside !== null) return outside;
+      const wanted = this.segments.slice(this.segmentAfter(position), this.coldEnd);
+      const first = wanted[0];
+      // The segment the id falls in is read alone first: an id never handed out reads no more.
+      const inFirst = first !== undefined && compareLogPositions(first.from, position) <= 0;
+      if (!checked && inFirst && readBack.has(first)) {
+        checked = true;
+        if (!this.handedOut(position, readBack)) return { ok: false, reason: 'unknown' };
+      }
       const missing = wanted.filter((s) => !readBack.has(s));
       if (missing.length === 0) {
         return this.refusal(position, readBack) ?? { ok: true, batches: this.batchesAfter(position, readBack) };
       }
       const reader = this.reader;
       if (reader === null) return { ok: false, reason: 'expired' };
+      const span = !checked && inFirst && missing[0] === first ? [first] : missing;
       let read: Awaited<ReturnType<StoredSegmentReader>>;
       try {
-        read = await reader((missing[0] as EncodedSegment).to, (missing[missing.length - 1] as EncodedSegment).to);
+        read = await reader((span[0] as EncodedSegment).to, (span[span.length - 1] as EncodedSegment).to);
       } catch {
         return { ok: false, reason: 'unavailable' };
       }
       const byEnd = new Map(read.map((r) => [formatLogPosition(r.to), r]));
-      for (const stub of missing) {
+      for (const stub of span) {
         const r = byEnd.get(formatLogPosition(stub.to));
         // Not what was stored (pruned since, or another run's segment): too old to resume from.
         if (r === undefined || r.count !== stub.count || compareLogPositions(r.from, stub.from) !== 0) {

@@ -194,8 +194,11 @@ export class LogWindowKeeper {
     this.coveredStored = share.covered;
     // What the store now holds may leave memory; what the write pruned (segments dropped while the
     // store failed) leaves the window, as it left the store.
+    // A new term's first write deleted everything stored before its run: the log's older segments
+    // were never stored in it, so they leave the window rather than memory.
+    if (share.run?.reset === true) this.opts.log.dropThrough(share.run.from);
     if (this.storedThrough !== null) this.opts.log.markStored(this.storedThrough);
-    this.opts.log.dropBefore(share.pruneBefore);
+    this.opts.log.dropThrough(positionBefore(share.pruneBefore));
     if (this.unstored.length === 0) this.dropped = false;
     if (this.run !== null && share.run?.epoch === this.run.epoch) this.run.reset = false;
   }

@@ -143,12 +143,19 @@ describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
   });
 
   it('an id never handed out inside the stored part is unknown, as in memory', async () => {
-    const { log, seen, feed } = storedLog(3_000);
+    const ctx = storedLog(3_000);
+    const { log, seen, feed } = ctx;
     feed(6, 200);
     const real = (seen[10] as LogEntry).position;
     const made = { ms: real.ms, seq: real.seq + 7 };
     assert.ok(!seen.some((e) => compareLogPositions(e.position, made) === 0));
+    const { store } = ctx;
+    const reads = store.reads;
     assert.equal(await replayed(log, made), 'unknown');
+    assert.equal(store.reads, reads + 1, 'only the segment the id falls in is read');
+    // An id older than anything the log ever held, or older than the window, reads nothing.
+    assert.equal(await replayed(log, { ms: T - 5_000, seq: 0 }), 'reset');
+    assert.equal(store.reads, reads + 1);
   });
 
   it('a store that cannot be read answers unavailable, and a segment the store no longer has expires (never a gap)', async () => {
