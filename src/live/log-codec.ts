@@ -123,19 +123,30 @@ export class LogSegmentWriter {
       count: this.n,
       data: Buffer.from(this.buf.subarray(0, this.p)),
     };
-    this.reset();
+    this.reset(this.p);
     return out;
   }
 
-  private reset(): void {
+  /** The memory the writer holds for the next segment (tests). */
+  get capacity(): number {
+    return this.buf.length;
+  }
+
+  /** Starts a new segment; `used`: what the segment just sealed took. */
+  private reset(used = 0): void {
     this.p = 0;
     this.buf[this.p++] = LOG_CODEC_VERSION;
     this.strings = new Map();
     this.lastMs = 0;
     this.first = this.last = null;
     this.n = 0;
-    // A buffer grown by a burst (a bulk load) is not kept for the quiet flushes after it.
-    if (this.buf.length > 16 * 1024 * 1024) this.buf = Buffer.allocUnsafe(64 * 1024);
+    // A buffer grown by a burst (a bulk load's markets) is not kept for the smaller segments after
+    // it: more than four times what the last segment took shrinks to twice that.
+    if (this.buf.length > 1024 * 1024 && this.buf.length > 4 * used) {
+      const next = Buffer.allocUnsafe(Math.max(64 * 1024, 2 * used));
+      next[0] = LOG_CODEC_VERSION;
+      this.buf = next;
+    }
   }
 
   private odds(entry: OddsEntry): void {

@@ -203,6 +203,28 @@ describe('log codec', () => {
     );
   });
 
+  it('a writer grown by a burst (a bulk load) shrinks back once segments are small again', () => {
+    const w = new LogSegmentWriter();
+    const rows = Array.from({ length: 60_000 }, (_, k): [number, number, number, 0 | 1] => [
+      1 + (k >> 1),
+      100 + k,
+      1.5,
+      0,
+    ]);
+    w.write(odds({ ms: MS, seq: 0 }, 'big', rows));
+    assert.ok(w.capacity > 1024 * 1024, 'the burst grew the buffer');
+    assert.ok(w.seal() !== null);
+    const small = everyKind();
+    for (const e of small) w.write(e);
+    const after = w.seal();
+    assert.ok(after !== null);
+    // Not the burst's megabytes (a buffer under 1 MB is not worth reallocating).
+    assert.ok(w.capacity <= 1024 * 1024, `${w.capacity}`);
+    // And it still writes whole segments after shrinking.
+    for (const e of small) w.write(e);
+    assert.deepEqual(decodeLogSegment(w.seal()!.data).map(comparable), small.map(comparable));
+  });
+
   it('a segment of another version, or damaged, is refused with LogCodecError (never misread)', () => {
     const seg = encodeLogSegment(everyKind())!;
     const newer = Buffer.from(seg.data);
