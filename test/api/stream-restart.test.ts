@@ -225,3 +225,59 @@ describe('GET /v1/stream across a restart', () => {
     }
   });
 });
+
+describe('GET /v1/stream resuming from the part of the window only the store holds', () => {
+  /** A service whose window is only in the store, a dropped client's last id, and the reference client connected all along. */
+  async function storedOnly(): Promise<{ svc: TestService; base: string; reference: SseClient; lastSeen: string }> {
+    const svc = await startService({ env: STORE_ONLY });
+    const base = await listen(svc);
+    const reference = await SseClient.connect(base, PATH, key);
+    const dropped = await SseClient.connect(base, PATH, key);
+    await feedOk(svc, [fixture('a'), markets('a'), fixture('b'), markets('b'), status('a', 'live')]);
+    await dropped.untilCount(5);
+    dropped.close();
+    const lastSeen = String(changesOf(dropped).at(-1)?.id);
+    for (let i = 0; i < 3; i++) {
+      await feedOk(svc, [
+        odds('a', [{ selection_id: SEL.home, odds: 2 + i / 10 }]),
+        score('a', i, 0, { period: '1H' }),
+      ]);
+      await untilOnlyStored(svc);
+    }
+    await reference.untilCount(11);
+    return { svc, base, reference, lastSeen };
+  }
+
+  test('a change made while the store read is answered (another task, same turn) reaches the resumed client: no gap', async () => {
+    const { svc, base, reference, lastSeen } = await storedOnly();
+    try {
+      const { store, log, pipeline } = svc.service;
+      let n = 0;
+      // Each read back is followed, a microtask later, by a feed message applied by another task
+      // (an API node's follower applying the leader's next batch in the same turn, say).
+      log.keepStoredIn(async (from, to) => {
+        const rows = await store.readLogSegments(from, to);
+        // A batch of messages: applied one at a time, a microtask or so apart.
+        const batch = [0, 1, 2, 3, 4, 5].map(() => odds('b', [{ selection_id: SEL.away, odds: 5 + n++ / 100 }]));
+        queueMicrotask(() => void pipeline.applyAll(batch as unknown as Parameters<typeof pipeline.applyAll>[0]));
+        return rows;
+      });
+      const resumed = await SseClient.connect(base, PATH, { ...key, 'last-event-id': lastSeen });
+      await feedOk(svc, [odds('b', [{ selection_id: SEL.away, odds: 3.3 }])]);
+      const all = (): SseEvent[] => changesOf(reference);
+      await reference.until(
+        (ev) => ev.some((e) => e.event === 'odds' && e.text.includes('3.3')),
+        5000,
+        'the last odds',
+      );
+      await resumed.until((ev) => ev.some((e) => e.event === 'odds' && e.text.includes('3.3')), 5000, 'the last odds');
+      resumed.close();
+      reference.close();
+      const missed = all().slice(all().findIndex((e) => e.id === lastSeen) + 1);
+      assert.ok(n > 0);
+      assert.deepEqual(changesOf(resumed).map(view), missed.map(view));
+    } finally {
+      await svc.close();
+    }
+  });
+});

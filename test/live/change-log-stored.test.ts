@@ -87,7 +87,7 @@ function storedLog(memoryBytes: number, maxBytes = 1 << 30) {
 }
 
 async function replayed(log: ChangeLog, from: LogPosition): Promise<string[] | string> {
-  const found = await log.replayStored(from);
+  const found = (await log.prepareReplay(from)).answer();
   return found.ok ? [...found.batches].flat().map(shown) : found.reason;
 }
 
@@ -134,7 +134,7 @@ describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
     for (let i = 0; i < 100; i++) log.append(entry('e1', rng, i));
     log.seal();
     assert.equal(log.storedOnlyCount, 0, 'not stored yet: all held');
-    assert.equal((await log.replayStored((seen[0] as LogEntry).position)).ok, true);
+    assert.equal((await log.prepareReplay((seen[0] as LogEntry).position)).answer().ok, true);
     assert.equal(store.reads, 0);
     // The flush committed the first half.
     log.markStored((seen[49] as LogEntry).position);
@@ -187,7 +187,7 @@ describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
       store.during = null;
       feed(9, 150);
     };
-    const found = await log.replayStored(from);
+    const found = (await log.prepareReplay(from)).answer();
     assert.ok(found.ok);
     assert.ok(seen.length > before);
     assert.equal(store.reads, 2, 'the segments that left memory during the first read were read in a second');
@@ -204,5 +204,18 @@ describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
     assert.equal(await replayed(log, (seen[0] as LogEntry).position), 'expired');
     const first = seen.findIndex((e) => compareLogPositions(e.position, log.firstPosition as LogPosition) === 0);
     assert.deepEqual(await replayed(log, (seen[first] as LogEntry).position), seen.slice(first + 1).map(shown));
+  });
+
+  it('the answer is made when asked for, after the reads: an entry another task appends in between is in it', async () => {
+    const { log, seen, feed } = storedLog(4_000);
+    feed(14, 200);
+    const from = (seen[3] as LogEntry).position;
+    const prepared = log.prepareReplay(from);
+    // Another task appends once the reads are done, before the caller's next step.
+    void prepared.then(() => feed(15, 3));
+    const found = (await prepared).answer();
+    assert.ok(found.ok);
+    assert.deepEqual([...found.batches].flat().map(shown), seen.slice(4).map(shown));
+    assert.equal(seen.at(-1)?.position, log.head);
   });
 });
