@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { metric } from '../helpers/codings.js';
@@ -276,6 +277,36 @@ describe('GET /v1/stream resuming from the part of the window only the store hol
       const missed = all().slice(all().findIndex((e) => e.id === lastSeen) + 1);
       assert.ok(n > 0);
       assert.deepEqual(changesOf(resumed).map(view), missed.map(view));
+    } finally {
+      await svc.close();
+    }
+  });
+
+  test('a client that goes away while its resume reads the store leaves no stream open behind it', async () => {
+    const { svc, base, reference, lastSeen } = await storedOnly();
+    try {
+      reference.close();
+      const { store, log } = svc.service;
+      let release = (): void => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      let reads = 0;
+      log.keepStoredIn(async (from, to) => {
+        reads++;
+        await gate;
+        return store.readLogSegments(from, to);
+      });
+      const req = request(`${base}${PATH}`, {
+        headers: { ...key, 'last-event-id': lastSeen, accept: 'text/event-stream' },
+      });
+      req.on('error', () => undefined);
+      req.end();
+      for (let i = 0; i < 200 && reads === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(reads, 1, 'the resume is reading the store');
+      req.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await metric(svc, 'stream_connections'), 0, 'a stream nobody reads is still open (and charged)');
     } finally {
       await svc.close();
     }

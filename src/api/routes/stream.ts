@@ -195,6 +195,13 @@ export function streamRoutes(ctx: ApiContext, hooks: StreamRouteHooks = {}): Fas
         const found = lastEventId !== null ? await lookup(lastEventId) : null;
         reply.hijack();
         const res = reply.raw;
+        // The client went away while the store was read (or this node caught up): there is nobody to
+        // stream to, and a stream registered now would never hear its socket close (it stayed open,
+        // counted against the key's streams and charged, for good).
+        if (res.destroyed || request.raw.destroyed) {
+          hooks.ended?.(request, reply);
+          return;
+        }
         const headers: Record<string, string | number | string[]> = {};
         for (const [name, value] of Object.entries(reply.getHeaders())) {
           if (value !== undefined) headers[name] = value as string | number | string[];
