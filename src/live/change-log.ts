@@ -531,7 +531,9 @@ export class ChangeLog {
       const first = wanted[0];
       // The segment the id falls in is read alone first: an id never handed out reads no more.
       const inFirst = first !== undefined && compareLogPositions(first.from, position) <= 0;
-      if (!checked && inFirst && readBack.has(endOf(first))) {
+      if (!checked && (!inFirst || readBack.has(endOf(first)))) {
+        // An id in no segment (between two, or before the tail) is told by where they start and
+        // end, without a read: only one inside a segment needs that segment's entries.
         checked = true;
         if (!this.handedOut(position, readBack)) return refused({ ok: false, reason: 'unknown' });
       }

@@ -219,3 +219,24 @@ describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
     assert.equal(seen.at(-1)?.position, log.head);
   });
 });
+
+describe('the replay window beyond memory: what a resume reads, and a store that answers wrongly', () => {
+  it('an id between two stored segments (never handed out) is unknown without reading the store', async () => {
+    const { store, log, seen, feed } = storedLog(3_000);
+    feed(11, 400);
+    const rows = [...store.rows.values()].sort((a, b) => compareLogPositions(a.to, b.to));
+    // A stored segment that the next one starts a later millisecond after, both only in the store.
+    const k = rows.findIndex(
+      (s, i) => i > 0 && i < rows.length / 2 && (rows[i + 1] as EncodedSegment).from.ms > s.to.ms,
+    );
+    assert.ok(k > 0);
+    const seg = rows[k] as EncodedSegment;
+    assert.deepEqual(log.replay(seg.to), { ok: false, reason: 'expired' }, 'only the store holds it');
+    const made = { ms: seg.to.ms, seq: seg.to.seq + 1 };
+    assert.ok(!seen.some((e) => compareLogPositions(e.position, made) === 0));
+    const reads = store.reads;
+    assert.equal(await replayed(log, made), 'unknown');
+    // The log knows where each segment starts and ends: no segment has to be read to tell.
+    assert.equal(store.reads, reads, 'the store was read for an id that falls between segments');
+  });
+});
