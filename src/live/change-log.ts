@@ -121,6 +121,8 @@ export class ChangeLog {
   private reader: StoredSegmentReader | null = null;
   /** Resumes reading the store run one at a time: each holds what it read until it is delivered. */
   private readQueue: Promise<unknown> = Promise.resolve();
+  /** The bytes kept for the resume reading the store now: segments let go meanwhile are added (letGo). */
+  private keeping: Map<string, Buffer> | null = null;
   /** Entries not yet sealed into a segment, oldest first (from `tailStart`). */
   private tail: LogEntry[] = [];
   private tailStart = 0;
@@ -272,6 +274,8 @@ export class ChangeLog {
     while (this.segBytes - this.coldBytes + this.tailBytes > this.memoryBytes && this.coldEnd < this.segments.length) {
       const seg = this.segments[this.coldEnd] as EncodedSegment;
       if (compareLogPositions(seg.to, through) > 0) break;
+      // The resume reading the store now would otherwise have to read this one back too.
+      this.keeping?.set(endOf(seg), seg.data);
       const stub: StoredOnly = {
         from: seg.from,
         to: seg.to,
@@ -519,10 +523,20 @@ export class ChangeLog {
   }
 
   private async readBack(position: LogPosition): Promise<PreparedReplay> {
-    const refused = (r: { ok: false; reason: ResumeRefusal }): PreparedReplay => ({ answer: () => r });
     const readBack = new Map<string, Buffer>();
+    // Segments that leave memory while the store is read are handed to this resume by letGo():
+    // they need no read, and a busy feed cannot keep a resume reading for ever.
+    this.keeping = readBack;
+    try {
+      return await this.readBackKept(position, readBack);
+    } finally {
+      this.keeping = null;
+    }
+  }
+
+  private async readBackKept(position: LogPosition, readBack: Map<string, Buffer>): Promise<PreparedReplay> {
+    const refused = (r: { ok: false; reason: ResumeRefusal }): PreparedReplay => ({ answer: () => r });
     let checked = false;
-    // Segments may leave memory while the store is read: read again for those (a few times at most).
     for (let attempt = 0; attempt < 5; attempt++) {
       // Nothing is read for an id that no segment could make resumable (too old, foreign, lost).
       const outside = this.refusalOutside(position);
@@ -559,7 +573,8 @@ export class ChangeLog {
         readBack.set(endOf(stub), Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength));
       }
     }
-    return refused({ ok: false, reason: 'expired' });
+    // The window kept leaving memory faster than the store answered: nothing says the id is too old.
+    return refused({ ok: false, reason: 'unavailable' });
   }
 
   /** Entries in the window after a position, or all of them (tests, diagnostics). */
