@@ -72,6 +72,24 @@ function windowBytes(segment: EncodedSegment): number {
   return stored === undefined ? segmentMemory(segment) : stored + SEGMENT_OVERHEAD;
 }
 
+/**
+ * The entries of a segment read back from the store, when it is the one the log let go: the same
+ * place and count, and bytes that decode to exactly that (null otherwise).
+ */
+function readsAs(stub: EncodedSegment, row: { from: LogPosition; count: number }, data: Buffer): LogEntry[] | null {
+  if (row.count !== stub.count || compareLogPositions(row.from, stub.from) !== 0) return null;
+  let entries: LogEntry[];
+  try {
+    entries = decodeLogSegment(data);
+  } catch {
+    return null;
+  }
+  const first = entries[0]?.position;
+  const last = entries[entries.length - 1]?.position;
+  if (entries.length !== stub.count || first === undefined || last === undefined) return null;
+  return compareLogPositions(first, stub.from) === 0 && compareLogPositions(last, stub.to) === 0 ? entries : null;
+}
+
 export type ResumeLookup = { ok: true; entries: LogEntry[] } | { ok: false; reason: ResumeRefusal };
 
 /** What follows a position, decoded one segment at a time as it is read (a resume far back holds one segment's objects at once). */
@@ -487,7 +505,10 @@ export class ChangeLog {
   private decoded(segment: EncodedSegment, readBack?: ReadBack): LogEntry[] {
     const hit = this.recentDecodings.find((d) => d.segment === segment);
     if (hit !== undefined) return hit.entries;
-    const entries = decodeLogSegment(readBack?.get(endOf(segment)) ?? segment.data);
+    return this.remember(segment, decodeLogSegment(readBack?.get(endOf(segment)) ?? segment.data));
+  }
+
+  private remember(segment: EncodedSegment, entries: LogEntry[]): LogEntry[] {
     this.recentDecodings.push({ segment, entries });
     if (this.recentDecodings.length > RECENT_DECODINGS) this.recentDecodings.shift();
     return entries;
@@ -565,12 +586,17 @@ export class ChangeLog {
       const byEnd = new Map(read.map((r) => [formatLogPosition(r.to), r]));
       for (const stub of span) {
         const r = byEnd.get(endOf(stub));
-        // Not what was stored (pruned since, or another run's segment): too old to resume from.
-        if (r === undefined || r.count !== stub.count || compareLogPositions(r.from, stub.from) !== 0) {
+        const data = r === undefined ? null : Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
+        // Not what was stored (pruned since, another run's segment, bytes the codec cannot read):
+        // the window starts after it. Decoded once here, as a restart does: a segment that failed
+        // halfway through the replay would leave the client with a gap nobody told it of.
+        const entries = r === undefined || data === null ? null : readsAs(stub, r, data);
+        if (entries === null || data === null) {
           this.trim(stub.to);
           return refused(this.refusal(position) ?? { ok: false, reason: 'expired' });
         }
-        readBack.set(endOf(stub), Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength));
+        readBack.set(endOf(stub), data);
+        this.remember(stub, entries);
       }
     }
     // The window kept leaving memory faster than the store answered: nothing says the id is too old.

@@ -256,4 +256,29 @@ describe('the replay window beyond memory: what a resume reads, and a store that
     store.during = null;
     assert.deepEqual(found, seen.slice(i + 1).map(shown));
   });
+  it('a stored segment that comes back damaged is no resume: never an exception, never a gap', async () => {
+    for (const where of ['the id falls in it', 'after the id'] as const) {
+      const { store, log, seen, feed } = storedLog(3_000);
+      feed(13, 300);
+      const rows = [...store.rows.values()].sort((a, b) => compareLogPositions(a.to, b.to));
+      const bad = rows[5] as EncodedSegment;
+      // Same place and count, bytes the codec cannot read (a damaged row).
+      store.rows.set(formatLogPosition(bad.to), { ...bad, data: Buffer.from([99, 1, 2, 3]) });
+      const i =
+        where === 'the id falls in it'
+          ? seen.findIndex((e) => compareLogPositions(e.position, bad.from) > 0)
+          : seen.findIndex((e) => compareLogPositions(e.position, (rows[2] as EncodedSegment).to) === 0);
+      assert.ok(i > 0 && compareLogPositions((seen[i] as LogEntry).position, bad.to) < 0);
+      let answer: string[] | string;
+      try {
+        answer = await replayed(log, (seen[i] as LogEntry).position);
+      } catch (err) {
+        assert.fail(`${where}: ${String(err)}`);
+      }
+      assert.equal(typeof answer, 'string', `${where}: a resume across a damaged segment was answered`);
+      // Positions after it still resume exactly.
+      const j = seen.findIndex((e) => compareLogPositions(e.position, bad.to) === 0);
+      assert.deepEqual(await replayed(log, (seen[j] as LogEntry).position), seen.slice(j + 1).map(shown));
+    }
+  });
 });
