@@ -56,10 +56,8 @@ interface StoredOnly extends EncodedSegment {
 
 const NO_BYTES = Buffer.alloc(0);
 
-/** Segment bytes kept for one resume (read back from the store, or held when it began), by where each segment ends. */
+/** Segment bytes kept for one resume (read back from the store, or handed over by letGo), by where each segment ends. */
 type ReadBack = ReadonlyMap<string, Buffer>;
-
-const NOTHING_READ: ReadBack = new Map();
 
 /** A segment's key in a ReadBack (positions are unique in a log: a stub and the segment it replaced share it). */
 function endOf(segment: EncodedSegment): string {
@@ -139,8 +137,8 @@ export class ChangeLog {
   private reader: StoredSegmentReader | null = null;
   /** Resumes reading the store run one at a time: each holds what it read until it is delivered. */
   private readQueue: Promise<unknown> = Promise.resolve();
-  /** The bytes kept for the resume reading the store now: segments let go meanwhile are added (letGo). */
-  private keeping: Map<string, Buffer> | null = null;
+  /** The bytes kept for resumes reading the store or about to be answered: segments let go meanwhile are added (letGo). */
+  private readonly keeping = new Set<Map<string, Buffer>>();
   /** Entries not yet sealed into a segment, oldest first (from `tailStart`). */
   private tail: LogEntry[] = [];
   private tailStart = 0;
@@ -292,8 +290,8 @@ export class ChangeLog {
     while (this.segBytes - this.coldBytes + this.tailBytes > this.memoryBytes && this.coldEnd < this.segments.length) {
       const seg = this.segments[this.coldEnd] as EncodedSegment;
       if (compareLogPositions(seg.to, through) > 0) break;
-      // The resume reading the store now would otherwise have to read this one back too.
-      this.keeping?.set(endOf(seg), seg.data);
+      // A resume reading the store or about to be answered would otherwise have to read this back too.
+      for (const kept of this.keeping) kept.set(endOf(seg), seg.data);
       const stub: StoredOnly = {
         from: seg.from,
         to: seg.to,
@@ -537,31 +535,59 @@ export class ChangeLog {
    * read until it is answered); a store that cannot be read answers 'unavailable'.
    */
   async prepareReplay(position: LogPosition): Promise<PreparedReplay> {
-    if (this.segmentAfter(position) >= this.coldEnd) return { answer: () => this.answerFrom(position, NOTHING_READ) };
+    if (this.segmentAfter(position) >= this.coldEnd) return this.prepared(position, new Map());
     const turn = this.readQueue.then(() => this.readBack(position));
     this.readQueue = turn.catch(() => undefined);
     return turn;
+  }
+
+  /**
+   * A resume ready to be answered. Until it is (in this turn of the event loop: the resume's own
+   * step), the segments memory lets go are kept for it (letGo), so a flush in between is no
+   * reason to refuse it.
+   */
+  private prepared(position: LogPosition, readBack: Map<string, Buffer>): PreparedReplay {
+    this.keeping.add(readBack);
+    const release = (): void => {
+      this.keeping.delete(readBack);
+    };
+    setImmediate(release);
+    return {
+      answer: () => {
+        release();
+        return this.answerFrom(position, readBack);
+      },
+    };
   }
 
   private async readBack(position: LogPosition): Promise<PreparedReplay> {
     const readBack = new Map<string, Buffer>();
     // Segments that leave memory while the store is read are handed to this resume by letGo():
     // they need no read, and a busy feed cannot keep a resume reading for ever.
-    this.keeping = readBack;
+    this.keeping.add(readBack);
+    let refused: { ok: false; reason: ResumeRefusal } | null;
     try {
-      return await this.readBackKept(position, readBack);
+      refused = await this.readBackKept(position, readBack);
     } finally {
-      this.keeping = null;
+      this.keeping.delete(readBack);
     }
+    if (refused !== null) {
+      const r = refused;
+      return { answer: () => r };
+    }
+    return this.prepared(position, readBack);
   }
 
-  private async readBackKept(position: LogPosition, readBack: Map<string, Buffer>): Promise<PreparedReplay> {
-    const refused = (r: { ok: false; reason: ResumeRefusal }): PreparedReplay => ({ answer: () => r });
+  /** Reads back what a resume needs into `readBack`; returns why it cannot be resumed from, or null when it is all there. */
+  private async readBackKept(
+    position: LogPosition,
+    readBack: Map<string, Buffer>,
+  ): Promise<{ ok: false; reason: ResumeRefusal } | null> {
     let checked = false;
     for (let attempt = 0; attempt < 5; attempt++) {
       // Nothing is read for an id that no segment could make resumable (too old, foreign, lost).
       const outside = this.refusalOutside(position);
-      if (outside !== null) return refused(outside);
+      if (outside !== null) return outside;
       const wanted = this.segments.slice(this.segmentAfter(position), this.coldEnd);
       const first = wanted[0];
       // The segment the id falls in is read alone first: an id never handed out reads no more.
@@ -570,18 +596,18 @@ export class ChangeLog {
         // An id in no segment (between two, or before the tail) is told by where they start and
         // end, without a read: only one inside a segment needs that segment's entries.
         checked = true;
-        if (!this.handedOut(position, readBack)) return refused({ ok: false, reason: 'unknown' });
+        if (!this.handedOut(position, readBack)) return { ok: false, reason: 'unknown' };
       }
       const missing = wanted.filter((s) => !readBack.has(endOf(s)));
-      if (missing.length === 0) return { answer: () => this.answerFrom(position, readBack) };
+      if (missing.length === 0) return null;
       const reader = this.reader;
-      if (reader === null) return refused({ ok: false, reason: 'expired' });
+      if (reader === null) return { ok: false, reason: 'expired' };
       const span = !checked && inFirst && missing[0] === first ? [first] : missing;
       let read: Awaited<ReturnType<StoredSegmentReader>>;
       try {
         read = await reader((span[0] as EncodedSegment).to, (span[span.length - 1] as EncodedSegment).to);
       } catch {
-        return refused({ ok: false, reason: 'unavailable' });
+        return { ok: false, reason: 'unavailable' };
       }
       const byEnd = new Map(read.map((r) => [formatLogPosition(r.to), r]));
       for (const stub of span) {
@@ -593,14 +619,14 @@ export class ChangeLog {
         const entries = r === undefined || data === null ? null : readsAs(stub, r, data);
         if (entries === null || data === null) {
           this.trim(stub.to);
-          return refused(this.refusal(position) ?? { ok: false, reason: 'expired' });
+          return this.refusal(position) ?? { ok: false, reason: 'expired' };
         }
         readBack.set(endOf(stub), data);
         this.remember(stub, entries);
       }
     }
     // The window kept leaving memory faster than the store answered: nothing says the id is too old.
-    return refused({ ok: false, reason: 'unavailable' });
+    return { ok: false, reason: 'unavailable' };
   }
 
   /** Entries in the window after a position, or all of them (tests, diagnostics). */

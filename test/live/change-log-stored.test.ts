@@ -281,4 +281,22 @@ describe('the replay window beyond memory: what a resume reads, and a store that
       assert.deepEqual(await replayed(log, (seen[j] as LogEntry).position), seen.slice(j + 1).map(shown));
     }
   });
+
+  it('a flush between the reads and the answer lets what the resume needs go from memory: the answer still has it', async () => {
+    const { log, seen, feed } = storedLog(0);
+    feed(16, 200);
+    // One id only the store holds, one in the unsealed tail (no read at all).
+    for (const i of [3, seen.length - 2]) {
+      const from = (seen[i] as LogEntry).position;
+      const prepared = log.prepareReplay(from);
+      // Before the caller's step: more entries, sealed, stored and let go (no memory for the window).
+      void prepared.then(() => {
+        feed(17 + i, 20);
+        log.seal();
+      });
+      const found = (await prepared).answer();
+      assert.ok(found.ok, `after entry ${i}: ${found.ok ? '' : found.reason}`);
+      assert.deepEqual([...found.batches].flat().map(shown), seen.slice(i + 1).map(shown));
+    }
+  });
 });
