@@ -56,8 +56,13 @@ interface StoredOnly extends EncodedSegment {
 
 const NO_BYTES = Buffer.alloc(0);
 
-/** Segment bytes read back from the store for one resume, by segment. */
-type ReadBack = ReadonlyMap<EncodedSegment, Buffer>;
+/** Segment bytes kept for one resume (read back from the store, or handed over by letGo), by where each segment ends. */
+type ReadBack = ReadonlyMap<string, Buffer>;
+
+/** A segment's key in a ReadBack (positions are unique in a log: a stub and the segment it replaced share it). */
+function endOf(segment: EncodedSegment): string {
+  return formatLogPosition(segment.to);
+}
 
 /** What a segment counts against the window's byte budget, held or only stored. */
 function windowBytes(segment: EncodedSegment): number {
@@ -65,10 +70,37 @@ function windowBytes(segment: EncodedSegment): number {
   return stored === undefined ? segmentMemory(segment) : stored + SEGMENT_OVERHEAD;
 }
 
+/**
+ * The entries of a segment read back from the store, when it is the one the log let go: the same
+ * place and count, and bytes that decode to exactly that (null otherwise).
+ */
+function readsAs(stub: EncodedSegment, row: { from: LogPosition; count: number }, data: Buffer): LogEntry[] | null {
+  if (row.count !== stub.count || compareLogPositions(row.from, stub.from) !== 0) return null;
+  let entries: LogEntry[];
+  try {
+    entries = decodeLogSegment(data);
+  } catch {
+    return null;
+  }
+  const first = entries[0]?.position;
+  const last = entries[entries.length - 1]?.position;
+  if (entries.length !== stub.count || first === undefined || last === undefined) return null;
+  return compareLogPositions(first, stub.from) === 0 && compareLogPositions(last, stub.to) === 0 ? entries : null;
+}
+
 export type ResumeLookup = { ok: true; entries: LogEntry[] } | { ok: false; reason: ResumeRefusal };
 
 /** What follows a position, decoded one segment at a time as it is read (a resume far back holds one segment's objects at once). */
 export type ReplayLookup = { ok: true; batches: Iterable<readonly LogEntry[]> } | { ok: false; reason: ResumeRefusal };
+
+/**
+ * A resume whose store reads are done (ChangeLog.prepareReplay): answer() decides it from what was
+ * read and what the log holds at that moment. Call it in the synchronous step that starts following
+ * the log (a stream registering for live entries): then no entry can fall between the two.
+ */
+export interface PreparedReplay {
+  answer(): ReplayLookup;
+}
 
 /** A span of positions that were handed out but never made durable (an unclean stop): nobody can resume inside it. */
 export interface LostSpan {
@@ -105,6 +137,8 @@ export class ChangeLog {
   private reader: StoredSegmentReader | null = null;
   /** Resumes reading the store run one at a time: each holds what it read until it is delivered. */
   private readQueue: Promise<unknown> = Promise.resolve();
+  /** The bytes kept for resumes reading the store or about to be answered: segments let go meanwhile are added (letGo). */
+  private readonly keeping = new Set<Map<string, Buffer>>();
   /** Entries not yet sealed into a segment, oldest first (from `tailStart`). */
   private tail: LogEntry[] = [];
   private tailStart = 0;
@@ -256,6 +290,8 @@ export class ChangeLog {
     while (this.segBytes - this.coldBytes + this.tailBytes > this.memoryBytes && this.coldEnd < this.segments.length) {
       const seg = this.segments[this.coldEnd] as EncodedSegment;
       if (compareLogPositions(seg.to, through) > 0) break;
+      // A resume reading the store or about to be answered would otherwise have to read this back too.
+      for (const kept of this.keeping) kept.set(endOf(seg), seg.data);
       const stub: StoredOnly = {
         from: seg.from,
         to: seg.to,
@@ -388,19 +424,31 @@ export class ChangeLog {
     return this.refusal(position) ?? { ok: true, entries: [...this.batchesAfter(position)].flat() };
   }
 
-  /** Why a position cannot be resumed from, or null when it can. */
-  private refusal(position: LogPosition, readBack?: ReadBack): { ok: false; reason: ResumeRefusal } | null {
+  /** Why a position cannot be resumed from memory alone, or null when it can. */
+  private refusal(position: LogPosition): { ok: false; reason: ResumeRefusal } | null {
     const outside = this.refusalOutside(position);
     if (outside !== null) return outside;
-    // Held only in the store and not read back (a caller that cannot wait for the store): too old for it.
-    const i = this.segmentAfter(position);
-    if (i < this.coldEnd && readBack?.has(this.segments[i] as EncodedSegment) !== true) {
-      return { ok: false, reason: 'expired' };
-    }
+    // Held only in the store (a caller that cannot wait for the store): too old for it.
+    if (this.segmentAfter(position) < this.coldEnd) return { ok: false, reason: 'expired' };
     // Inside the window but never handed out (another installation's id, a made-up one): resuming
     // after it would be a silent gap for whoever holds it.
-    if (!this.handedOut(position, readBack)) return { ok: false, reason: 'unknown' };
+    if (!this.handedOut(position)) return { ok: false, reason: 'unknown' };
     return null;
+  }
+
+  /**
+   * What follows a position, from memory and what was kept for this resume (`readBack`), decided
+   * now: every segment after it that memory let go must be in `readBack` ('unavailable' if one
+   * left memory after the reads: the caller may try again).
+   */
+  private answerFrom(position: LogPosition, readBack: ReadBack): ReplayLookup {
+    const outside = this.refusalOutside(position);
+    if (outside !== null) return outside;
+    for (let k = this.segmentAfter(position); k < this.coldEnd; k++) {
+      if (!readBack.has(endOf(this.segments[k] as EncodedSegment))) return { ok: false, reason: 'unavailable' };
+    }
+    if (!this.handedOut(position, readBack)) return { ok: false, reason: 'unknown' };
+    return { ok: true, batches: this.batchesAfter(position, readBack) };
   }
 
   /** Why a position cannot be resumed from, as far as no segment has to be read to tell. */
@@ -455,7 +503,10 @@ export class ChangeLog {
   private decoded(segment: EncodedSegment, readBack?: ReadBack): LogEntry[] {
     const hit = this.recentDecodings.find((d) => d.segment === segment);
     if (hit !== undefined) return hit.entries;
-    const entries = decodeLogSegment(readBack?.get(segment) ?? segment.data);
+    return this.remember(segment, decodeLogSegment(readBack?.get(endOf(segment)) ?? segment.data));
+  }
+
+  private remember(segment: EncodedSegment, entries: LogEntry[]): LogEntry[] {
     this.recentDecodings.push({ segment, entries });
     if (this.recentDecodings.length > RECENT_DECODINGS) this.recentDecodings.shift();
     return entries;
@@ -477,21 +528,62 @@ export class ChangeLog {
 
   /**
    * replay(), reading back from the store the segments after `position` that memory let go. The
-   * answer is made after the last read, in one turn: nothing is appended between it and the
-   * caller's next synchronous step. Store reads run one resume at a time (each holds what it read
-   * until it is delivered); a store that cannot be read answers 'unavailable'.
+   * reads are done when this resolves; the answer is made by the PreparedReplay's answer(), in the
+   * caller's own synchronous step (an answer made here would be a few microtasks old by the time
+   * the caller runs, and an entry appended meanwhile by another task would be in neither the
+   * answer nor the caller's live stream). Store reads run one resume at a time (each holds what it
+   * read until it is answered); a store that cannot be read answers 'unavailable'.
    */
-  async replayStored(position: LogPosition): Promise<ReplayLookup> {
-    if (this.segmentAfter(position) >= this.coldEnd) return this.replay(position);
-    const turn = this.readQueue.then(() => this.readBackAndReplay(position));
+  async prepareReplay(position: LogPosition): Promise<PreparedReplay> {
+    if (this.segmentAfter(position) >= this.coldEnd) return this.prepared(position, new Map());
+    const turn = this.readQueue.then(() => this.readBack(position));
     this.readQueue = turn.catch(() => undefined);
     return turn;
   }
 
-  private async readBackAndReplay(position: LogPosition): Promise<ReplayLookup> {
-    const readBack = new Map<EncodedSegment, Buffer>();
+  /**
+   * A resume ready to be answered. Until it is (in this turn of the event loop: the resume's own
+   * step), the segments memory lets go are kept for it (letGo), so a flush in between is no
+   * reason to refuse it.
+   */
+  private prepared(position: LogPosition, readBack: Map<string, Buffer>): PreparedReplay {
+    this.keeping.add(readBack);
+    const release = (): void => {
+      this.keeping.delete(readBack);
+    };
+    setImmediate(release);
+    return {
+      answer: () => {
+        release();
+        return this.answerFrom(position, readBack);
+      },
+    };
+  }
+
+  private async readBack(position: LogPosition): Promise<PreparedReplay> {
+    const readBack = new Map<string, Buffer>();
+    // Segments that leave memory while the store is read are handed to this resume by letGo():
+    // they need no read, and a busy feed cannot keep a resume reading for ever.
+    this.keeping.add(readBack);
+    let refused: { ok: false; reason: ResumeRefusal } | null;
+    try {
+      refused = await this.readBackKept(position, readBack);
+    } finally {
+      this.keeping.delete(readBack);
+    }
+    if (refused !== null) {
+      const r = refused;
+      return { answer: () => r };
+    }
+    return this.prepared(position, readBack);
+  }
+
+  /** Reads back what a resume needs into `readBack`; returns why it cannot be resumed from, or null when it is all there. */
+  private async readBackKept(
+    position: LogPosition,
+    readBack: Map<string, Buffer>,
+  ): Promise<{ ok: false; reason: ResumeRefusal } | null> {
     let checked = false;
-    // Segments may leave memory while the store is read: read again for those (a few times at most).
     for (let attempt = 0; attempt < 5; attempt++) {
       // Nothing is read for an id that no segment could make resumable (too old, foreign, lost).
       const outside = this.refusalOutside(position);
@@ -500,14 +592,14 @@ export class ChangeLog {
       const first = wanted[0];
       // The segment the id falls in is read alone first: an id never handed out reads no more.
       const inFirst = first !== undefined && compareLogPositions(first.from, position) <= 0;
-      if (!checked && inFirst && readBack.has(first)) {
+      if (!checked && (!inFirst || readBack.has(endOf(first)))) {
+        // An id in no segment (between two, or before the tail) is told by where they start and
+        // end, without a read: only one inside a segment needs that segment's entries.
         checked = true;
         if (!this.handedOut(position, readBack)) return { ok: false, reason: 'unknown' };
       }
-      const missing = wanted.filter((s) => !readBack.has(s));
-      if (missing.length === 0) {
-        return this.refusal(position, readBack) ?? { ok: true, batches: this.batchesAfter(position, readBack) };
-      }
+      const missing = wanted.filter((s) => !readBack.has(endOf(s)));
+      if (missing.length === 0) return null;
       const reader = this.reader;
       if (reader === null) return { ok: false, reason: 'expired' };
       const span = !checked && inFirst && missing[0] === first ? [first] : missing;
@@ -519,16 +611,22 @@ export class ChangeLog {
       }
       const byEnd = new Map(read.map((r) => [formatLogPosition(r.to), r]));
       for (const stub of span) {
-        const r = byEnd.get(formatLogPosition(stub.to));
-        // Not what was stored (pruned since, or another run's segment): too old to resume from.
-        if (r === undefined || r.count !== stub.count || compareLogPositions(r.from, stub.from) !== 0) {
+        const r = byEnd.get(endOf(stub));
+        const data = r === undefined ? null : Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
+        // Not what was stored (pruned since, another run's segment, bytes the codec cannot read):
+        // the window starts after it. Decoded once here, as a restart does: a segment that failed
+        // halfway through the replay would leave the client with a gap nobody told it of.
+        const entries = r === undefined || data === null ? null : readsAs(stub, r, data);
+        if (entries === null || data === null) {
           this.trim(stub.to);
           return this.refusal(position) ?? { ok: false, reason: 'expired' };
         }
-        readBack.set(stub, Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength));
+        readBack.set(endOf(stub), data);
+        this.remember(stub, entries);
       }
     }
-    return { ok: false, reason: 'expired' };
+    // The window kept leaving memory faster than the store answered: nothing says the id is too old.
+    return { ok: false, reason: 'unavailable' };
   }
 
   /** Entries in the window after a position, or all of them (tests, diagnostics). */

@@ -87,7 +87,7 @@ function storedLog(memoryBytes: number, maxBytes = 1 << 30) {
 }
 
 async function replayed(log: ChangeLog, from: LogPosition): Promise<string[] | string> {
-  const found = await log.replayStored(from);
+  const found = (await log.prepareReplay(from)).answer();
   return found.ok ? [...found.batches].flat().map(shown) : found.reason;
 }
 
@@ -134,7 +134,7 @@ describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
     for (let i = 0; i < 100; i++) log.append(entry('e1', rng, i));
     log.seal();
     assert.equal(log.storedOnlyCount, 0, 'not stored yet: all held');
-    assert.equal((await log.replayStored((seen[0] as LogEntry).position)).ok, true);
+    assert.equal((await log.prepareReplay((seen[0] as LogEntry).position)).answer().ok, true);
     assert.equal(store.reads, 0);
     // The flush committed the first half.
     log.markStored((seen[49] as LogEntry).position);
@@ -175,7 +175,7 @@ describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
     assert.deepEqual(await replayed(log, (seen[later] as LogEntry).position), seen.slice(later + 1).map(shown));
   });
 
-  it('segments leaving memory while the store is read are read back too; appends meanwhile are not part of the answer', async () => {
+  it('segments leaving memory while the store is read are kept for the resume (no second read); the appends meanwhile are part of the answer', async () => {
     const { store, log, seen, feed } = storedLog(5_000);
     feed(8, 200);
     // The newest position only the store holds: the appends below push the segments after it out too.
@@ -187,10 +187,14 @@ describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
       store.during = null;
       feed(9, 150);
     };
-    const found = await log.replayStored(from);
+    const found = (await log.prepareReplay(from)).answer();
     assert.ok(found.ok);
     assert.ok(seen.length > before);
-    assert.equal(store.reads, 2, 'the segments that left memory during the first read were read in a second');
+    assert.equal(
+      store.reads,
+      1,
+      'the segments that left memory during the read were handed to the resume, not read again',
+    );
     // The answer is made after the last read: it holds everything up to then, the appends included.
     assert.deepEqual([...found.batches].flat().map(shown), seen.slice(i + 1).map(shown));
   });
@@ -204,5 +208,95 @@ describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
     assert.equal(await replayed(log, (seen[0] as LogEntry).position), 'expired');
     const first = seen.findIndex((e) => compareLogPositions(e.position, log.firstPosition as LogPosition) === 0);
     assert.deepEqual(await replayed(log, (seen[first] as LogEntry).position), seen.slice(first + 1).map(shown));
+  });
+
+  it('the answer is made when asked for, after the reads: an entry another task appends in between is in it', async () => {
+    const { log, seen, feed } = storedLog(4_000);
+    feed(14, 200);
+    const from = (seen[3] as LogEntry).position;
+    const prepared = log.prepareReplay(from);
+    // Another task appends once the reads are done, before the caller's next step.
+    void prepared.then(() => feed(15, 3));
+    const found = (await prepared).answer();
+    assert.ok(found.ok);
+    assert.deepEqual([...found.batches].flat().map(shown), seen.slice(4).map(shown));
+    assert.equal(seen.at(-1)?.position, log.head);
+  });
+});
+
+describe('the replay window beyond memory: what a resume reads, and a store that answers wrongly', () => {
+  it('an id between two stored segments (never handed out) is unknown without reading the store', async () => {
+    const { store, log, seen, feed } = storedLog(3_000);
+    feed(11, 400);
+    const rows = [...store.rows.values()].sort((a, b) => compareLogPositions(a.to, b.to));
+    // A stored segment that the next one starts a later millisecond after, both only in the store.
+    const k = rows.findIndex(
+      (s, i) => i > 0 && i < rows.length / 2 && (rows[i + 1] as EncodedSegment).from.ms > s.to.ms,
+    );
+    assert.ok(k > 0);
+    const seg = rows[k] as EncodedSegment;
+    assert.deepEqual(log.replay(seg.to), { ok: false, reason: 'expired' }, 'only the store holds it');
+    const made = { ms: seg.to.ms, seq: seg.to.seq + 1 };
+    assert.ok(!seen.some((e) => compareLogPositions(e.position, made) === 0));
+    const reads = store.reads;
+    assert.equal(await replayed(log, made), 'unknown');
+    // The log knows where each segment starts and ends: no segment has to be read to tell.
+    assert.equal(store.reads, reads, 'the store was read for an id that falls between segments');
+  });
+  it('segments leaving memory at every read: the resume is still exact (not expired after a few reads)', async () => {
+    const { store, log, seen, feed } = storedLog(5_000);
+    feed(12, 300);
+    let i = seen.length - 1;
+    while (log.replay((seen[i] as LogEntry).position).ok) i--;
+    const from = (seen[i] as LogEntry).position;
+    // Every read meets a flush that lets more of the window go (a slow store, a busy feed).
+    let seed = 100;
+    store.during = () => feed(seed++, 150);
+    const found = await replayed(log, from);
+    store.during = null;
+    assert.deepEqual(found, seen.slice(i + 1).map(shown));
+  });
+  it('a stored segment that comes back damaged is no resume: never an exception, never a gap', async () => {
+    for (const where of ['the id falls in it', 'after the id'] as const) {
+      const { store, log, seen, feed } = storedLog(3_000);
+      feed(13, 300);
+      const rows = [...store.rows.values()].sort((a, b) => compareLogPositions(a.to, b.to));
+      const bad = rows[5] as EncodedSegment;
+      // Same place and count, bytes the codec cannot read (a damaged row).
+      store.rows.set(formatLogPosition(bad.to), { ...bad, data: Buffer.from([99, 1, 2, 3]) });
+      const i =
+        where === 'the id falls in it'
+          ? seen.findIndex((e) => compareLogPositions(e.position, bad.from) > 0)
+          : seen.findIndex((e) => compareLogPositions(e.position, (rows[2] as EncodedSegment).to) === 0);
+      assert.ok(i > 0 && compareLogPositions((seen[i] as LogEntry).position, bad.to) < 0);
+      let answer: string[] | string;
+      try {
+        answer = await replayed(log, (seen[i] as LogEntry).position);
+      } catch (err) {
+        assert.fail(`${where}: ${String(err)}`);
+      }
+      assert.equal(typeof answer, 'string', `${where}: a resume across a damaged segment was answered`);
+      // Positions after it still resume exactly.
+      const j = seen.findIndex((e) => compareLogPositions(e.position, bad.to) === 0);
+      assert.deepEqual(await replayed(log, (seen[j] as LogEntry).position), seen.slice(j + 1).map(shown));
+    }
+  });
+
+  it('a flush between the reads and the answer lets what the resume needs go from memory: the answer still has it', async () => {
+    const { log, seen, feed } = storedLog(0);
+    feed(16, 200);
+    // One id only the store holds, one in the unsealed tail (no read at all).
+    for (const i of [3, seen.length - 2]) {
+      const from = (seen[i] as LogEntry).position;
+      const prepared = log.prepareReplay(from);
+      // Before the caller's step: more entries, sealed, stored and let go (no memory for the window).
+      void prepared.then(() => {
+        feed(17 + i, 20);
+        log.seal();
+      });
+      const found = (await prepared).answer();
+      assert.ok(found.ok, `after entry ${i}: ${found.ok ? '' : found.reason}`);
+      assert.deepEqual([...found.batches].flat().map(shown), seen.slice(i + 1).map(shown));
+    }
   });
 });

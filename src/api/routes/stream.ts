@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { badRequest, ServiceError } from '../../domain/errors.js';
 import type { OddsFormat } from '../../domain/types.js';
-import type { ReplayLookup } from '../../live/change-log.js';
+import type { PreparedReplay } from '../../live/change-log.js';
 import { compareLogPositions, formatLogPosition, parseLogPosition, type LogPosition } from '../../live/log-position.js';
 import type { ApiContext } from '../context.js';
 import { parseSport } from '../event-filters.js';
@@ -190,11 +190,18 @@ export function streamRoutes(ctx: ApiContext, hooks: StreamRouteHooks = {}): Fas
         const given = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
         const lastEventId = given(request.headers['last-event-id']) ?? given(q.last_event_id) ?? null;
         if (lastEventId !== null && ctx.streamCatchUpMs !== undefined) await reached(lastEventId, ctx.streamCatchUpMs);
-        // Read before anything is written: what the store holds of the window is read back here, and
-        // the answer is made after the last read, so nothing is appended before the replay below.
+        // Read before anything is written: what the store holds of the window is read back here; the
+        // answer is made below, in the step that registers the stream, so nothing falls between them.
         const found = lastEventId !== null ? await lookup(lastEventId) : null;
         reply.hijack();
         const res = reply.raw;
+        // The client went away while the store was read (or this node caught up): there is nobody to
+        // stream to, and a stream registered now would never hear its socket close (it stayed open,
+        // counted against the key's streams and charged, for good).
+        if (res.destroyed || request.raw.destroyed) {
+          hooks.ended?.(request, reply);
+          return;
+        }
         const headers: Record<string, string | number | string[]> = {};
         for (const [name, value] of Object.entries(reply.getHeaders())) {
           if (value !== undefined) headers[name] = value as string | number | string[];
@@ -262,18 +269,22 @@ export function streamRoutes(ctx: ApiContext, hooks: StreamRouteHooks = {}): Fas
       });
     }
 
-    /** What followed an id, or why it cannot be resumed from. */
-    async function lookup(id: string): Promise<{ position: LogPosition; replay: ReplayLookup } | string> {
+    /** The store reads a resume from an id needs (done when this resolves), or why it cannot be resumed from. */
+    async function lookup(id: string): Promise<{ position: LogPosition; replay: PreparedReplay } | string> {
       if (/~\d+$/.test(id)) return 'snapshot_incomplete';
       const position = parseLogPosition(id);
       if (position === null) return 'unknown';
-      return { position, replay: await log.replayStored(position) };
+      return { position, replay: await log.prepareReplay(position) };
     }
 
-    /** Replays what followed an id (looked up in this same turn); returns why it cannot, or null when it did. */
+    /**
+     * Replays what followed an id, answered now: call it in the step that registers the stream for
+     * live entries. Returns why it cannot, or null when it did.
+     */
     function resume(conn: StreamConnection, looked: Awaited<ReturnType<typeof lookup>>): string | null {
       if (typeof looked === 'string') return looked;
-      const { position, replay: found } = looked;
+      const { position } = looked;
+      const found = looked.replay.answer();
       if (!found.ok) return found.reason;
       conn.lastPosition = position;
       // A segment at a time: a resume far back never holds the whole window's entries as objects.
