@@ -681,8 +681,11 @@ export class ChangeLog {
   restoreWindow(w: {
     origin: LogPosition | null;
     through: LogPosition | null;
-    /** The stored segments, oldest first (already read once: they decode). */
-    segments: readonly EncodedSegment[];
+    /**
+     * The stored segments, oldest first (already read once: they decode). Those with no bytes and a
+     * `size` were loaded without them (the oldest, past what memory keeps): read back when needed.
+     */
+    segments: readonly (EncodedSegment & { size?: number })[];
     proven: boolean;
   }): void {
     if (w.origin !== null) this.origin = w.origin;
@@ -699,16 +702,28 @@ export class ChangeLog {
     this.lostAfter = through;
     const first = w.segments[0];
     this.trimmedThrough = first === undefined ? through : positionBefore(first.from);
-    this.segments = [...w.segments];
+    this.segments = w.segments.map((s): EncodedSegment => {
+      if (s.data.byteLength > 0 || s.size === undefined)
+        return { from: s.from, to: s.to, count: s.count, data: s.data };
+      const stub: StoredOnly = { from: s.from, to: s.to, count: s.count, data: NO_BYTES, storedBytes: s.size };
+      return stub;
+    });
     this.recentDecodings = [];
     this.segStart = 0;
     this.coldEnd = 0;
     this.coldBytes = 0;
     this.segBytes = 0;
     this.segEntries = 0;
-    for (const seg of this.segments) {
-      this.segBytes += segmentMemory(seg);
+    for (let k = 0; k < this.segments.length; k++) {
+      const seg = this.segments[k] as EncodedSegment;
+      const bytes = windowBytes(seg);
+      this.segBytes += bytes;
       this.segEntries += seg.count;
+      // Loaded without their bytes: the oldest, held only in the store from the start.
+      if ((seg as Partial<StoredOnly>).storedBytes !== undefined && this.coldEnd === k) {
+        this.coldEnd++;
+        this.coldBytes += bytes;
+      }
     }
     this.trim();
     // Every restored segment is stored: what memory does not keep is read back when a resume needs it.

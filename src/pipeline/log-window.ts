@@ -3,7 +3,7 @@ import type { ChangeLog, LogEntry, StoredSegmentReader } from '../live/change-lo
 import { decodeLogSegment, type EncodedSegment } from '../live/log-codec.js';
 import type { LogEntryKind } from '../live/log-entry.js';
 import { compareLogPositions, positionBefore, type LogPosition } from '../live/log-position.js';
-import type { LogWindowWrite, Store } from '../store/store.js';
+import type { LoadedLogSegment, LogWindowWrite, Store } from '../store/store.js';
 import type { PipelineLogger } from './pipeline.js';
 
 /**
@@ -23,6 +23,8 @@ export interface LogWindowOptions {
   logger: PipelineLogger;
   /** Reads stored segments back: with it, the log keeps only its memory budget of the window (STREAM_REPLAY_MEMORY_MB). */
   readStored?: StoredSegmentReader;
+  /** That memory budget: a restart reads only this much of the stored window with its bytes. */
+  memoryBytes?: number;
 }
 
 /** A scaled-out leader's term: what its writes say of the stored window (LogWindowRun). */
@@ -125,20 +127,26 @@ export class LogWindowKeeper {
    */
   async restore(store: Store): Promise<LogWindowRestore> {
     const { log, now, windowMs, maxBytes, logger } = this.opts;
-    // Encoded entries are smaller than their memory estimate: this many bytes hold at least the window.
-    const stored = await store.loadLogWindow(now() - windowMs, maxBytes);
+    // Only the newest part the log keeps in memory is read with its bytes (the rest is read back
+    // by a resume that needs it): a restart never holds the whole window at once.
+    const dataBytes = this.opts.readStored !== undefined ? (this.opts.memoryBytes ?? maxBytes) : maxBytes;
+    const stored = await store.loadLogWindow(now() - windowMs, maxBytes, dataBytes);
     this.facts = stored.facts;
     this.coveredStored = stored.covered;
     this.active = true;
     let reason: string | null = stored.facts === stored.covered ? null : 'a commit after the last stored segment';
-    const kept: EncodedSegment[] = [];
+    const kept: (EncodedSegment & { size: number })[] = [];
     let bytes = 0;
     for (let i = stored.segments.length - 1; i >= 0 && bytes <= maxBytes && reason === null; i--) {
-      const s = stored.segments[i] as EncodedSegment;
+      const s = stored.segments[i] as LoadedLogSegment;
       try {
-        decodeLogSegment(s.data); // read once now: a damaged segment refuses the window here, not at a resume
-        bytes += s.data.byteLength;
-        kept.push({ from: s.from, to: s.to, count: s.count, data: Buffer.from(s.data) });
+        // Read once now: a damaged segment refuses the window here, not at a resume (one loaded
+        // without its bytes is checked when a resume reads it back).
+        if (s.data.byteLength > 0) decodeLogSegment(s.data);
+        bytes += s.size;
+        // A view of the row's bytes, not a copy: the window can be hundreds of MB.
+        const data = Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength);
+        kept.push({ from: s.from, to: s.to, count: s.count, data, size: s.size });
       } catch (err) {
         reason = `a stored segment could not be read (${err instanceof Error ? err.message : String(err)})`;
       }

@@ -105,6 +105,7 @@ export function newPipeline(node: NodeParts, parts: PipelineParts): Pipeline {
           maxBytes: config.streamReplayBytes,
           logger: node.log,
           readStored: (from, to) => parts.store.readLogSegments(from, to),
+          memoryBytes: config.streamReplayMemoryBytes,
         })
       : undefined;
   return new Pipeline({

@@ -408,8 +408,8 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
         }),
       ),
 
-    loadLogWindow: (fromMs: number, maxBytes = Number.POSITIVE_INFINITY) =>
-      read('loadLogWindow', () => loadLogWindow(db, fromMs, maxBytes)),
+    loadLogWindow: (fromMs: number, maxBytes = Number.POSITIVE_INFINITY, dataBytes = Number.POSITIVE_INFINITY) =>
+      read('loadLogWindow', () => loadLogWindow(db, fromMs, maxBytes, dataBytes)),
 
     readLogSegments: (from: StoredLogPosition, to: StoredLogPosition) =>
       read('readLogSegments', () => readLogSegments(db, from, to)),

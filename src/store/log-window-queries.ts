@@ -1,7 +1,7 @@
 // The change log's replay window in the store: segments written with each flush, the counters that say what they account for.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { StoreDatabase } from './schema.js';
-import type { LogWindowWrite, StoredLogWindow } from './store.js';
+import type { LogSegment, LogWindowWrite, StoredLogWindow } from './store.js';
 
 /**
  * Counts one committed fact whose change-log entry is appended after the commit (a result, a
@@ -77,6 +77,7 @@ export async function loadLogWindow(
   db: Kysely<StoreDatabase>,
   fromMs: number,
   maxBytes: number,
+  dataBytes = Number.POSITIVE_INFINITY,
 ): Promise<StoredLogWindow> {
   const state = new Map(
     (await db.selectFrom('log_state').select(['name', 'value']).execute()).map((r) => [r.name, Number(r.value)]),
@@ -86,7 +87,14 @@ export async function loadLogWindow(
   let before: { ms: number; seq: number } | null = null;
   let exhausted = false;
   while (bytes < maxBytes) {
-    let q = db.selectFrom('log_segments').selectAll().where('to_ms', '>=', fromMs);
+    // Past the bytes a restart keeps in memory, a page reads each segment's size, not its bytes.
+    const withData = bytes < dataBytes;
+    let q = db
+      .selectFrom('log_segments')
+      .select(['from_ms', 'from_seq', 'to_ms', 'to_seq', 'count'])
+      .select(withData ? sql<Uint8Array>`data`.as('data') : sql<null>`null`.as('data'))
+      .select(sql<number>`length(data)`.as('size'))
+      .where('to_ms', '>=', fromMs);
     if (before !== null) {
       const { ms, seq } = before;
       q = q.where((eb) => eb.or([eb('to_ms', '<', ms), eb.and([eb('to_ms', '=', ms), eb('to_seq', '<', seq)])]));
@@ -95,14 +103,18 @@ export async function loadLogWindow(
     let read = 0;
     for (const r of rows) {
       if (bytes >= maxBytes) break;
+      const size = Number(r.size);
+      // Within a page read with data, those past `dataBytes` drop theirs (whole segments, newest kept).
+      const data = r.data !== null && bytes < dataBytes ? r.data : NO_DATA;
       const segment = {
         from: { ms: Number(r.from_ms), seq: Number(r.from_seq) },
         to: { ms: Number(r.to_ms), seq: Number(r.to_seq) },
         count: Number(r.count),
-        data: r.data,
+        data,
+        size,
       };
       segments.push(segment);
-      bytes += r.data.byteLength;
+      bytes += size;
       before = segment.to;
       read++;
     }
@@ -142,7 +154,7 @@ export async function readLogSegments(
   db: Kysely<StoreDatabase>,
   from: { ms: number; seq: number },
   to: { ms: number; seq: number },
-): Promise<StoredLogWindow['segments']> {
+): Promise<LogSegment[]> {
   const rows = await db
     .selectFrom('log_segments')
     .selectAll()
@@ -162,6 +174,8 @@ export async function readLogSegments(
     data: r.data,
   }));
 }
+
+const NO_DATA = new Uint8Array(0);
 
 /** Segments read at a time by a restart (one a flush: 64 are about half a minute at the default interval). */
 const LOAD_PAGE = 64;

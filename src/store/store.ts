@@ -83,6 +83,11 @@ export interface LogSegment {
   data: Uint8Array;
 }
 
+/** A stored segment as a restart loads it: `data` is empty when only its `size` was read (loadLogWindow's `dataBytes`). */
+export interface LoadedLogSegment extends LogSegment {
+  size: number;
+}
+
 /** What a flush writes of the change log (pipeline/log-window.ts). */
 export interface LogWindowWrite {
   /** Usually one; more after failed flushes (theirs are written with the next). */
@@ -122,7 +127,7 @@ export interface StoredLogWindow {
   /** Where the last segment written ends (null before the first). */
   through: StoredLogPosition | null;
   /** Segments ending at or after the asked time (the newest within the asked bytes), oldest first. */
-  segments: LogSegment[];
+  segments: LoadedLogSegment[];
   /** Whether `segments` are every segment stored (none left out by the asked time or bytes). */
   complete: boolean;
   /** The scaled-out leader's run the segments belong to (null: written by ROLE=all, or none). */
@@ -281,9 +286,12 @@ export interface Store {
   writeBatch(batch: WriteBatch): Promise<void>;
   /**
    * The change log's stored replay window: state, and the segments ending at or after `fromMs`,
-   * the newest ones only once `maxBytes` of segment data is read (default: no limit).
+   * the newest ones only once `maxBytes` of segment data is read (default: no limit). A segment
+   * comes with its bytes while less than `dataBytes` (default: no limit) were read before it; older
+   * ones come with `data` empty and their `size` (a restart keeps only its memory's share of the
+   * window in memory).
    */
-  loadLogWindow(fromMs: number, maxBytes?: number): Promise<StoredLogWindow>;
+  loadLogWindow(fromMs: number, maxBytes?: number, dataBytes?: number): Promise<StoredLogWindow>;
   /** The stored segments ending within [`from`, `to`], oldest first (a resume reaching past what the log holds in memory). */
   readLogSegments(from: StoredLogPosition, to: StoredLogPosition): Promise<LogSegment[]>;
   /**

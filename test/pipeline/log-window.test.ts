@@ -5,7 +5,7 @@ import { ChangeLog, segmentMemory, type LogEntryInput } from '../../src/live/cha
 import { decodeLogSegment } from '../../src/live/log-codec.js';
 import { formatLogPosition, parseLogPosition, type LogPosition } from '../../src/live/log-position.js';
 import { LogWindowKeeper } from '../../src/pipeline/log-window.js';
-import type { LogWindowWrite, Store, StoredLogWindow } from '../../src/store/store.js';
+import type { LogSegment, LogWindowWrite, Store, StoredLogWindow } from '../../src/store/store.js';
 
 const T = 1_772_366_400_000;
 const silent = { warn: () => undefined, error: () => undefined };
@@ -29,8 +29,10 @@ function parts(clock: { t: number }, maxBytes = 1 << 30) {
 }
 
 /** A store that holds only a log window (what the keeper reads and writes). */
-function windowStore(state: StoredLogWindow): Store {
-  return { loadLogWindow: async () => state } as unknown as Store;
+/** A store whose window is `state` (each segment loaded with its bytes). */
+function windowStore(state: Omit<StoredLogWindow, 'segments'> & { segments: LogSegment[] }): Store {
+  const segments = state.segments.map((seg) => ({ ...seg, size: seg.data.byteLength }));
+  return { loadLogWindow: async () => ({ ...state, segments }) } as unknown as Store;
 }
 
 const EMPTY: StoredLogWindow = {
@@ -123,6 +125,68 @@ describe('the stored replay window', () => {
     assert.deepEqual(
       (at(`${T + 5000}-0`) as { entries: Array<{ eventId: string }> }).entries.map((e) => e.eventId),
       ['x'],
+    );
+  });
+
+  it('a restart keeping part of the window in memory reads only that part with its bytes; a resume reads the rest back', async () => {
+    const clock = { t: T };
+    const before = parts(clock);
+    await before.keeper.restore(windowStore(EMPTY));
+    const rows: LogSegment[] = [];
+    const seen: string[] = [];
+    before.log.subscribe((e) => seen.push(formatLogPosition(e.position)));
+    for (let i = 0; i < 8; i++) {
+      clock.t += 1000;
+      before.log.append(entry('score', `e${i}`));
+      before.log.append(entry('status', `e${i}`));
+      const share = before.keeper.take()!;
+      before.keeper.stored(share);
+      rows.push(...share.segments);
+    }
+    // A store that honours the data budget, and reads segments back.
+    let asked = Number.NaN;
+    const store = {
+      loadLogWindow: async (_fromMs: number, _maxBytes: number, dataBytes: number) => {
+        asked = dataBytes;
+        let bytes = 0;
+        const segments = rows
+          .slice()
+          .reverse()
+          .map((seg) => {
+            const withData = bytes < dataBytes;
+            bytes += seg.data.byteLength;
+            return { ...seg, size: seg.data.byteLength, data: withData ? seg.data : new Uint8Array(0) };
+          })
+          .reverse();
+        return { ...EMPTY, origin: rows[0]!.from, through: rows[7]!.to, segments, complete: true };
+      },
+    } as unknown as Store;
+    const memoryBytes = rows.slice(-2).reduce((n, seg) => n + segmentMemory(seg), 0);
+    const log = new ChangeLog({ now: () => clock.t, windowMs: 3_600_000, maxBytes: 1 << 30, memoryBytes });
+    const keeper = new LogWindowKeeper({
+      log,
+      now: () => clock.t,
+      windowMs: 3_600_000,
+      maxBytes: 1 << 30,
+      logger: silent,
+      memoryBytes,
+      readStored: async (from, to) =>
+        rows.filter(
+          (seg) =>
+            formatLogPosition(seg.to) >= formatLogPosition(from) && formatLogPosition(seg.to) <= formatLogPosition(to),
+        ),
+    });
+    const restored = await keeper.restore(store);
+    assert.equal(asked, memoryBytes, 'only the memory budget is read with its bytes');
+    assert.deepEqual(restored, { entries: 16, proven: true, reason: null });
+    assert.equal(log.storedOnlyCount, 6);
+    assert.ok(log.sizeBytes <= memoryBytes, `${log.sizeBytes}`);
+    const prepared = await log.prepareReplay(p(seen[0]!));
+    const found = prepared.answer();
+    assert.ok(found.ok);
+    assert.deepEqual(
+      [...found.batches].flat().map((e) => formatLogPosition(e.position)),
+      seen.slice(1),
     );
   });
 

@@ -144,6 +144,35 @@ export function runLogWindowStoreContract(
         );
       }));
 
+    it('a restart may read only the newest segments with their bytes: older ones come with their size alone', () =>
+      withStore(async ({ store, restart }) => {
+        const a = segment(T0, T0 + 5, 1, 100);
+        const b = segment(T0 + 5, T0 + 6, 0, 200);
+        const c = segment(T0 + 7, T0 + 9, 0, 300);
+        await store.writeBatch({ ...EMPTY_BATCH, logWindow: share([a, b, c], 0) });
+        const reopened = await restart();
+        const w = await reopened.loadLogWindow(0, Number.POSITIVE_INFINITY, 300);
+        assert.deepEqual(
+          w.segments.map((s) => [s.to, s.size, s.data.byteLength]),
+          [
+            [a.to, 100, 0],
+            [b.to, 200, 0],
+            [c.to, 300, 300],
+          ],
+        );
+        assert.deepEqual(bytesOf(w.segments[2]!), bytesOf(c));
+        // Whole segments: one is read with its bytes while less than the data budget was read before
+        // it, and the window's byte budget still counts every segment's size.
+        const some = await reopened.loadLogWindow(0, 500, 299);
+        assert.deepEqual(
+          some.segments.map((s) => [s.to, s.data.byteLength]),
+          [
+            [b.to, 0],
+            [c.to, 300],
+          ],
+        );
+      }));
+
     it('reads back the segments ending within a span of positions, oldest first, byte for byte (a resume past memory)', () =>
       withStore(async ({ store }) => {
         const a = segment(T0, T0 + 5, 1);
