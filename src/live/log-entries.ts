@@ -125,15 +125,18 @@ export function evictedEntry(e: SportEvent, at: number): Omit<JsonEntry, 'positi
 export function oddsEntry(le: LiveEvent, outcomes: ArrayLike<number>, allLocked: boolean): Omit<OddsEntry, 'position'> {
   const n = outcomes.length;
   const book = le.book;
-  const marketIds = new Float64Array(n);
-  const selectionIds = new Float64Array(n);
-  const odds = new Float64Array(n);
-  const locked = new Uint8Array(n);
-  const indexes = new Uint32Array(n);
+  // The five columns in one allocation: a capacity tick makes 1,000 of these, and each backing
+  // store costs more than the loop that fills it (29 bytes a change, as oddsEntryBytes counts).
+  const buf = new ArrayBuffer(29 * n);
+  const marketIds = new Float64Array(buf, 0, n);
+  const selectionIds = new Float64Array(buf, 8 * n, n);
+  const odds = new Float64Array(buf, 16 * n, n);
+  const indexes = new Uint32Array(buf, 24 * n, n);
+  const locked = new Uint8Array(buf, 28 * n, n);
+  book.marketIdsOf(outcomes, marketIds);
   for (let k = 0; k < n; k++) {
     const o = outcomes[k] as number;
     indexes[k] = o;
-    marketIds[k] = book.marketId(book.marketOfOutcome(o));
     selectionIds[k] = book.selectionId(o);
     odds[k] = book.odds(o);
     locked[k] = allLocked || book.isLocked(o) ? 1 : 0;

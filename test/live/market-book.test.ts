@@ -24,6 +24,41 @@ function market(id: number, selections: number[], odds = 2): Market {
 const ids = (b: MarketBook): number[] => b.markets().map((m) => m.marketId);
 
 describe('market book', () => {
+  it("gives each outcome's market id, whatever the order of the outcomes asked (forward, backward, far, repeated)", () => {
+    const b = new MarketBook();
+    const markets: Market[] = [];
+    let sel = 100;
+    for (let m = 0; m < 300; m++) {
+      const n = 1 + (m % 4);
+      markets.push(
+        market(
+          5_000 + 7 * m,
+          Array.from({ length: n }, () => sel++),
+        ),
+      );
+    }
+    b.upsert(markets);
+    const total = sel - 100;
+    let seed = 7;
+    const next = (): number => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    const cases: number[][] = [
+      Array.from({ length: total }, (_, o) => o),
+      Array.from({ length: total }, (_, o) => total - 1 - o),
+      [0, total - 1, 0, 3, 3, 3, total - 2, 1],
+      Array.from({ length: 200 }, () => Math.floor(next() * total)).sort((x, y) => x - y),
+      Array.from({ length: 200 }, () => Math.floor(next() * total)),
+      [],
+    ];
+    for (const outcomes of cases) {
+      const out = new Float64Array(outcomes.length);
+      b.marketIdsOf(outcomes, out);
+      assert.deepEqual(
+        [...out],
+        outcomes.map((o) => b.marketId(b.marketOfOutcome(o))),
+      );
+    }
+  });
+
   it('keeps markets in the order given and round-trips every field', () => {
     const b = new MarketBook();
     const input = [market(5, [51, 52]), market(2, [21, 22]), market(9, [91, 92, 93])];
