@@ -111,6 +111,30 @@ async function resumeAcrossRestart(open: (now: number) => Promise<TestService>):
   }
 }
 
+/**
+ * A service whose window is only in the store, a dropped client's last id, and the reference
+ * client connected all along; `rounds` feed batches (two changes each) follow the drop, each
+ * stored and let go from memory before the next.
+ */
+async function storedOnly(
+  rounds = 3,
+): Promise<{ svc: TestService; base: string; reference: SseClient; lastSeen: string }> {
+  const svc = await startService({ env: STORE_ONLY });
+  const base = await listen(svc);
+  const reference = await SseClient.connect(base, PATH, key);
+  const dropped = await SseClient.connect(base, PATH, key);
+  await feedOk(svc, [fixture('a'), markets('a'), fixture('b'), markets('b'), status('a', 'live')]);
+  await dropped.untilCount(5);
+  dropped.close();
+  const lastSeen = String(changesOf(dropped).at(-1)?.id);
+  for (let i = 0; i < rounds; i++) {
+    await feedOk(svc, [odds('a', [{ selection_id: SEL.home, odds: 2 + i / 10 }]), score('a', i, 0, { period: '1H' })]);
+    await untilOnlyStored(svc);
+  }
+  await reference.untilCount(5 + 2 * rounds);
+  return { svc, base, reference, lastSeen };
+}
+
 describe('GET /v1/stream across a restart', () => {
   test('embedded store: a client resumes after a clean restart exactly as a client connected all along saw', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sds-stream-restart-'));
@@ -149,24 +173,8 @@ describe('GET /v1/stream across a restart', () => {
   });
 
   test('a resume reaching past what memory holds reads the store back: exactly what a client connected all along saw', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'sds-stream-stored-'));
-    const svc = await startService({ dataDir, env: STORE_ONLY });
+    const { svc, base, reference, lastSeen } = await storedOnly(5);
     try {
-      const base = await listen(svc);
-      const reference = await SseClient.connect(base, PATH, key);
-      const dropped = await SseClient.connect(base, PATH, key);
-      await feedOk(svc, [fixture('a'), markets('a'), fixture('b'), markets('b'), status('a', 'live')]);
-      await dropped.untilCount(5);
-      dropped.close();
-      const lastSeen = String(changesOf(dropped).at(-1)?.id);
-      for (let i = 0; i < 5; i++) {
-        await feedOk(svc, [
-          odds('a', [{ selection_id: SEL.home, odds: 2 + i / 10 }]),
-          score('a', i, 0, { period: '1H' }),
-        ]);
-        await untilOnlyStored(svc);
-      }
-      await reference.untilCount(15);
       const seen = changesOf(reference);
       const missed = seen.slice(seen.findIndex((e) => e.id === lastSeen) + 1);
       assert.equal(missed.length, 10);
@@ -185,7 +193,6 @@ describe('GET /v1/stream across a restart', () => {
       assert.deepEqual([unknown.changes[0]?.event, unknown.changes[0]?.data.reason], ['snapshot_required', 'unknown']);
     } finally {
       await svc.close();
-      await rm(dataDir, { recursive: true, force: true });
     }
   });
 
@@ -228,27 +235,6 @@ describe('GET /v1/stream across a restart', () => {
 });
 
 describe('GET /v1/stream resuming from the part of the window only the store holds', () => {
-  /** A service whose window is only in the store, a dropped client's last id, and the reference client connected all along. */
-  async function storedOnly(): Promise<{ svc: TestService; base: string; reference: SseClient; lastSeen: string }> {
-    const svc = await startService({ env: STORE_ONLY });
-    const base = await listen(svc);
-    const reference = await SseClient.connect(base, PATH, key);
-    const dropped = await SseClient.connect(base, PATH, key);
-    await feedOk(svc, [fixture('a'), markets('a'), fixture('b'), markets('b'), status('a', 'live')]);
-    await dropped.untilCount(5);
-    dropped.close();
-    const lastSeen = String(changesOf(dropped).at(-1)?.id);
-    for (let i = 0; i < 3; i++) {
-      await feedOk(svc, [
-        odds('a', [{ selection_id: SEL.home, odds: 2 + i / 10 }]),
-        score('a', i, 0, { period: '1H' }),
-      ]);
-      await untilOnlyStored(svc);
-    }
-    await reference.untilCount(11);
-    return { svc, base, reference, lastSeen };
-  }
-
   test('a change made while the store read is answered (another task, same turn) reaches the resumed client: no gap', async () => {
     const { svc, base, reference, lastSeen } = await storedOnly();
     try {
