@@ -63,8 +63,12 @@ export class ArenaKeeper {
     return { ids: new Float64Array(size), odds: new Float64Array(size), locks: new Int8Array(size), used: 0 };
   }
 
+  /**
+   * Keeps the arena given last: the next body is most like the last one. (Keeping the largest held
+   * a bulk load's arena for good, too big for any tick to take.)
+   */
   give(arena: Arena): void {
-    if (this.spare === null || arena.ids.length > this.spare.ids.length) this.spare = arena;
+    this.spare = arena;
   }
 }
 

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { parseNdjson } from '../../src/feed/ndjson.js';
 import { scanOddsBytes } from '../../src/feed/odds-bytes-scanner.js';
 import { scanOddsLine, type Arena } from '../../src/feed/odds-line-scanner.js';
-import { parsePackedBody, parsePackedBytes, type IngressLine } from '../../src/feed/packed-body.js';
+import { ArenaKeeper, parsePackedBody, parsePackedBytes, type IngressLine } from '../../src/feed/packed-body.js';
 import { unpack } from '../../src/feed/packed-odds.js';
 
 function plain(lines: IngressLine[]): unknown[] {
@@ -297,5 +297,23 @@ describe('odds line scanner', () => {
         assert.equal(line.message.changes[0]?.odds, want, text);
       } else assert.ok(line !== undefined && 'error' in line, text);
     }
+  });
+});
+
+describe('the arena kept from body to body', () => {
+  it('reuses the last arena for a body of its size, and does not keep a burst-sized one for the small bodies after it', () => {
+    const keeper = new ArenaKeeper();
+    const tick = keeper.take(1_000);
+    keeper.give(tick);
+    assert.equal(keeper.take(900), tick, 'a body of about the same size reuses it');
+    keeper.give(tick);
+    // A burst (a bulk load) takes a big arena and gives it back...
+    const burst = keeper.take(1_000_000);
+    keeper.give(burst);
+    // ...then the ticks resume: a small one is made, and given back, it is what is kept.
+    const small = keeper.take(1_000);
+    assert.notEqual(small, burst, 'a burst-sized arena is not used for a small body');
+    keeper.give(small);
+    assert.equal(keeper.take(1_000), small, 'the small arena is kept, not the burst one (8 MB of it held for good)');
   });
 });
