@@ -86,6 +86,13 @@ function storedLog(memoryBytes: number, maxBytes = 1 << 30) {
   return { clock, store, log, seen, feed };
 }
 
+/** The index of the newest entry whose position only the store holds (memory cannot resume from it). */
+function newestStoredOnly(log: ChangeLog, seen: readonly LogEntry[]): number {
+  let i = seen.length - 1;
+  while (log.replay((seen[i] as LogEntry).position).ok) i--;
+  return i;
+}
+
 async function replayed(log: ChangeLog, from: LogPosition): Promise<string[] | string> {
   const found = (await log.prepareReplay(from)).answer();
   return found.ok ? [...found.batches].flat().map(shown) : found.reason;
@@ -179,8 +186,7 @@ describe('the replay window beyond memory (STREAM_REPLAY_MEMORY_MB)', () => {
     const { store, log, seen, feed } = storedLog(5_000);
     feed(8, 200);
     // The newest position only the store holds: the appends below push the segments after it out too.
-    let i = seen.length - 1;
-    while (log.replay((seen[i] as LogEntry).position).ok) i--;
+    const i = newestStoredOnly(log, seen);
     const from = (seen[i] as LogEntry).position;
     const before = seen.length;
     store.during = () => {
@@ -246,8 +252,7 @@ describe('the replay window beyond memory: what a resume reads, and a store that
   it('segments leaving memory at every read: the resume is still exact (not expired after a few reads)', async () => {
     const { store, log, seen, feed } = storedLog(5_000);
     feed(12, 300);
-    let i = seen.length - 1;
-    while (log.replay((seen[i] as LogEntry).position).ok) i--;
+    const i = newestStoredOnly(log, seen);
     const from = (seen[i] as LogEntry).position;
     // Every read meets a flush that lets more of the window go (a slow store, a busy feed).
     let seed = 100;
