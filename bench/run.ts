@@ -59,6 +59,7 @@ function usage(): string {
   const lines = SECTIONS.map((s) => `  ${s.name.padEnd(18)} ${s.optIn === true ? '(opt-in) ' : ''}${s.description}`);
   return [
     'usage: npm run bench [-- section…]   (no section: every section but the opt-in ones)',
+    '       npm run bench -- ab <section…> --against <commit> [--rounds N] [--all]   (same-session A/B; -- ab --help)',
     '',
     'sections:',
     ...lines,
@@ -84,6 +85,12 @@ function selectSections(args: string[]): Section[] {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  // `ab`: the same sections with this build and a reference commit's, alternately (bench/ab.ts).
+  if (args[0] === 'ab') {
+    const { runAb } = await import('./ab.js');
+    await runAb(args.slice(1), join(import.meta.dirname, '..', '..'));
+    return;
+  }
   if (args.includes('-h') || args.includes('--help')) {
     console.log(usage());
     return;
