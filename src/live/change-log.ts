@@ -1,6 +1,6 @@
 // The ordered change log: every change to the read state gets a position; the stream, settlement and scale-out follow it.
 import { compareLogPositions, formatLogPosition, positionBefore, type LogPosition } from './log-position.js';
-import type { LogEntry, LogEntryInput } from './log-entry.js';
+import type { LogEntry, LogEntryInput, OddsEntry } from './log-entry.js';
 import { decodeLogSegment, encodeLogSegment, LogSegmentWriter, type EncodedSegment } from './log-codec.js';
 
 export type { LogEntry, LogEntryInput } from './log-entry.js';
@@ -341,6 +341,15 @@ export class ChangeLog {
   /** Whether appends are currently muted (a reload): those are not changes anybody follows. */
   get isQuiet(): boolean {
     return this.muted > 0;
+  }
+
+  /**
+   * The window's compact encoding of an odds entry's changes, while a listener of that very
+   * entry runs (null otherwise, or without a window): the odds history copies these bytes rather
+   * than encoding the same changes a second time. A view: copy it before returning.
+   */
+  encodedOddsOf(entry: OddsEntry): Uint8Array | null {
+    return this.writer?.oddsBytesOf(entry) ?? null;
   }
 
   subscribe(listener: (entry: LogEntry) => void): () => void {

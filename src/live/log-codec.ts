@@ -58,6 +58,8 @@ export class LogSegmentWriter {
   private first: LogPosition | null = null;
   private last: LogPosition | null = null;
   private n = 0;
+  private lastOdds: OddsEntry | null = null;
+  private lastOddsStart = 0;
 
   constructor() {
     this.reset();
@@ -74,6 +76,7 @@ export class LogSegmentWriter {
   }
 
   write(entry: LogEntry): void {
+    this.lastOdds = null;
     const atWhole = Number.isSafeInteger(entry.at) && Number.isSafeInteger(entry.at - entry.position.ms);
     const raw = entry.kind === 'odds' && !safeIds(entry);
     this.ensure(32);
@@ -138,6 +141,7 @@ export class LogSegmentWriter {
     this.buf[this.p++] = LOG_CODEC_VERSION;
     this.strings = new Map();
     this.lastMs = 0;
+    this.lastOdds = null;
     this.first = this.last = null;
     this.n = 0;
     // A buffer grown by a burst (a bulk load's markets) is not kept for the smaller segments after
@@ -155,29 +159,20 @@ export class LogSegmentWriter {
     this.uvarint(n);
     // Room for the worst case once, then the loop writes with no call and no check per byte: a
     // capacity tick is 100,000 selections every 300 ms, encoded on the event loop as they append.
-    this.ensure(n * 38);
-    const b = this.buf;
-    let p = this.p;
-    let market = 0;
-    let selection = 0;
-    for (let k = 0; k < n; k++) {
-      const m = c.marketIds[k] as number;
-      const s = c.selectionIds[k] as number;
-      p = putVarint(b, p, m >= market ? 2 * (m - market) : 2 * (market - m) - 1);
-      p = putVarint(b, p, s >= selection ? 2 * (s - selection) : 2 * (selection - s) - 1);
-      market = m;
-      selection = s;
-      const o = c.odds[k] as number;
-      const locked = c.locked[k] === 1 ? 1 : 0;
-      const milli = Math.round(o * 1000);
-      if (milli >= 1 && milli <= 2 ** 50 && milli / 1000 === o) p = putVarint(b, p, milli * 2 + locked);
-      else {
-        b[p++] = locked;
-        b.writeDoubleLE(o, p);
-        p += 8;
-      }
-    }
-    this.p = p;
+    this.ensure(n * ODDS_CHANGE_MAX_BYTES);
+    const start = this.p;
+    this.p = putOddsChanges(this.buf, this.p, c, 0, n);
+    this.lastOdds = entry;
+    this.lastOddsStart = start;
+  }
+
+  /**
+   * The compact bytes of an odds entry's changes if it is the last entry written (the odds
+   * history keeps the very same bytes: one encoding pass for both), else null. A view into the
+   * writer's buffer: valid until the next write or seal, so copy it at once.
+   */
+  oddsBytesOf(entry: OddsEntry): Uint8Array | null {
+    return this.lastOdds === entry ? this.buf.subarray(this.lastOddsStart, this.p) : null;
   }
 
   private oddsRaw(entry: OddsEntry): void {
@@ -235,8 +230,93 @@ export class LogSegmentWriter {
   }
 }
 
+/** The most bytes putOddsChanges writes for one change (three varints, or a lock byte and a float64). */
+export const ODDS_CHANGE_MAX_BYTES = 38;
+
+/** Price and lock changes as columns (an odds entry's, or a market's repriced selections). */
+export interface OddsChangeColumns {
+  marketIds: ArrayLike<number>;
+  selectionIds: ArrayLike<number>;
+  odds: ArrayLike<number>;
+  locked: ArrayLike<number>;
+}
+
+/**
+ * Writes changes [from, from + n) in the compact form (ids as zigzag deltas from the previous
+ * change's, starting at 0; the price in thousandths shifted left once with the lock bit, or a lock
+ * byte and a float64 when thousandths cannot hold it) at p, with room for n ×
+ * ODDS_CHANGE_MAX_BYTES; returns the position after. Ids must pass oddsIdsSafe. The change log's
+ * segments and the odds history share it (readOddsChanges reads it back).
+ */
+export function putOddsChanges(b: Buffer, p: number, c: OddsChangeColumns, from: number, n: number): number {
+  let market = 0;
+  let selection = 0;
+  for (let k = from; k < from + n; k++) {
+    const m = c.marketIds[k] as number;
+    const s = c.selectionIds[k] as number;
+    p = putVarint(b, p, m >= market ? 2 * (m - market) : 2 * (market - m) - 1);
+    p = putVarint(b, p, s >= selection ? 2 * (s - selection) : 2 * (selection - s) - 1);
+    market = m;
+    selection = s;
+    const o = c.odds[k] as number;
+    const locked = c.locked[k] === 1 ? 1 : 0;
+    const milli = Math.round(o * 1000);
+    if (milli >= 1 && milli <= 2 ** 50 && milli / 1000 === o) p = putVarint(b, p, milli * 2 + locked);
+    else {
+      b[p++] = locked;
+      b.writeDoubleLE(o, p);
+      p += 8;
+    }
+  }
+  return p;
+}
+
+/** Reads n changes written by putOddsChanges (or, `raw`, as float64 columns) into the columns at `at`. */
+export function readOddsChanges(
+  r: Reader,
+  n: number,
+  raw: boolean,
+  out: { marketIds: Float64Array; selectionIds: Float64Array; odds: Float64Array; locked: Uint8Array },
+  at: number,
+): void {
+  let market = 0;
+  let selection = 0;
+  for (let k = at; k < at + n; k++) {
+    if (raw) {
+      out.marketIds[k] = r.float();
+      out.selectionIds[k] = r.float();
+      out.odds[k] = r.float();
+      out.locked[k] = r.byte();
+      continue;
+    }
+    market += r.svarint();
+    selection += r.svarint();
+    out.marketIds[k] = market;
+    out.selectionIds[k] = selection;
+    const v = r.uvarint();
+    if (v < 2) {
+      out.locked[k] = v;
+      out.odds[k] = r.float();
+    } else {
+      out.locked[k] = v % 2;
+      out.odds[k] = Math.floor(v / 2) / 1000;
+    }
+  }
+}
+
+/** Whether changes [from, from + n) have ids the compact form holds exactly (safe integers within 2^50). */
+export function oddsIdsSafe(c: OddsChangeColumns, from: number, n: number): boolean {
+  for (let k = from; k < from + n; k++) {
+    const m = c.marketIds[k] as number;
+    const s = c.selectionIds[k] as number;
+    if (!Number.isSafeInteger(m) || !Number.isSafeInteger(s)) return false;
+    if (Math.abs(m) > 2 ** 50 || Math.abs(s) > 2 ** 50) return false;
+  }
+  return true;
+}
+
 /** Writes a varint (LEB128) of a non-negative integer up to 2^53 at p; returns the position after it. */
-function putVarint(b: Uint8Array, p: number, v: number): number {
+export function putVarint(b: Uint8Array, p: number, v: number): number {
   if (v < 128) {
     b[p] = v;
     return p + 1;
@@ -255,12 +335,7 @@ function putVarint(b: Uint8Array, p: number, v: number): number {
 }
 
 function safeIds(entry: OddsEntry): boolean {
-  const { marketIds, selectionIds } = entry.changes;
-  for (let k = 0; k < marketIds.length; k++) {
-    if (!Number.isSafeInteger(marketIds[k]) || !Number.isSafeInteger(selectionIds[k])) return false;
-    if (Math.abs(marketIds[k] as number) > 2 ** 50 || Math.abs(selectionIds[k] as number) > 2 ** 50) return false;
-  }
-  return true;
+  return oddsIdsSafe(entry.changes, 0, entry.changes.marketIds.length);
 }
 
 /** Encodes entries as one segment (tests, and a segment written at once). */
@@ -352,29 +427,7 @@ function decodeOdds(r: Reader, base: Omit<OddsEntry, 'kind' | 'changes' | 'bytes
   const selectionIds = new Float64Array(n);
   const odds = new Float64Array(n);
   const locked = new Uint8Array(n);
-  let market = 0;
-  let selection = 0;
-  for (let k = 0; k < n; k++) {
-    if (raw) {
-      marketIds[k] = r.float();
-      selectionIds[k] = r.float();
-      odds[k] = r.float();
-      locked[k] = r.byte();
-      continue;
-    }
-    market += r.svarint();
-    selection += r.svarint();
-    marketIds[k] = market;
-    selectionIds[k] = selection;
-    const v = r.uvarint();
-    if (v < 2) {
-      locked[k] = v;
-      odds[k] = r.float();
-    } else {
-      locked[k] = v % 2;
-      odds[k] = Math.floor(v / 2) / 1000;
-    }
-  }
+  readOddsChanges(r, n, raw, { marketIds, selectionIds, odds, locked }, 0);
   return {
     kind: 'odds',
     ...base,
@@ -383,7 +436,8 @@ function decodeOdds(r: Reader, base: Omit<OddsEntry, 'kind' | 'changes' | 'bytes
   };
 }
 
-class Reader {
+/** Reads a segment (or an odds history chunk): varints, floats and strings, never past its end. */
+export class Reader {
   private p = 0;
   private readonly view: DataView;
 

@@ -6,6 +6,7 @@ import type { JsonEntry, MarketsEntry, OddsEntry, OutrightEntry } from './log-en
 import type { LiveEvent } from './live-event.js';
 import { decisionFields, iso } from './payloads.js';
 import { clockOf, periodOf } from './event-fields.js';
+import { ColumnSlab } from './column-slab.js';
 
 /** Bytes an entry costs besides its facts (object, position, strings shared with the event). */
 const ENTRY_OVERHEAD = 160;
@@ -26,6 +27,9 @@ function jsonEntry(kind: JsonEntry['kind'], e: SportEvent, at: number, data: obj
 export function jsonEntryBytes(json: string): number {
   return ENTRY_OVERHEAD + 2 * json.length;
 }
+
+/** Where odds entries' columns are carved from, unless the caller keeps a slab of its own. */
+const defaultSlab = new ColumnSlab();
 
 export function oddsEntryBytes(n: number): number {
   return ENTRY_OVERHEAD + 29 * n;
@@ -122,17 +126,23 @@ export function evictedEntry(e: SportEvent, at: number): Omit<JsonEntry, 'positi
 }
 
 /** The prices and locks of the given outcomes as they are now. */
-export function oddsEntry(le: LiveEvent, outcomes: ArrayLike<number>, allLocked: boolean): Omit<OddsEntry, 'position'> {
+export function oddsEntry(
+  le: LiveEvent,
+  outcomes: ArrayLike<number>,
+  allLocked: boolean,
+  slab: ColumnSlab = defaultSlab,
+): Omit<OddsEntry, 'position'> {
   const n = outcomes.length;
   const book = le.book;
-  // The five columns in one allocation: a capacity tick makes 1,000 of these, and each backing
-  // store costs more than the loop that fills it (29 bytes a change, as oddsEntryBytes counts).
-  const buf = new ArrayBuffer(29 * n);
-  const marketIds = new Float64Array(buf, 0, n);
-  const selectionIds = new Float64Array(buf, 8 * n, n);
-  const odds = new Float64Array(buf, 16 * n, n);
-  const indexes = new Uint32Array(buf, 24 * n, n);
-  const locked = new Uint8Array(buf, 28 * n, n);
+  // The five columns side by side in a shared slab: a capacity tick makes 1,000 of these, and a
+  // backing store of their own cost more than the loop that fills them (29 bytes a change, as
+  // oddsEntryBytes counts).
+  const { buffer: buf, offset: at } = slab.take(29 * n);
+  const marketIds = new Float64Array(buf, at, n);
+  const selectionIds = new Float64Array(buf, at + 8 * n, n);
+  const odds = new Float64Array(buf, at + 16 * n, n);
+  const indexes = new Uint32Array(buf, at + 24 * n, n);
+  const locked = new Uint8Array(buf, at + 28 * n, n);
   book.marketIdsOf(outcomes, marketIds);
   for (let k = 0; k < n; k++) {
     const o = outcomes[k] as number;

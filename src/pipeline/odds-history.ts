@@ -1,19 +1,11 @@
 // Odds history capture: follows the change log and keeps every price and lock change per event until a flush writes it as one chunk.
 import type { LogEntry } from '../live/change-log.js';
-import { encodeHistory, historyColumns, type HistoryColumns } from '../live/history-codec.js';
+import { decodeHistory, HistoryChunkWriter, type HistoryColumns } from '../live/history-codec.js';
+import type { OddsEntry } from '../live/log-entry.js';
 import type { HistoryChunk } from '../store/store.js';
-
-/** One event's changes since the last flush, in the order they happened. */
-interface Pending {
-  cols: HistoryColumns;
-  n: number;
-}
 
 /** How many flushes in a row reads under way may hold the history back (a flush every 500 ms: 4 s). */
 const MAX_DEFERRALS = 8;
-
-/** A pending buffer never starts smaller than this (most ticks of a live event change tens of prices). */
-const MIN_CAPACITY = 64;
 
 /**
  * Every price and lock change of the change log (odds entries, and the prices a market is added
@@ -23,7 +15,8 @@ const MIN_CAPACITY = 64;
  * selection within a flush are two records.
  */
 export class OddsHistoryRecorder {
-  private pending = new Map<string, Pending>();
+  /** Each event's changes since the last flush, encoded as they come. */
+  private pending = new Map<string, HistoryChunkWriter>();
   /** Chunks of a failed flush, written first by the next one. */
   private unwritten: HistoryChunk[] = [];
   /** Changes recorded since start (metrics). */
@@ -41,40 +34,47 @@ export class OddsHistoryRecorder {
   private writing: Promise<void> | null = null;
   private endWriting: (() => void) | null = null;
 
+  /**
+   * `encoded`: the change log's own compact bytes of an odds entry's changes while its listeners
+   * run (ChangeLog.encodedOddsOf), copied instead of encoding the same changes twice.
+   */
+  constructor(private readonly encoded: (entry: OddsEntry) => Uint8Array | null = () => null) {}
+
   record(entry: LogEntry): void {
     if (entry.kind === 'odds') {
-      const c = entry.changes;
-      const n = c.selectionIds.length;
-      const p = this.room(entry.eventId, n);
-      for (let k = 0; k < n; k++) {
-        this.put(
-          p,
-          entry.at,
-          c.marketIds[k] as number,
-          c.selectionIds[k] as number,
-          c.odds[k] as number,
-          c.locked[k] as number,
-        );
-      }
+      const n = entry.changes.selectionIds.length;
+      this.writerOf(entry.eventId).add(entry.at, entry.changes, 0, n, this.encoded(entry));
+      this.recorded += n;
     } else if (entry.kind === 'markets') {
       const flags = entry.repriced;
       let n = 0;
       for (let k = 0; k < flags.length; k++) n += flags[k] as number;
       if (n === 0) return;
-      const p = this.room(entry.eventId, n);
+      const cols = {
+        marketIds: [] as number[],
+        selectionIds: [] as number[],
+        odds: [] as number[],
+        locked: [] as number[],
+      };
       let k = 0;
       for (const m of entry.added) {
         for (const o of m.outcomes) {
-          if (flags[k++] === 1) this.put(p, entry.at, m.marketId, o.selectionId, o.odds, o.isLocked ? 1 : 0);
+          if (flags[k++] !== 1) continue;
+          cols.marketIds.push(m.marketId);
+          cols.selectionIds.push(o.selectionId);
+          cols.odds.push(o.odds);
+          cols.locked.push(o.isLocked ? 1 : 0);
         }
       }
+      this.writerOf(entry.eventId).add(entry.at, cols, 0, n);
+      this.recorded += n;
     }
   }
 
   /** Changes waiting for a flush. */
   get backlog(): number {
     let n = 0;
-    for (const p of this.pending.values()) n += p.n;
+    for (const w of this.pending.values()) n += w.count;
     return n;
   }
 
@@ -89,22 +89,16 @@ export class OddsHistoryRecorder {
     this.deferred = 0;
     const out = this.unwritten;
     this.unwritten = [];
-    for (const [eventId, p] of this.pending) {
-      // Buffers are kept for the next flush (a ticking event fills them again every interval:
-      // new ones each time would be megabytes a second for the collector); one idle for a whole
-      // interval is let go.
-      if (p.n === 0) {
+    for (const [eventId, w] of this.pending) {
+      // Writers keep their buffer for the next flush (a ticking event fills it again every
+      // interval: a new one each time would be megabytes a second for the collector); one idle
+      // for a whole interval is let go.
+      if (w.count === 0) {
         this.pending.delete(eventId);
         continue;
       }
-      out.push({
-        eventId,
-        fromAt: minAt(p.cols.at, p.n),
-        toAt: maxAt(p.cols.at, p.n),
-        count: p.n,
-        data: encodeHistory(p.cols, p.n),
-      });
-      p.n = 0;
+      const { fromAt, toAt, count } = w;
+      out.push({ eventId, fromAt, toAt, count, data: w.take() as Uint8Array });
     }
     if (out.length > 0) {
       this.generation++;
@@ -147,8 +141,8 @@ export class OddsHistoryRecorder {
 
   /** An event that left the read model: its pending changes are still written; its buffers go. */
   forget(eventId: string): void {
-    const p = this.pending.get(eventId);
-    if (p !== undefined && p.n === 0) this.pending.delete(eventId);
+    const w = this.pending.get(eventId);
+    if (w !== undefined && w.count === 0) this.pending.delete(eventId);
   }
 
   /** Unwritten chunks of an event (a failed flush), oldest first. */
@@ -156,48 +150,20 @@ export class OddsHistoryRecorder {
     return this.unwritten.filter((c) => c.eventId === eventId);
   }
 
-  /** The pending (not yet encoded) changes of an event. */
+  /** The pending (not yet stored) changes of an event. */
   pendingOf(eventId: string): { cols: HistoryColumns; n: number } | null {
-    const p = this.pending.get(eventId);
-    return p === undefined || p.n === 0 ? null : { cols: p.cols, n: p.n };
+    const chunk = this.pending.get(eventId)?.peek() ?? null;
+    if (chunk === null) return null;
+    const cols = decodeHistory(chunk);
+    return { cols, n: cols.at.length };
   }
 
-  private room(eventId: string, extra: number): Pending {
-    let p = this.pending.get(eventId);
-    if (p === undefined) {
-      p = { cols: historyColumns(Math.max(MIN_CAPACITY, extra)), n: 0 };
-      this.pending.set(eventId, p);
-    } else if (p.n + extra > p.cols.at.length) {
-      const grown = historyColumns(Math.max(p.n + extra, p.cols.at.length * 2));
-      grown.at.set(p.cols.at.subarray(0, p.n));
-      grown.marketIds.set(p.cols.marketIds.subarray(0, p.n));
-      grown.selectionIds.set(p.cols.selectionIds.subarray(0, p.n));
-      grown.odds.set(p.cols.odds.subarray(0, p.n));
-      grown.locked.set(p.cols.locked.subarray(0, p.n));
-      p.cols = grown;
+  private writerOf(eventId: string): HistoryChunkWriter {
+    let w = this.pending.get(eventId);
+    if (w === undefined) {
+      w = new HistoryChunkWriter();
+      this.pending.set(eventId, w);
     }
-    return p;
+    return w;
   }
-
-  private put(p: Pending, at: number, marketId: number, selectionId: number, odds: number, locked: number): void {
-    const k = p.n++;
-    p.cols.at[k] = at;
-    p.cols.marketIds[k] = marketId;
-    p.cols.selectionIds[k] = selectionId;
-    p.cols.odds[k] = odds;
-    p.cols.locked[k] = locked;
-    this.recorded++;
-  }
-}
-
-function minAt(at: Float64Array, n: number): number {
-  let m = Infinity;
-  for (let k = 0; k < n; k++) if ((at[k] as number) < m) m = at[k] as number;
-  return m;
-}
-
-function maxAt(at: Float64Array, n: number): number {
-  let m = -Infinity;
-  for (let k = 0; k < n; k++) if ((at[k] as number) > m) m = at[k] as number;
-  return m;
 }

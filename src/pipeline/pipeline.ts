@@ -141,7 +141,7 @@ export class Pipeline implements FeedIngress {
   readonly outrights: OutrightBook;
   private readonly writeBehind: WriteBehind;
   /** Every price and lock change, written with each flush (GET /v1/events/{id}/odds/history). */
-  readonly history = new OddsHistoryRecorder();
+  readonly history: OddsHistoryRecorder;
   private queue: Promise<unknown> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -163,6 +163,8 @@ export class Pipeline implements FeedIngress {
 
   constructor(private readonly opts: PipelineOptions) {
     this.writeBehind = new WriteBehind(opts.readModel);
+    const log = opts.readModel.log;
+    this.history = new OddsHistoryRecorder((entry) => log.encodedOddsOf(entry));
     this.writes = opts.replica !== true;
     this.outrights = new OutrightBook(opts.readModel.log);
     this.recorder = opts.sink !== undefined ? new PositionRecorder(opts.readModel.log) : null;
