@@ -12,7 +12,21 @@ const NO_MARKETS: ReadonlySet<EventStatus> = new Set(['ended', 'cancelled', 'aba
 /** Statuses in which every selection is reported locked: play is stopped, nothing can be bet. */
 const ALL_LOCKED: ReadonlySet<EventStatus> = new Set(['suspended', 'interrupted', 'postponed']);
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
+export function iso(ms: number): string {
+  // A payload's frame is rendered again at every refresh, with the time of the event's last change:
+  // the events of one feed body share a few such times, and a Date per refresh was a visible part
+  // of reading a ticking world. A small direct-mapped memo (by the low bits of the time).
+  const slot = ms & (ISO_SLOTS - 1);
+  if (isoKeys[slot] === ms) return isoTexts[slot] as string;
+  const text = new Date(ms).toISOString();
+  isoKeys[slot] = ms;
+  isoTexts[slot] = text;
+  return text;
+}
+
+const ISO_SLOTS = 256;
+const isoKeys = new Float64Array(ISO_SLOTS).fill(NaN);
+const isoTexts: string[] = new Array<string>(ISO_SLOTS).fill('');
 
 export function logoUrl(baseUrl: string, logoId: string | null): string {
   return `${baseUrl}/api/logo/${encodeURIComponent(logoId ?? 'default')}`;

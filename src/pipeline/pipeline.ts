@@ -181,10 +181,12 @@ export class Pipeline implements FeedIngress {
 
   private markForStore(entry: LogEntry): void {
     if (entry.eventId === this.writtenWithResult) return;
+    let le: LiveEvent | undefined;
     if (entry.kind === 'odds' || entry.kind === 'markets' || entry.kind === 'status') {
       // A first price move, going live, or markets added since: the opening and closing prices
       // the store keeps for the event are rewritten with the next flush.
-      const book = this.event(entry.eventId)?.book;
+      le = this.event(entry.eventId);
+      const book = le?.book;
       if (book?.marksDirty === true) {
         book.marksDirty = false;
         this.writeBehind.markOddsMarks(entry.eventId);
@@ -201,11 +203,9 @@ export class Pipeline implements FeedIngress {
         this.writeBehind.markEvent(entry.eventId);
         this.writeBehind.markMarkets(entry.eventId, [...entry.added.map((m) => m.marketId), ...entry.withdrawn]);
         return;
-      case 'odds': {
-        const le = this.event(entry.eventId);
+      case 'odds':
         if (le !== undefined) this.writeBehind.markOdds(le, entry.changes.outcomes);
         return;
-      }
       case 'evicted':
         this.writeBehind.forget(entry.eventId);
         this.history.forget(entry.eventId);

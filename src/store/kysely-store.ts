@@ -1,6 +1,6 @@
 // The Store over any Kysely database holding StoreDatabase: the queries every SQL dialect shares.
+import { readStoredHistory, storedHistory } from './history-blob.js';
 import { performance } from 'node:perf_hooks';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Migrator, sql } from 'kysely';
 import type { Kysely, MigrationProvider, Transaction } from 'kysely';
 import { ServiceError } from '../domain/errors.js';
@@ -199,7 +199,7 @@ export async function applyBatch(
           // Unique and increasing across flushes (and restarts: the flush sequence continues).
           seq: seq * HISTORY_SEQ_SPAN + from + k,
           count: c.count,
-          data: compressHistory(c.data),
+          data: storedHistory(c.data),
         })),
       )
       .onConflict((oc) => oc.columns(['event_id', 'seq']).doNothing())
@@ -211,14 +211,6 @@ export async function applyBatch(
 
 /** Chunks a flush may hold: history seq = flush seq × this + the chunk's index in the flush. */
 const HISTORY_SEQ_SPAN = 1_000_000;
-
-/**
- * History compresses about 3:1 with raw deflate at level 1 (ids repeat, times and prices move
- * little). On the embedded store this runs on the writer's thread, away from the request loop.
- */
-function compressHistory(data: Uint8Array): Buffer {
-  return deflateRawSync(data, { level: 1 });
-}
 
 /** Builds a Store on an open Kysely instance; the store owns it from now on and destroys it on close. */
 export function createKyselyStore(options: KyselyStoreOptions): Store {
@@ -448,7 +440,7 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
           toAt: Number(r.to_at),
           seq: Number(r.seq),
           count: Number(r.count),
-          data: inflateRawSync(r.data),
+          data: readStoredHistory(r.data),
         }));
       }),
 

@@ -134,7 +134,7 @@ export interface StoredLogWindow {
   run: { epoch: number; from: StoredLogPosition } | null;
 }
 
-/** Every price and lock change of one event over [fromAt, toAt] (history-codec.ts; the store compresses it). */
+/** Every price and lock change of one event over [fromAt, toAt] (history-codec.ts). */
 export interface HistoryChunk {
   eventId: string;
   fromAt: number;
@@ -143,7 +143,7 @@ export interface HistoryChunk {
   data: Uint8Array;
 }
 
-/** A stored history chunk, decompressed, in the order written. */
+/** A stored history chunk (inflated if it was stored deflated), in the order written. */
 export interface StoredHistoryChunk extends HistoryChunk {
   seq: number;
 }

@@ -57,6 +57,16 @@ describe('market book', () => {
         outcomes.map((o) => b.marketId(b.marketOfOutcome(o))),
       );
     }
+    // A new layout (a market replaced by a longer one, markets appended): the owners follow it.
+    b.upsert([market(5_000, [100, 100_001, 100_002]), market(99_999, [200_000, 200_001])]);
+    const all = Array.from({ length: b.outcomeCount }, (_, o) => b.outcomeCount - 1 - o);
+    const out = new Float64Array(all.length);
+    b.marketIdsOf(all, out);
+    assert.deepEqual(
+      [...out],
+      all.map((o) => b.marketId(b.marketOfOutcome(o))),
+    );
+    assert.equal(out[0], 99_999);
   });
 
   it('keeps markets in the order given and round-trips every field', () => {
