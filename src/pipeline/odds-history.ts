@@ -51,19 +51,20 @@ export class OddsHistoryRecorder {
       for (let k = 0; k < flags.length; k++) n += flags[k] as number;
       if (n === 0) return;
       const cols = {
-        marketIds: [] as number[],
-        selectionIds: [] as number[],
-        odds: [] as number[],
-        locked: [] as number[],
+        marketIds: new Float64Array(n),
+        selectionIds: new Float64Array(n),
+        odds: new Float64Array(n),
+        locked: new Uint8Array(n),
       };
       let k = 0;
+      let j = 0;
       for (const m of entry.added) {
         for (const o of m.outcomes) {
           if (flags[k++] !== 1) continue;
-          cols.marketIds.push(m.marketId);
-          cols.selectionIds.push(o.selectionId);
-          cols.odds.push(o.odds);
-          cols.locked.push(o.isLocked ? 1 : 0);
+          cols.marketIds[j] = m.marketId;
+          cols.selectionIds[j] = o.selectionId;
+          cols.odds[j] = o.odds;
+          cols.locked[j++] = o.isLocked ? 1 : 0;
         }
       }
       this.writerOf(entry.eventId).add(entry.at, cols, 0, n);
