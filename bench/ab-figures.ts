@@ -28,6 +28,8 @@ export const HEADLINES: ReadonlyArray<{ path: string; label: string; scale?: num
   { path: 'capacity/data.load.eventsPerSec', label: 'load (events/s)' },
   { path: 'capacity/data.load.ms', label: 'load (s)', scale: 1e-3 },
   { path: 'capacity/data.ticks.recorded', label: 'ticks recorded' },
+  { path: 'capacity/data.restart.readyMs', label: 'restart: ready with the whole world (s)', scale: 1e-3 },
+  { path: 'capacity/data.restart.rssBytes', label: 'restart: RSS when ready (MB)', scale: 1 / 2 ** 20 },
   { path: 'stream/data.runs.0.latencyP50Ms', label: 'stream: change-to-client p50 (ms)' },
   { path: 'stream/data.runs.0.latencyP99Ms', label: 'stream: change-to-client p99 (ms)' },
   { path: 'stream/data.runs.0.eventsPerSec', label: 'stream: events delivered/s' },
@@ -92,8 +94,8 @@ export interface FigureComparison {
 }
 
 /**
- * Figures reported by both builds in at least one round each: headlines first, in their order,
- * then (with `all`) the rest by path. Values are scaled for reading; the ratio does not depend on it.
+ * Headlines reported by either build, in their order, then (with `all`) every other figure both
+ * builds reported in at least one round each, by path. Values are scaled for reading; the ratio does not depend on it.
  */
 export function compareRounds(
   reference: readonly RunResults[],
@@ -105,7 +107,8 @@ export function compareRounds(
   const seen = (maps: Map<string, number>[], path: string): boolean => maps.some((m) => m.has(path));
   const paths = new Set<string>();
   for (const m of [...ref, ...cand]) for (const p of m.keys()) if (seen(ref, p) && seen(cand, p)) paths.add(p);
-  const headline = HEADLINES.filter((h) => paths.has(h.path));
+  // A headline one build does not report (a figure newer than the reference) is still shown, without a ratio.
+  const headline = HEADLINES.filter((h) => paths.has(h.path) || seen(ref, h.path) || seen(cand, h.path));
   const rest = all
     ? [...paths]
         .filter((p) => !HEADLINES.some((h) => h.path === p))

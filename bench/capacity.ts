@@ -12,12 +12,15 @@ import { measureLoad, type LoadRun } from './measure.js';
 import { readProcessMemory, type ProcessMemory } from './proc-status.js';
 import { formatGrid } from './report.js';
 import { check, type BenchContext, type Section, type SectionResult } from './section.js';
+import { measureRestart } from './capacity-restart.js';
 import { startService, type ServiceHandle } from './service-process.js';
 import { runStreamSection } from './stream.js';
 
 /** The issue's targets: a tick applied within 100 ms at the 99th percentile, the service within 2 GB. */
 const TICK_P99_TARGET_MS = 100;
 const RSS_TARGET_MB = 2048;
+/** Issue 30: a restart of the full capacity world (11,000 events × 1,000 markets in the store) ready within this. */
+const RESTART_TARGET_S = 30;
 /** A tick sent this much after its slot (10% of the period) counts as late. */
 const LATE_FRACTION = 0.1;
 /** Large enough for any body this section sends (a tick of 1,000 events × 1,000 changes is ~35 MB). */
@@ -33,6 +36,7 @@ export const CAPACITY_USAGE = [
   '             BENCH_CAPACITY_EVENTS_PER_BODY (load phase, default 20),',
   '             BENCH_CAPACITY_WARMUP (s of ticking before recording, default 5),',
   '             BENCH_CAPACITY_CODING (br or gzip: the odds readers ask for it; default none),',
+  '             BENCH_CAPACITY_RESTART (1: after ticking, stop the service and time its restart on the same store until ready),',
   '             BENCH_CAPACITY_STREAM_CLIENTS (default 0: none; n: the stream section run under this name)',
 ];
 
@@ -659,6 +663,16 @@ async function runCapacity(ctx: BenchContext): Promise<SectionResult> {
   );
   const result = capacityResult(w, p);
   for (const l of (result.notes[0] ?? '').split('\n').slice(1)) ctx.log(`[capacity] ${l}`);
+  if (envNumber('BENCH_CAPACITY_RESTART', 0, 0, true) > 0) {
+    const restart = await measureRestart(ctx, w, 'capacity');
+    result.data = { ...result.data, restart };
+    result.checks.push(
+      check('capacity', 'capacity: restart ready', restart.readyMs / 1000, '<=', RESTART_TARGET_S, 's'),
+    );
+    result.notes.push(
+      `capacity restart: ready with ${fmt(restart.events)} events ${seconds(restart.readyMs)} after its spawn (listening after ${seconds(restart.listeningMs)}), RSS ${fmt(mb(restart.rssBytes))} MB`,
+    );
+  }
   return result;
 }
 

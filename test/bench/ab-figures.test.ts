@@ -65,7 +65,17 @@ describe('A/B bench figures', () => {
     assert.ok(compareRounds(ref, cand, true).some((f) => f.path === 'capacity/checks.capacity: tick p99'));
   });
 
-  it('a figure only one build reports is left out; a round that missed it is not counted in the median', () => {
+  it('a headline only one build reports is shown without a ratio', () => {
+    const ref = [capacityRun(80, 900)];
+    const cand = [capacityRun(160, 450, { restart: { readyMs: 12_000 } })];
+    const restart = compareRounds(ref, cand, false).find((f) => f.path === 'capacity/data.restart.readyMs');
+    assert.ok(restart);
+    assert.equal(restart.candidateMedian, 12);
+    assert.ok(Number.isNaN(restart.referenceMedian));
+    assert.ok(Number.isNaN(restart.ratio));
+  });
+
+  it('another figure only one build reports is left out; a round that missed a figure is not counted in its median', () => {
     const ref = [capacityRun(80, 900, { onlyRef: 1 }), { sections: [] }];
     const cand = [capacityRun(160, 450), capacityRun(200, 450)];
     const figures = compareRounds(ref, cand, true);
