@@ -41,6 +41,8 @@ export const HEADLINES: ReadonlyArray<{ path: string; label: string; scale?: num
   { path: 'stream/data.runs.0.tickRatio', label: 'stream: tick p99 with/without' },
   { path: 'stream/data.runs.0.serviceCpuPercent', label: 'stream: service CPU (%)' },
   { path: 'stream/data.runs.0.rssMaxMb', label: 'stream: RSS max (MB)' },
+  { path: 'stream/data.runs.0.streamCpuMsPerMb', label: 'stream: CPU ms per MB delivered' },
+  { path: 'stream/data.runs.0.rawCpuMsPerMb', label: 'stream: raw node:http CPU ms per MB' },
 ];
 
 /** Arrays longer than this are records (every tick, every memory sample), not figures. */

@@ -47,6 +47,14 @@ interface StreamRun {
   rawEventsPerSec: number;
   bytesRatio: number;
   serviceCpuPercent: number | null;
+  /** The same service's CPU while it ticks and serves the odds readers without the stream clients. */
+  serviceCpuWithoutPercent: number | null;
+  /**
+   * CPU the streams cost per MB delivered (service CPU with clients minus without, in ms per MB),
+   * and raw node:http's for the same bytes.
+   */
+  streamCpuMsPerMb: number | null;
+  rawCpuMsPerMb: number | null;
   rawCpuPercent: number | null;
   clientCpuPercent: number;
   rssMaxMb: number;
@@ -132,6 +140,8 @@ export async function runStreamSection(
       const sum = (r: PoolReport, f: (k: PoolReport['byKind'][string]) => number): number =>
         Object.values(r.byKind).reduce((n, k) => n + f(k), 0);
       const bytesPerSec = sum(onService, (k) => k.bytes) / seconds;
+      const rawCpuPercent =
+        rawCpuBefore === null || rawCpuAfter === null ? null : ((rawCpuAfter - rawCpuBefore) / seconds) * 100;
       const rawBytesPerSec = sum(onRaw, (k) => k.bytes) / seconds;
       const r: StreamRun = {
         latencyP50Ms: percentile(latencies, 50),
@@ -144,8 +154,15 @@ export async function runStreamSection(
         rawEventsPerSec: sum(onRaw, (k) => k.events) / seconds,
         bytesRatio: rawBytesPerSec > 0 ? bytesPerSec / rawBytesPerSec : NaN,
         serviceCpuPercent: withClients.api.serverCpuPercent,
-        rawCpuPercent:
-          rawCpuBefore === null || rawCpuAfter === null ? null : ((rawCpuAfter - rawCpuBefore) / seconds) * 100,
+        serviceCpuWithoutPercent: without.api.serverCpuPercent,
+        streamCpuMsPerMb: cpuMsPerMb(
+          withClients.api.serverCpuPercent === null || without.api.serverCpuPercent === null
+            ? null
+            : withClients.api.serverCpuPercent - without.api.serverCpuPercent,
+          bytesPerSec,
+        ),
+        rawCpuMsPerMb: cpuMsPerMb(rawCpuPercent, rawBytesPerSec),
+        rawCpuPercent,
         clientCpuPercent: (onService.cpuSeconds / seconds) * 100,
         rssMaxMb: withClients.rssMax / MB,
         tickP99WithMs: withClients.ticks.p99Ms,
@@ -200,6 +217,10 @@ export async function runStreamSection(
     [
       'service CPU, RSS max',
       `${cpu(mn((r) => r.serviceCpuPercent))} of one core (ticks, odds readers and streams), ${fmt(m((r) => r.rssMaxMb))} MB`,
+    ],
+    [
+      'CPU per MB delivered',
+      `streams ${mn((r) => r.streamCpuMsPerMb) === null ? '?' : fmt(mn((r) => r.streamCpuMsPerMb) ?? 0, 1)} ms (service CPU with clients ${cpu(mn((r) => r.serviceCpuPercent))} minus without ${cpu(mn((r) => r.serviceCpuWithoutPercent))}), raw node:http ${mn((r) => r.rawCpuMsPerMb) === null ? '?' : fmt(mn((r) => r.rawCpuMsPerMb) ?? 0, 1)} ms`,
     ],
     [
       'raw server CPU, clients CPU',
@@ -307,4 +328,10 @@ async function untilMoved(
   ctx.log(
     `[${name}] ${fmt(held)} of ${fmt(clients)} streams moved to the stream process in ${fmt((Date.now() - started) / 1000, 1)} s`,
   );
+}
+
+/** Milliseconds of CPU per MB delivered, from a CPU share (% of one core) and bytes a second. */
+function cpuMsPerMb(cpuPercent: number | null, bytesPerSec: number): number | null {
+  if (cpuPercent === null || !(bytesPerSec > 0)) return null;
+  return ((cpuPercent / 100) * 1000) / (bytesPerSec / MB);
 }
