@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Entry point: `serve` (default), `replay <file>`, `convert-openfootball <file>`, `realism`, `keys create|list|revoke|plan`.
+// What only one command uses is imported in its action: `serve` does not load the replay, the converter or the realism report.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -8,12 +9,8 @@ import { createApiKey } from './api/keys.js';
 import { createLogger } from './api/logging.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { PlanBook } from './domain/quota.js';
-import { convertOpenfootball } from './feed/openfootball.js';
-import { toNdjson } from './feed/ndjson.js';
-import { compare, formatReport, loadReferences, simulateFigures } from './feed/simulator/realism/report.js';
-import { replay } from './replay.js';
 import { createService, openStore } from './roles/index.js';
-import { redactDatabaseUrl } from './store/postgres-store.js';
+import { redactDatabaseUrl } from './store/database-url.js';
 import type { Store } from './store/store.js';
 
 function config(): Config {
@@ -131,6 +128,7 @@ program
       console.error('--retry-delay must be an integer from 0 to 60000 (ms)');
       process.exit(2);
     }
+    const { replay } = await import('./replay.js');
     const report = await replay(cfg, {
       file,
       ...(o.url !== undefined ? { url: o.url } : {}),
@@ -159,6 +157,10 @@ program
   .argument('<file>', 'openfootball JSON file')
   .option('-o, --out <file>', 'output file (default: standard output)')
   .action(async (file: string, o: { out?: string }) => {
+    const [{ convertOpenfootball }, { toNdjson }] = await Promise.all([
+      import('./feed/openfootball.js'),
+      import('./feed/ndjson.js'),
+    ]);
     const season: unknown = JSON.parse(await readFile(file, 'utf8'));
     const ndjson = toNdjson(convertOpenfootball(season));
     if (o.out !== undefined) await writeFile(o.out, ndjson);
@@ -176,6 +178,8 @@ program
     'reference data (openfootball/, nfl/); default ../shared/data, else the copies in test/feed/fixtures',
   )
   .action(async (o: { days: string; seed: string; sports?: string; data?: string }) => {
+    const { compare, formatReport, loadReferences, simulateFigures } =
+      await import('./feed/simulator/realism/report.js');
     // A clone without the workspace's shared data still has the same files as test fixtures.
     const root = join(import.meta.dirname, '..', '..');
     const shared = join(root, '..', 'shared', 'data');

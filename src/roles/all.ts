@@ -6,7 +6,6 @@ import { nodeMetrics } from './metrics.js';
 import { newPipeline, newSettlement, openNode } from './node.js';
 import type { Service, ServiceOptions } from './service-types.js';
 import { nodeFeed } from './feeds.js';
-import { UpstreamFeed } from './upstream.js';
 import { startWork } from './work.js';
 
 export async function composeAll(config: Config, opts: ServiceOptions): Promise<Service> {
@@ -17,8 +16,8 @@ export async function composeAll(config: Config, opts: ServiceOptions): Promise<
     const pipeline = newPipeline(node, { store });
     await pipeline.load();
     const settlement = newSettlement(node, pipeline, store);
-    const feed = nodeFeed(node, pipeline, opts);
-    const upstream = feed instanceof UpstreamFeed ? feed : null;
+    const feed = await nodeFeed(node, pipeline, opts);
+    const upstream = feed?.kind === 'upstream' ? feed : null;
     const start = await startWork(node, { pipeline, settlement, simulated: config.feed === 'simulator' });
     const demoKeyCreated = await ensureDemoKey(node);
     const metrics = nodeMetrics(node, {

@@ -3,23 +3,31 @@ import type { Pipeline } from '../pipeline/pipeline.js';
 import type { Store } from '../store/store.js';
 import type { NodeParts } from './node.js';
 import type { ServiceOptions } from './service-types.js';
-import { BuiltInFeed } from './simulator.js';
-import { UpstreamFeed } from './upstream.js';
+import type { BuiltInFeed } from './simulator.js';
+import type { UpstreamFeed } from './upstream.js';
 
+/** Told apart by `kind` ('simulator' or 'upstream'). */
 export type NodeFeed = BuiltInFeed | UpstreamFeed;
 
-/** `store` is the one the feed may write (a pipeline candidate's fenced store: only the leader spends upstream credits). */
-export function nodeFeed(
+/**
+ * `store` is the one the feed may write (a pipeline candidate's fenced store: only the leader spends upstream credits).
+ * Only the configured producer's modules are loaded.
+ */
+export async function nodeFeed(
   node: NodeParts,
   pipeline: Pipeline,
   opts: ServiceOptions,
   store: Store = node.store,
-): NodeFeed | null {
+): Promise<NodeFeed | null> {
   switch (node.config.feed) {
-    case 'simulator':
+    case 'simulator': {
+      const { BuiltInFeed } = await import('./simulator.js');
       return new BuiltInFeed(node, pipeline);
-    case 'the-odds-api':
+    }
+    case 'the-odds-api': {
+      const { UpstreamFeed } = await import('./upstream.js');
       return new UpstreamFeed(node, pipeline, opts.upstream, store);
+    }
     case 'none':
       return null;
   }

@@ -1,19 +1,21 @@
 // Composes the service for this node's ROLE: one small file per role wires ports to implementations.
 import type { Config } from '../config.js';
-import { composeAll } from './all.js';
-import { composeApi } from './api.js';
-import { composePipeline } from './pipeline.js';
 import type { Service, ServiceOptions } from './service-types.js';
 
-export { openStore } from './node.js';
+export { openStore } from './store.js';
 export type { Service, ServiceOptions } from './service-types.js';
 
-const ROLES: Record<Config['role'], (config: Config, opts: ServiceOptions) => Promise<Service>> = {
-  all: composeAll,
-  api: composeApi,
-  pipeline: composePipeline,
+type Compose = (config: Config, opts: ServiceOptions) => Promise<Service>;
+
+// Each role's file is loaded when a node takes that role: a single process never loads the
+// scaled-out roles' modules (the leader election's PostgreSQL driver, the change stream's Redis client).
+const ROLES: Record<Config['role'], () => Promise<Compose>> = {
+  all: async () => (await import('./all.js')).composeAll,
+  api: async () => (await import('./api.js')).composeApi,
+  pipeline: async () => (await import('./pipeline.js')).composePipeline,
 };
 
-export function createService(config: Config, opts: ServiceOptions = {}): Promise<Service> {
-  return ROLES[config.role](config, opts);
+export async function createService(config: Config, opts: ServiceOptions = {}): Promise<Service> {
+  const compose = await ROLES[config.role]();
+  return compose(config, opts);
 }

@@ -9,11 +9,10 @@ import { Pipeline, type AppliedSink, type PipelineLogger } from '../pipeline/pip
 import { catalogGrader } from '../pipeline/settlement/catalog-grader.js';
 import { LogWindowKeeper } from '../pipeline/log-window.js';
 import { SettlementEngine, type SettlementEngineOptions } from '../pipeline/settlement/engine.js';
-import { openPostgresStore } from '../store/postgres-store.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
 import { logStoreHealth } from '../store/store-health.js';
 import type { Store } from '../store/store.js';
 import type { ServiceOptions } from './service-types.js';
+import { openStore } from './store.js';
 
 export interface NodeParts {
   config: Config;
@@ -37,15 +36,6 @@ export interface NodeParts {
 }
 
 const silentLog: PipelineLogger = { warn: () => undefined, error: () => undefined };
-
-/** The configured store, migrated: PostgreSQL with DATABASE_URL (rejects when it does not answer), else the embedded file. */
-export async function openStore(config: Config): Promise<Store> {
-  if (config.databaseUrl !== null) {
-    return openPostgresStore({ url: config.databaseUrl, poolSize: config.databasePoolSize });
-  }
-  // Write-behind flushes commit on a thread of their own, off the loop that answers requests.
-  return openSqliteStore({ dataDir: config.dataDir, writerThread: true });
-}
 
 /** Opens and migrates the store (closed again if migrating fails) and makes the empty in-memory parts. */
 export async function openNode(config: Config, opts: ServiceOptions): Promise<NodeParts> {

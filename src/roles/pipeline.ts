@@ -11,7 +11,6 @@ import { newPipeline, newSettlement, openNode } from './node.js';
 import { openStreamWriter, registerScaleOutMetrics, scaleOutUrls, type StreamWriterEnd } from './scale-out.js';
 import type { Service, ServiceOptions } from './service-types.js';
 import { nodeFeed } from './feeds.js';
-import { UpstreamFeed } from './upstream.js';
 import { startWork } from './work.js';
 
 export async function composePipeline(config: Config, opts: ServiceOptions): Promise<Service> {
@@ -29,8 +28,8 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
     const settlement = newSettlement(node, pipeline, leadership.store, (e) =>
       pipeline.exclusive(() => node.changeLog.append(e)),
     );
-    const feed = nodeFeed(node, pipeline, opts, leadership.store);
-    const upstream = feed instanceof UpstreamFeed ? feed : null;
+    const feed = await nodeFeed(node, pipeline, opts, leadership.store);
+    const upstream = feed?.kind === 'upstream' ? feed : null;
     // Settlement counters of the API nodes follow every committed settlement batch.
     node.changeLog.subscribe((c) => {
       if (c.kind !== 'settlement') return;

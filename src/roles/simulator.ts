@@ -1,6 +1,6 @@
 // The built-in simulator as this node's feed: it resumes what an earlier run left open, and what the store refuses is sent again.
 import { isTerminal } from '../domain/lifecycle.js';
-import { startSimulatorWorker, type SimulatorWorkerHandle } from '../feed/simulator/index.js';
+import { startSimulatorWorker, type SimulatorWorkerHandle } from '../feed/simulator/worker-host.js';
 import type { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
@@ -34,6 +34,7 @@ function simulatorKeepAliveMs(staleLockSeconds: number): number {
 }
 
 export class BuiltInFeed {
+  readonly kind = 'simulator';
   private simulator: SimulatorWorkerHandle | null = null;
   /** Made at the first batch, kept across a pipeline node's terms (its held messages too). */
   private producer: RetryingProducer | null = null;

@@ -18,6 +18,7 @@ export interface UpstreamOptions {
 const PROVIDER = 'the-odds-api';
 
 export class UpstreamFeed {
+  readonly kind = 'upstream';
   private adapter: TheOddsApiProducer | null = null;
   private producer: RetryingProducer | null = null;
 

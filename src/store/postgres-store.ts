@@ -1,10 +1,13 @@
 // The shared store on PostgreSQL (DATABASE_URL): a node-postgres pool under the same Kysely queries as SQLite.
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
+import { redactDatabaseUrl } from './database-url.js';
 import { createKyselyStore } from './kysely-store.js';
 import { postgresMigrationProvider } from './postgres-migrations.js';
 import type { StoreDatabase } from './schema.js';
 import type { Store } from './store.js';
+
+export { redactDatabaseUrl } from './database-url.js';
 
 /** The PostgreSQL store: a Store plus where in the database it lives. */
 export interface PostgresStore extends Store {
@@ -42,17 +45,6 @@ const types = {
       ? (value: string) => Number(value)
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
-
-/** The URL without its password, for messages and logs. */
-export function redactDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the configured DATABASE_URL';
-  }
-}
 
 /** Connects once: rejects with a message naming the server when it does not answer, else the current schema. */
 async function probe(pool: pg.Pool, url: string): Promise<string> {

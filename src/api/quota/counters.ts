@@ -4,9 +4,6 @@ import type { Store } from '../../store/store.js';
 import type { CallerLimiter, UsageCounter } from './counter.js';
 import { MemoryCallerLimiter } from './memory-callers.js';
 import { MemoryUsageCounter, type UsageLog } from './memory-counter.js';
-import { RedisCallerLimiter } from './redis-callers.js';
-import { checkEvictionPolicy, connectRedis } from './redis-client.js';
-import { RedisUsageCounter } from './redis-counter.js';
 
 export interface QuotaCounters {
   kind: 'memory' | 'redis';
@@ -33,6 +30,12 @@ export async function openQuotaCounters(opts: QuotaCountersOptions): Promise<Quo
     const usage = await MemoryUsageCounter.open({ store: opts.store, ...log }, opts.now);
     return { kind: 'memory', usage, callerLimits: new MemoryCallerLimiter(), close: () => usage.close() };
   }
+  // Loaded only with REDIS_URL: a single process never pays for the Redis client's modules.
+  const [{ RedisCallerLimiter }, { checkEvictionPolicy, connectRedis }, { RedisUsageCounter }] = await Promise.all([
+    import('./redis-callers.js'),
+    import('./redis-client.js'),
+    import('./redis-counter.js'),
+  ]);
   const redis: Redis = await connectRedis(opts.redisUrl, log);
   try {
     if (opts.log) await checkEvictionPolicy(redis, opts.log);

@@ -1,6 +1,6 @@
 // The one Redis connection of the quota counters (REDIS_URL): connected at boot with a clear error, failing fast afterwards.
 import { Redis } from 'ioredis';
-import { redactDatabaseUrl } from '../../store/postgres-store.js';
+import { redactDatabaseUrl } from '../../store/database-url.js';
 import type { UsageLog } from './memory-counter.js';
 
 export interface RedisConnectOptions {

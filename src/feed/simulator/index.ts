@@ -1,9 +1,4 @@
 // The built-in simulated world: the deterministic Simulator, and a worker thread that feeds its messages to a consumer.
-import { Worker } from 'node:worker_threads';
-import type { FeedMessage } from '../messages.js';
-import type { SimConfigInput } from './config.js';
-import type { ParentToWorker, WorkerInput, WorkerToParent } from './worker.js';
-
 export { Simulator, type SimulatorOptions } from './simulator.js';
 export { buildWorld, type World, type SimLeague, type SimTeam, type SimPlayer } from './world.js';
 export {
@@ -15,84 +10,4 @@ export {
   type SimConfigInput,
 } from './config.js';
 export { playOneGame } from './single-game.js';
-
-export interface SimulatorWorkerOptions {
-  seed: number;
-  /** Simulated seconds per wall second. */
-  speed: number;
-  /** Receives each batch in order; the next batch is only sent after it resolved. */
-  onBatch: (messages: FeedMessage[]) => Promise<unknown>;
-  /** Simulated start (epoch ms); default: now. */
-  startAt?: number;
-  /** Wall time that `startAt` corresponds to; default: now. */
-  wallStartAt?: number;
-  config?: SimConfigInput;
-  /** How often the worker advances the world (wall ms). */
-  tickMs?: number;
-  /** Errors of the worker or of onBatch (default: ignored; the simulation goes on). */
-  onError?: (err: unknown) => void;
-  /** Called once, when the world as it stood at the start has been sent and applied (readiness). */
-  onLoaded?: () => void;
-  /** Simulator events the consumer still holds open from an earlier run (id → status). */
-  openEvents?: ReadonlyMap<string, string>;
-  /** Outright markets the consumer holds unsettled from an earlier run (tournament id → market ids). */
-  openOutrights?: ReadonlyMap<string, readonly number[]>;
-}
-
-export interface SimulatorWorkerHandle {
-  /** Stops the worker after the batch being applied (if any) is done. */
-  stop(): Promise<void>;
-}
-
-export function startSimulatorWorker(opts: SimulatorWorkerOptions): SimulatorWorkerHandle {
-  const input: WorkerInput = {
-    seed: opts.seed,
-    speed: opts.speed,
-    startAt: opts.startAt ?? Date.now(),
-    wallStartAt: opts.wallStartAt ?? Date.now(),
-    tickMs: opts.tickMs ?? 150,
-    highWater: 20_000,
-    ...(opts.openEvents !== undefined ? { openEvents: [...opts.openEvents] } : {}),
-    ...(opts.openOutrights !== undefined
-      ? { openOutrights: [...opts.openOutrights].map(([id, markets]): [string, number[]] => [id, [...markets]]) }
-      : {}),
-    ...(opts.config !== undefined ? { config: opts.config } : {}),
-  };
-  const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: input });
-  const onError = opts.onError ?? (() => undefined);
-  let stopping = false;
-  let loaded = false;
-  let inFlight: Promise<void> = Promise.resolve();
-  const post = (m: ParentToWorker): void => {
-    if (!stopping) worker.postMessage(m);
-  };
-  worker.on('message', (m: WorkerToParent) => {
-    if (m.type === 'error') {
-      onError(new Error(`simulator: ${m.message}`));
-      return;
-    }
-    inFlight = (async () => {
-      try {
-        if (m.messages.length > 0) await opts.onBatch(m.messages as FeedMessage[]);
-      } catch (err) {
-        onError(err);
-      }
-      if (m.drained && !loaded) {
-        loaded = true;
-        opts.onLoaded?.();
-      }
-      post({ type: 'pull' });
-    })();
-  });
-  worker.on('error', onError);
-  post({ type: 'pull' });
-  return {
-    async stop() {
-      if (stopping) return;
-      worker.postMessage({ type: 'stop' } satisfies ParentToWorker);
-      stopping = true;
-      await inFlight;
-      await worker.terminate();
-    },
-  };
-}
+export { startSimulatorWorker, type SimulatorWorkerHandle, type SimulatorWorkerOptions } from './worker-host.js';
