@@ -16,3 +16,45 @@ export async function until(
   }
   return Date.now() - t0;
 }
+
+export interface ProgressWait {
+  /** A reading of the work under way (a count, a world time): the wait goes on while it changes. */
+  progress: () => unknown;
+  /** Throws when the reading has not changed for this long (wall ms): the work stopped. */
+  stallMs: number;
+  /** Why the condition can no longer come (the work it needed is done without it), or null while it may. */
+  exhausted?: () => string | null;
+  pollMs?: number;
+}
+
+/**
+ * Polls `check` until it holds, for as long as the work it waits on goes on: a deadline scaled to
+ * the work, not to a machine's speed. Throws when the work stalls (no progress for `stallMs`) or
+ * is exhausted without the condition. Resolves with the ms it took.
+ */
+export async function untilProgress(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  wait: ProgressWait,
+): Promise<number> {
+  const t0 = Date.now();
+  let last = wait.progress();
+  let lastAt = t0;
+  while (!(await check())) {
+    const over = wait.exhausted?.() ?? null;
+    if (over !== null) {
+      if (await check()) break; // it came with the last of the work
+      throw new Error(`waiting for ${what}: ${over}`);
+    }
+    const now = Date.now();
+    const p = wait.progress();
+    if (!Object.is(p, last)) {
+      last = p;
+      lastAt = now;
+    } else if (now - lastAt > wait.stallMs) {
+      throw new Error(`waiting for ${what}: no progress for ${wait.stallMs} ms (stuck at ${String(p)})`);
+    }
+    await sleep(wait.pollMs ?? 10);
+  }
+  return Date.now() - t0;
+}
