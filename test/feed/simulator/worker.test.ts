@@ -8,9 +8,17 @@ import { loadConfig } from '../../../src/config.js';
 import type { FeedMessage } from '../../../src/feed/messages.js';
 import { startSimulatorWorker, type SimulatorWorkerHandle } from '../../../src/feed/simulator/index.js';
 import { createService, type Service } from '../../../src/service.js';
+import { untilProgress } from '../../helpers/until.js';
+import { anyOf, CPU_STEP_MS, cpuBudget, cpuMs } from '../../helpers/world-progress.js';
 
 const KEY = 'sim-worker-test-key';
 const SPEED = 600;
+/** World time by which games must have ended (5 world hours: 30 wall seconds at SPEED on an idle machine). */
+const WORLD_BUDGET_MS = 5 * 3_600_000;
+/** CPU the process may use building and applying the world it starts with (~20 s on an idle machine). */
+const LOAD_CPU_BUDGET_MS = 180_000;
+/** Stuck: for this long (wall ms) no batch came and the process did not work (CPU_STEP_MS of CPU). */
+const STALL_MS = 30_000;
 
 describe('simulator worker → pipeline', () => {
   let dir: string;
@@ -20,6 +28,10 @@ describe('simulator worker → pipeline', () => {
   const rejections: string[] = [];
   let batches = 0;
   let largest = 0;
+  /** How far the world the service was given has come (the latest message time applied). */
+  let appliedTo = 0;
+  let loaded = false;
+  const startAt = Date.now();
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sim-worker-'));
@@ -29,16 +41,22 @@ describe('simulator worker → pipeline', () => {
     worker = startSimulatorWorker({
       seed: 42,
       speed: SPEED,
+      startAt,
+      wallStartAt: startAt,
       onBatch: async (messages: FeedMessage[]) => {
-        batches++;
         largest = Math.max(largest, messages.length);
         const outcomes = await service.pipeline.applyAll(messages);
+        for (const m of messages) if (m.ts !== undefined) appliedTo = Math.max(appliedTo, Date.parse(m.ts));
+        batches++;
         outcomes.forEach((o, i) => {
           if (!o.ok && rejections.length < 5)
             rejections.push(`${o.message} ← ${JSON.stringify(messages[i]).slice(0, 200)}`);
         });
       },
       onError: (err) => errors.push(err),
+      onLoaded: () => {
+        loaded = true;
+      },
     });
   });
 
@@ -55,17 +73,33 @@ describe('simulator worker → pipeline', () => {
   }
 
   it('lists the sports, shows live games and ends games with a result, rejecting nothing', async () => {
-    const deadline = Date.now() + 30_000;
+    // Not a wall deadline: how long the world takes to load and play depends on the machine. The
+    // wait goes on while the process works, up to LOAD_CPU_BUDGET_MS of CPU for the world to load,
+    // then until the world applied is WORLD_BUDGET_MS past its start.
     let sports = 0;
     let live = 0;
     let ended: Array<{ id: string }> = [];
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500));
-      sports = (await get<{ total: number }>('/v1/sports')).total;
-      live = (await get<{ total: number }>('/v1/live?limit=1')).total;
-      ended = (await get<{ events: Array<{ id: string }> }>('/v1/events?status=ended&limit=5')).events;
-      if (sports >= 17 && live > 0 && ended.length > 0) break;
-    }
+    await untilProgress(
+      'the sports, live games and ended games',
+      async () => {
+        sports = (await get<{ total: number }>('/v1/sports')).total;
+        live = (await get<{ total: number }>('/v1/live?limit=1')).total;
+        ended = (await get<{ events: Array<{ id: string }> }>('/v1/events?status=ended&limit=5')).events;
+        return sports >= 17 && live > 0 && ended.length > 0;
+      },
+      {
+        progress: () => `${batches}:${Math.floor(cpuMs() / CPU_STEP_MS)}`,
+        stallMs: STALL_MS,
+        exhausted: anyOf(
+          cpuBudget(LOAD_CPU_BUDGET_MS, 'the world not loaded', () => !loaded),
+          () =>
+            loaded && appliedTo >= startAt + WORLD_BUDGET_MS
+              ? `the world played ${WORLD_BUDGET_MS / 3_600_000} hours: ${sports} sports, ${live} live, ${ended.length} ended`
+              : null,
+        ),
+        pollMs: 500,
+      },
+    );
     assert.ok(sports >= 17, `${sports} sports`);
     assert.ok(live > 0, 'live events');
     assert.ok(ended.length > 0, 'ended events');
