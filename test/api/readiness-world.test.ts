@@ -4,6 +4,15 @@ import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { startService, type TestService } from '../helpers/service.js';
+import { untilProgress } from '../helpers/until.js';
+import { anyOf, cpuBudget, worldBudget, worldOf, working, type WorldReadings } from '../helpers/world-progress.js';
+
+/** The world must be in before it has played this long past its start (world ms; SIM_SPEED=1). */
+const WORLD_BUDGET_MS = 10 * 60_000;
+/** CPU the process may use building and applying the world (~20 s on an idle machine). */
+const LOAD_CPU_BUDGET_MS = 180_000;
+/** Loading has stopped when for this long (wall ms) no batch came and the process did not work. */
+const STALL_MS = 30_000;
 
 interface Status {
   status: string;
@@ -14,11 +23,13 @@ interface Status {
 
 describe('readiness while the simulated world loads', () => {
   let svc: TestService;
+  let world: WorldReadings;
 
   before(async () => {
     // The worker runs the world on the wall clock from where the (injected, still) clock started:
     // start it at the wall's now, or it would first play every day since T0.
     svc = await startService({ env: { FEED: 'simulator', SIM_SEED: '7' }, now: Date.now() });
+    world = worldOf(svc.service);
   });
   after(async () => {
     await svc.close();
@@ -28,15 +39,25 @@ describe('readiness while the simulated world loads', () => {
     // /v1/status is limited to 2 a second per caller: asked once while loading, once when ready.
     const before = await svc.inject<Status>('GET', '/v1/status', { key: null });
     const probes: number[] = [];
-    // Bounded: 1,200 probes 100 ms apart (2 minutes; the world takes 3-20 s, longer on a loaded machine).
-    for (let i = 0; i < 1200; i++) {
-      const ready = await svc.inject('GET', '/readyz', { key: null });
-      probes.push(ready.status);
-      if (ready.status === 200) break;
-      assert.equal(ready.status, 503, ready.text);
-      assert.deepEqual(ready.body, { status: 'loading' });
-      await sleep(100);
-    }
+    // Probes 100 ms apart for as long as the world comes in (3-20 s, longer on a loaded machine):
+    // bounded by the work, not the wall: CPU spent on it, and the world in long before it has played 10 minutes.
+    await untilProgress(
+      'ready',
+      async () => {
+        const ready = await svc.inject('GET', '/readyz', { key: null });
+        probes.push(ready.status);
+        if (ready.status === 200) return true;
+        assert.equal(ready.status, 503, ready.text);
+        assert.deepEqual(ready.body, { status: 'loading' });
+        return false;
+      },
+      {
+        progress: working(world),
+        stallMs: STALL_MS,
+        exhausted: anyOf(cpuBudget(LOAD_CPU_BUDGET_MS, 'not ready'), worldBudget(world, WORLD_BUDGET_MS)),
+        pollMs: 100,
+      },
+    );
     assert.equal(probes[0], 503, 'the service said ready before its world had arrived');
     assert.equal(before.status, 200, before.text);
     assert.equal(before.body.status, 'starting');
