@@ -9,15 +9,58 @@ import { isTerminal } from '../../src/domain/lifecycle.js';
 import type { EventResult } from '../../src/domain/types.js';
 import { createService, type Service } from '../../src/service.js';
 import type { Store } from '../../src/store/store.js';
-import { sleep, until as untilEvery } from '../helpers/until.js';
-
-/** Polled every 100 ms: the checks read the service's metrics. */
-const until = (what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<number> =>
-  untilEvery(what, check, timeoutMs, 100);
+import { sleep, untilProgress } from '../helpers/until.js';
+import { anyOf, cpuBudget, worldBudget, worldOf, working, type WorldReadings } from '../helpers/world-progress.js';
 
 /** Simulated seconds per wall second: games end every few hundred milliseconds. */
 const SIM_SPEED = '1200';
 const SIM = { tiers: [2, 3] as Array<1 | 2 | 3> };
+/** World time within which the simulator ends enough games for a wait (30 wall seconds at SIM_SPEED on an idle machine). */
+const WORLD_BUDGET_MS = 10 * 3_600_000;
+/** CPU the process may use before the world's first message (building it: ~10 s on an idle machine). */
+const LOAD_CPU_BUDGET_MS = 180_000;
+/** Within WORLD_BUDGET_MS of the world once it runs; before it does, within LOAD_CPU_BUDGET_MS of CPU. */
+const budget = (world: WorldReadings): (() => string | null) =>
+  anyOf(
+    cpuBudget(LOAD_CPU_BUDGET_MS, 'no world yet', () => world.at() === 0),
+    worldBudget(world, WORLD_BUDGET_MS),
+  );
+/** A wait fails when its work has not moved for this long (wall ms): twice the retry queue's longest backoff (15 s). */
+const STALL_MS = 30_000;
+
+/**
+ * Waits for what the simulated world brings (games that end) as long as the world goes on, until it
+ * has played WORLD_BUDGET_MS: a deadline in world time, not in a machine's wall time.
+ */
+function untilTheWorld(what: string, check: () => boolean, world: WorldReadings): Promise<number> {
+  return untilProgress(what, check, {
+    progress: working(world),
+    stallMs: STALL_MS,
+    exhausted: budget(world),
+    pollMs: 100,
+  });
+}
+
+/**
+ * Waits for the service's own work (retries, writes, settlement) to leave nothing: as long as what is
+ * left or the world changes, within WORLD_BUDGET_MS of the world.
+ */
+function untilNoneLeft(what: string, left: () => Promise<number>, world: WorldReadings): Promise<number> {
+  let n = -1;
+  return untilProgress(
+    what,
+    async () => {
+      n = await left();
+      return n === 0;
+    },
+    {
+      progress: () => `${n} left, ${working(world)()}`,
+      stallMs: STALL_MS,
+      exhausted: budget(world),
+      pollMs: 100,
+    },
+  );
+}
 
 /** What a full disk answers: better-sqlite3's SQLITE_FULL. */
 function diskFull(): Error {
@@ -103,13 +146,14 @@ describe('fault: a producer’s messages are refused (store cannot commit)', () 
     dataDir = await mkdtemp(join(tmpdir(), 'sds-fault-producer-'));
     let service = await start(dataDir);
     const faultA = new FailingWrites(service.store);
+    const world = worldOf(service);
     try {
-      await until('the first results', () => faultA.accepted.size >= 3, 30_000);
+      await untilTheWorld('the first results', () => faultA.accepted.size >= 3, world);
 
       // Outage A: the store refuses every write for a while, then recovers; the service keeps running.
       faultA.failing = true;
       const outageStart = Date.now();
-      await until('results refused during the outage', () => faultA.refused.size >= 5, 30_000);
+      await untilTheWorld('results refused during the outage', () => faultA.refused.size >= 5, world);
       await sleep(3_000);
       // Operators see what waits to be sent again.
       assert.ok((await retryHeld(service)) > 0, 'feed_retry_held during the outage');
@@ -117,17 +161,17 @@ describe('fault: a producer’s messages are refused (store cannot commit)', () 
       const outageMs = Date.now() - outageStart;
       const refusedA = [...faultA.refused.keys()];
       const refusedCallsA = [...faultA.refused.values()].reduce((a, b) => a + b, 0);
-      const drainMs = await until(
+      const drainMs = await untilNoneLeft(
         'every refused result stored',
-        async () => (await missing(service.store, refusedA)).length === 0,
-        30_000,
+        async () => (await missing(service.store, refusedA)).length,
+        world,
       );
-      const settleMs = await until(
+      const settleMs = await untilNoneLeft(
         'every refused result settled',
-        async () => (await unsettled(service.store, refusedA)).length === 0,
-        30_000,
+        async () => (await unsettled(service.store, refusedA)).length,
+        world,
       );
-      await until('nothing held any more', async () => (await retryHeld(service)) === 0, 30_000);
+      await untilNoneLeft('nothing held any more', () => retryHeld(service), world);
       const acceptedA = refusedA.filter((id) => (faultA.accepted.get(id) ?? 0) > 0).length;
       assert.equal(acceptedA, refusedA.length);
       for (const id of refusedA) {
@@ -139,21 +183,22 @@ describe('fault: a producer’s messages are refused (store cannot commit)', () 
       // restarted on a store that works: the restarted world closes what was left open.
       const refusedBefore = new Set(faultA.refused.keys());
       faultA.failing = true;
-      await until(
+      await untilTheWorld(
         'results refused during the second outage',
         () => faultA.refused.size >= refusedBefore.size + 3,
-        30_000,
+        world,
       );
       const refusedB = [...faultA.refused.keys()].filter((id) => !refusedBefore.has(id));
       await service.close();
       faultA.failing = false;
       service = await start(dataDir);
-      const restartMs = await until(
+      const restarted = worldOf(service);
+      const restartMs = await untilNoneLeft(
         'results refused before the restart stored',
-        async () => (await missing(service.store, refusedB)).length === 0,
-        30_000,
+        async () => (await missing(service.store, refusedB)).length,
+        restarted,
       );
-      await until('…and settled', async () => (await unsettled(service.store, refusedB)).length === 0, 30_000);
+      await untilNoneLeft('…and settled', async () => (await unsettled(service.store, refusedB)).length, restarted);
       assert.deepEqual(await missing(service.store, refusedA), [], 'outage A results still there, never revised');
       // No result of any finished simulator event was revised by the restart (walkovers included).
       const finals = [...service.readModel.all()].filter((le) => isTerminal(le.event.status)).map((le) => le.event.id);
