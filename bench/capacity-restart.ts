@@ -25,6 +25,7 @@ export async function measureRestart(ctx: BenchContext, w: CapacityWorld, name: 
   const again = await startService(ctx.children, {
     dataDir: join(ctx.tempDir, name, 'data'),
     nodeArgs: ctx.settings.serviceNodeArgs,
+    listenTimeoutMs: 15 * 60_000,
   });
   const listeningMs = Date.now() - spawnedAt;
   const deadline = spawnedAt + 15 * 60_000;

@@ -37,6 +37,8 @@ export interface ServiceStartOptions {
    * so writing the log costs what it costs in production and nothing in the bench process.
    */
   stdoutFile?: string;
+  /** How long the service may take to listen (a restart on a big store loads it first); default 30 s. */
+  listenTimeoutMs?: number;
 }
 
 export const CLI_PATH = join(import.meta.dirname, '..', 'src', 'cli.js');
@@ -65,7 +67,7 @@ export async function startService(children: Children, opts: ServiceStartOptions
     },
   });
   if (stdoutFd !== null) closeSync(stdoutFd); // the child holds its own copy
-  await waitForHttp(`${baseUrl}/livez`, child);
+  await waitForHttp(`${baseUrl}/livez`, child, opts.listenTimeoutMs);
 
   const adminHeaders = { 'x-admin-key': adminKey };
 
