@@ -11,17 +11,12 @@ import {
 } from '../../src/live/history-codec.js';
 import { LogSegmentWriter, oddsIdsSafe } from '../../src/live/log-codec.js';
 import type { OddsEntry } from '../../src/live/log-entry.js';
+import { Rng } from '../../src/feed/simulator/rng.js';
 
-/** A seeded generator (mulberry32): the same columns every run. */
+/** The project's seeded generator: the same columns every run. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 /** n changes in groups of `group` sharing an instant; ids and prices of a real feed, with a few awkward ones. */
