@@ -1,4 +1,5 @@
 // Capacity restart (BENCH_CAPACITY_RESTART=1): the service stopped after ticking and started again on the same store; how long until it is ready with the whole world.
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CapacityWorld } from './capacity.js';
 import { readProcessMemory } from './proc-status.js';
@@ -21,6 +22,12 @@ export interface RestartFigures {
  */
 export async function measureRestart(ctx: BenchContext, w: CapacityWorld, name: string): Promise<RestartFigures> {
   await ctx.children.stop(w.service.child, 120_000);
+  // A copy of the stopped world's store, to time and profile restarts on it again without the load.
+  const keep = process.env.BENCH_CAPACITY_KEEP_STORE;
+  if (keep !== undefined && keep !== '') {
+    cpSync(join(ctx.tempDir, name, 'data'), keep, { recursive: true });
+    ctx.log(`[${name}] the stopped world's store is copied to ${keep}`);
+  }
   const spawnedAt = Date.now();
   const again = await startService(ctx.children, {
     dataDir: join(ctx.tempDir, name, 'data'),

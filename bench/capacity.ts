@@ -37,6 +37,7 @@ export const CAPACITY_USAGE = [
   '             BENCH_CAPACITY_WARMUP (s of ticking before recording, default 5),',
   '             BENCH_CAPACITY_CODING (br or gzip: the odds readers ask for it; default none),',
   '             BENCH_CAPACITY_RESTART (1: after ticking, stop the service and time its restart on the same store until ready),',
+  "             BENCH_CAPACITY_KEEP_STORE (a directory: with RESTART, the stopped world's store is copied there first),",
   '             BENCH_CAPACITY_STREAM_CLIENTS (default 0: none; n: the stream section run under this name)',
 ];
 

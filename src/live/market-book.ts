@@ -1,5 +1,6 @@
 // An event's markets held column-wise (typed arrays, indexes of shared strings): ~17-25 bytes a selection, not ~300.
 import type { Market, Outcome, TeamSide } from '../domain/types.js';
+import { decodeBookImage, encodeBookImage } from './book-image.js';
 import { familyGeneration, familyIdOfKey } from './market-families.js';
 import { sharedStrings } from './shared-strings.js';
 
@@ -376,6 +377,63 @@ export class MarketBook {
       this.nextPosition = Math.max(this.nextPosition, (stored ?? this.nextPosition) + 1);
     });
     this.rebuild(rows);
+  }
+
+  /** The book's markets and current prices as one compact image (book-image.ts), as the store keeps them. */
+  image(): Uint8Array {
+    return encodeBookImage({
+      marketIds: this.marketIds,
+      marketBase: this.marketBase,
+      positions: this.positions,
+      positionBase: this.positionBase,
+      nextPosition: this.nextPosition,
+      keys: this.keyIdx,
+      names: this.nameIdx,
+      starts: this.starts,
+      withdrawn: this.withdrawnCol,
+      selectionIds: this.selIds,
+      selectionBase: this.denseBase,
+      odds: this.oddsCol,
+      flags: this.flags,
+      codes: this.codeIdx,
+      labels: this.labelIdx,
+    });
+  }
+
+  /**
+   * Replaces the whole book with a stored image (a restart): markets, positions and current
+   * prices. Opening and closing prices are restored apart (restoreMarks). Throws BookImageError
+   * for bytes that are not an image, leaving the book as it was.
+   */
+  restoreImage(bytes: Uint8Array): void {
+    const c = decodeBookImage(bytes);
+    releaseOnCollect.unregister(this);
+    releaseStrings({ keys: this.keyIdx, names: this.nameIdx, codes: this.codeIdx, labels: this.labelIdx });
+    this.marketIds = c.marketIds;
+    this.marketBase = c.marketBase;
+    this.positions = c.positions;
+    this.positionBase = c.positionBase;
+    this.nextPosition = c.nextPosition;
+    this.keyIdx = c.keys;
+    this.familyCol = null;
+    this.nameIdx = c.names;
+    this.starts = c.starts;
+    this.withdrawnCol = c.withdrawn;
+    this.withdrawnCount = c.withdrawn.reduce((n, w) => n + w, 0);
+    this.selIds = c.selectionIds;
+    this.denseBase = c.selectionBase;
+    this.oddsCol = c.odds;
+    this.flags = c.flags;
+    this.codeIdx = c.codes;
+    this.labelIdx = c.labels;
+    this.openingCol = null;
+    this.closingCol = null;
+    this.marksDirty = false;
+    releaseOnCollect.register(this, { keys: c.keys, names: c.names, codes: c.codes, labels: c.labels }, this);
+    this.bySelection = null;
+    this.byMarket = null;
+    this.marketOf = null;
+    this.layout++;
   }
 
   /** Withdraws offered markets by id (unknown or already withdrawn ids are ignored); returns those withdrawn. */

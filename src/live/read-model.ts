@@ -244,6 +244,12 @@ export class ReadModel {
     this.touch(le);
   }
 
+  /** Restores an event's whole book from its stored image (book-image.ts; a restart). */
+  restoreImage(le: LiveEvent, image: Uint8Array): void {
+    le.book.restoreImage(image);
+    this.touch(le);
+  }
+
   /** Withdraws markets (unknown or already withdrawn ids are ignored); returns the ids withdrawn. */
   withdrawMarkets(le: LiveEvent, marketIds: number[] | 'all', at: number = le.event.updatedAt): number[] {
     const withdrawn = le.book.withdraw(marketIds);

@@ -64,6 +64,34 @@ export class SharedStrings {
     return slot;
   }
 
+  /** String i's stored bytes (a view of the table: copy before the table changes) and whether they are UTF-16. */
+  encoded(i: number): { bytes: Uint8Array; wide: boolean } {
+    const from = this.start[i] as number;
+    return { bytes: this.arena.subarray(from, from + (this.len[i] as number)), wide: this.wide[i] === 1 };
+  }
+
+  /**
+   * The index of the string whose stored bytes these are (as encoded() gave them), counting one
+   * more user: a book image's strings go in without being decoded to JS strings and encoded again.
+   */
+  acquireEncoded(bytes: Uint8Array, wide: boolean): number {
+    const n = bytes.length;
+    if (n > this.scratch.length) this.scratch = Buffer.allocUnsafeSlow(n);
+    this.scratch.set(bytes);
+    const hash = fnv1a(this.scratch, n);
+    let slot = this.lookup(hash, n);
+    // A wide and a UTF-8 string never have equal bytes for equal text, but equal bytes could be
+    // different texts in the two encodings: match the encoding too.
+    if (slot >= 0 && (this.wide[slot] === 1) !== wide) slot = this.lookupWide(hash, n, wide ? 1 : 0);
+    if (slot < 0) slot = this.insert(hash, n, wide ? 1 : 0);
+    else if (this.refs[slot] === 0) {
+      this.dead--;
+      this.deadBytes -= this.len[slot] as number;
+    }
+    this.refs[slot] = (this.refs[slot] as number) + 1;
+    return slot;
+  }
+
   /** One more user of string i, which some user holds (a book keeping a string it had). */
   retain(i: number): void {
     if (this.refs[i] === 0) {
@@ -138,6 +166,18 @@ export class SharedStrings {
       if (entry === 0) return -1;
       const slot = entry - 1;
       if (this.hashes[slot] === hash && this.len[slot] === n && this.sameBytes(slot, n)) return slot;
+    }
+  }
+
+  /** As lookup, for the slot whose bytes are also in the given encoding. */
+  private lookupWide(hash: number, n: number, wide: number): number {
+    const mask = this.index.length - 1;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const entry = this.index[at] as number;
+      if (entry === 0) return -1;
+      const slot = entry - 1;
+      if (this.hashes[slot] === hash && this.len[slot] === n && this.wide[slot] === wide && this.sameBytes(slot, n))
+        return slot;
     }
   }
 

@@ -2,12 +2,13 @@
 import { badRequest, ServiceError } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
 import { playerStatsOf, sameJson } from './map-messages.js';
-import type { EventResult, FinalStatus, SportEvent, TeamSide } from '../domain/types.js';
+import type { EventResult, FinalStatus, Market, SportEvent, TeamSide } from '../domain/types.js';
 import type { FeedMessage, FeedMessageType } from '../feed/messages.js';
 import { parseNdjsonLine } from '../feed/ndjson.js';
 import { orderKeyOf } from '../feed/order-key.js';
 import { ArenaKeeper, MAX_BAD_LINES, parsePackedBytes, type IngressLine } from '../feed/packed-body.js';
 import { changesOf, type IngressMessage } from '../feed/packed-odds.js';
+import { BookImageError } from '../live/book-image.js';
 import type { LogEntry } from '../live/change-log.js';
 import type { LiveEvent } from '../live/live-event.js';
 import { PositionRecorder, type BatchPositions } from '../live/log-replay.js';
@@ -93,6 +94,14 @@ export interface PipelineSnapshot {
   events: StoredEvent[];
   results: Map<string, EventResult>;
   outrights: StoredTournament[];
+}
+
+/** The last flush a stored event's markets or odds rows came from (the write-behind continues after it). */
+function lastSeqOf({ marketSeqs, image, oddsLog }: StoredEvent): number {
+  let last = image?.seq ?? 0;
+  for (const s of marketSeqs) if (s > last) last = s;
+  for (const r of oddsLog) if (r.seq > last) last = r.seq;
+  return last;
 }
 
 export interface PipelineCounters {
@@ -234,7 +243,37 @@ export class Pipeline implements FeedIngress {
   async load(): Promise<number> {
     // The stored window first: the log's head and origin are where they stood before anything appends.
     await this.opts.logWindow?.restore(this.opts.store);
-    return this.restore(await this.snapshot());
+    const { store, readModel } = this.opts;
+    const keep = this.keptAfterRestart();
+    // Restored a batch at a time as the store reads it: a full world's market documents (11,000
+    // events × 1,000 markets) never sit in memory at once, only its books do. Nothing is served
+    // before load() returns, so the read model need not change in one step as a reload's does.
+    const loadedAt = this.wallNow();
+    const terminal: LiveEvent[] = [];
+    let n = 0;
+    let lastSeq = 0;
+    await store.loadEventBatches((batch) => {
+      readModel.log.quietly(() => {
+        for (const stored of batch) {
+          if (!keep(stored)) continue;
+          const le = this.restoreEvent(stored, loadedAt);
+          lastSeq = Math.max(lastSeq, lastSeqOf(stored));
+          if (isTerminal(le.event.status)) terminal.push(le);
+          n++;
+        }
+      });
+    });
+    const results = await this.resultsOf(terminal.map((le) => le.event.id));
+    readModel.log.quietly(() => {
+      for (const le of terminal) {
+        const r = results.get(le.event.id);
+        if (r !== undefined) readModel.putResult(le, r);
+      }
+      this.writeBehind.seq = Math.max(this.writeBehind.seq, lastSeq);
+    });
+    const outrights = await store.loadOutrights();
+    readModel.log.quietly(() => this.restoreOutrights(outrights));
+    return n;
   }
 
   /**
@@ -264,18 +303,40 @@ export class Pipeline implements FeedIngress {
   }
 
   private async snapshot(): Promise<PipelineSnapshot> {
-    const { store, now, endedRetentionMs } = this.opts;
-    const cutoff = now() - endedRetentionMs;
-    const events = (await store.loadEvents()).filter(
-      ({ event }) => !(isTerminal(event.status) && event.statusChangedAt < cutoff),
-    );
-    const results = new Map<string, EventResult>();
-    for (const { event } of events) {
-      if (!isTerminal(event.status)) continue;
-      const r = await store.getResult(event.id);
-      if (r !== null) results.set(event.id, r);
+    const keep = this.keptAfterRestart();
+    const events = (await this.opts.store.loadEvents()).filter(keep);
+    const results = await this.resultsOf(events.filter(({ event }) => isTerminal(event.status)).map((e) => e.event.id));
+    return { events, results, outrights: await this.opts.store.loadOutrights() };
+  }
+
+  /** Restores a stored book image; false (logged) when its bytes are not one: the event's documents, if any, are what is left. */
+  private restoredImage(le: LiveEvent, data: Uint8Array): boolean {
+    try {
+      this.opts.readModel.restoreImage(le, data);
+      return true;
+    } catch (err) {
+      if (!(err instanceof BookImageError)) throw err;
+      this.opts.log.error(
+        { err, eventId: le.event.id },
+        "an event's stored book image is unreadable: its markets are restored from what else is stored",
+      );
+      return false;
     }
-    return { events, results, outrights: await store.loadOutrights() };
+  }
+
+  /** Which stored events a restart keeps: ended ones only within ENDED_RETENTION_HOURS. */
+  private keptAfterRestart(): (stored: StoredEvent) => boolean {
+    const cutoff = this.opts.now() - this.opts.endedRetentionMs;
+    return ({ event }) => !(isTerminal(event.status) && event.statusChangedAt < cutoff);
+  }
+
+  private async resultsOf(eventIds: string[]): Promise<Map<string, EventResult>> {
+    const results = new Map<string, EventResult>();
+    for (const id of eventIds) {
+      const r = await this.opts.store.getResult(id);
+      if (r !== null) results.set(id, r);
+    }
+    return results;
   }
 
   /** Rebuilds the read model from stored state: no change anybody follows, so nothing is logged. */
@@ -289,37 +350,63 @@ export class Pipeline implements FeedIngress {
     const loadedAt = this.wallNow();
     let n = 0;
     let lastSeq = 0;
-    for (const { event: stored, markets, positions, marketSeqs, oddsLog, oddsMarks } of snapshot.events) {
-      for (const s of marketSeqs) lastSeq = Math.max(lastSeq, s);
-      for (const r of oddsLog) lastSeq = Math.max(lastSeq, r.seq);
-      // A stored stale-feed lock goes back on the read model (LiveEvent.stale), not on the event.
-      const { feedStale, ...event } = stored;
-      const le = readModel.putEvent(event);
-      le.freshAt = loadedAt;
-      if (feedStale === true) readModel.setStale(le, true);
-      if (markets.length > 0) readModel.restoreMarkets(le, markets, positions);
-      // Odds logged after a market's document was written are newer than it: apply them in order.
-      for (const row of oddsLog) {
-        const updatedAt = decodeOdds(row.data, (selectionId, odds, locked) => {
-          const o = le.book.indexOfSelection(selectionId);
-          if (o < 0 || row.seq <= (marketSeqs[le.book.marketOfOutcome(o)] ?? 0)) return;
-          le.book.setOdds(o, odds);
-          le.book.setLocked(o, locked);
-        });
-        if (updatedAt > le.event.updatedAt) le.event = { ...le.event, updatedAt };
-      }
-      // Opening and closing prices as stored: after the odds rows, whose replay moved prices.
-      const marks = oddsMarks === null ? null : decodeOddsMarks(oddsMarks);
-      if (marks !== null) le.book.restoreMarks(marks);
-      le.book.marksDirty = false;
-      if (oddsLog.length > 0 || marks !== null) readModel.touch(le);
-      const r = snapshot.results.get(event.id);
+    for (const stored of snapshot.events) {
+      const le = this.restoreEvent(stored, loadedAt);
+      lastSeq = Math.max(lastSeq, lastSeqOf(stored));
+      const r = snapshot.results.get(le.event.id);
       if (r !== undefined) readModel.putResult(le, r);
       n++;
     }
     this.writeBehind.seq = Math.max(this.writeBehind.seq, lastSeq);
     this.restoreOutrights(snapshot.outrights);
     return n;
+  }
+
+  /** One stored event back on the read model: its markets, the odds logged after them, its marks. */
+  private restoreEvent(
+    { event: stored, markets, positions, marketSeqs, image: storedImage, oddsLog, oddsMarks }: StoredEvent,
+    loadedAt: number,
+  ): LiveEvent {
+    let image = storedImage;
+    const { readModel } = this.opts;
+    // A stored stale-feed lock goes back on the read model (LiveEvent.stale), not on the event.
+    const { feedStale, ...event } = stored;
+    const le = readModel.putEvent(event);
+    le.freshAt = loadedAt;
+    if (feedStale === true) readModel.setStale(le, true);
+    // The flush that wrote what each market holds now: odds rows of that flush or before are in it.
+    let writtenBy: (market: number) => number = (i) => marketSeqs[i] ?? 0;
+    if (image !== null && !this.restoredImage(le, image.data)) image = null;
+    if (image !== null) {
+      // Documents newer than the image (a store written both ways) replace their markets in it.
+      const newer = markets.flatMap((m, k) => ((marketSeqs[k] ?? 0) > image.seq ? [k] : []));
+      if (newer.length > 0) {
+        readModel.restoreMarkets(
+          le,
+          newer.map((k) => markets[k] as Market),
+          newer.map((k) => positions[k] as number),
+        );
+      }
+      const seqs = new Float64Array(le.book.marketCount).fill(image.seq);
+      for (const k of newer) seqs[le.book.indexOfMarket((markets[k] as Market).marketId)] = marketSeqs[k] as number;
+      writtenBy = (i) => seqs[i] ?? 0;
+    } else if (markets.length > 0) readModel.restoreMarkets(le, markets, positions);
+    // Odds logged after a market's document was written are newer than it: apply them in order.
+    for (const row of oddsLog) {
+      const updatedAt = decodeOdds(row.data, (selectionId, odds, locked) => {
+        const o = le.book.indexOfSelection(selectionId);
+        if (o < 0 || row.seq <= writtenBy(le.book.marketOfOutcome(o))) return;
+        le.book.setOdds(o, odds);
+        le.book.setLocked(o, locked);
+      });
+      if (updatedAt > le.event.updatedAt) le.event = { ...le.event, updatedAt };
+    }
+    // Opening and closing prices as stored: after the odds rows, whose replay moved prices.
+    const marks = oddsMarks === null ? null : decodeOddsMarks(oddsMarks);
+    if (marks !== null) le.book.restoreMarks(marks);
+    le.book.marksDirty = false;
+    if (oddsLog.length > 0 || marks !== null) readModel.touch(le);
+    return le;
   }
 
   /** Restores the outright book (tournaments, markets, results) as last committed. */

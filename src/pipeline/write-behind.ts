@@ -36,8 +36,8 @@ interface Marks {
  * bottleneck. Changes are coalesced per event and flushed every interval, so a `kill -9` loses at
  * most one interval of live odds. Price and lock changes are written as compact odds rows (the
  * selections that changed, 17 bytes each), not as market documents: a tick of 100,000 changes is
- * ~2 MB, where documents would be 100 MB. Market documents are written when a market is added or
- * changed. Results never wait here: they commit at once. Nothing is deleted: withdrawn markets are
+ * ~2 MB, where documents would be 100 MB. An event whose markets were added or changed is written
+ * whole, as one image of its book (book-image.ts). Results never wait here: they commit at once. Nothing is deleted: withdrawn markets are
  * written with their `withdrawn` flag (they still settle).
  */
 export class WriteBehind {
@@ -130,16 +130,18 @@ export class WriteBehind {
       const marks = this.readModel.get(eventId)?.book.marks();
       if (marks != null) (batch.oddsMarks ??= []).push({ eventId, data: encodeOddsMarks(marks) });
     }
+    // An event whose markets changed is written whole, as one image of its book: a restart then
+    // copies columns instead of parsing a document per market (book-image.ts). The image holds
+    // its current prices too, so the event needs no odds row in this flush.
+    const imaged = new Set<string>();
     for (const eventId of only(this.markets)) {
       const ids = this.markets.get(eventId) ?? new Set<number>();
       this.markets.delete(eventId);
       this.marketDocs -= ids.size;
       const le = this.readModel.get(eventId);
       if (le === undefined) continue;
-      for (const marketId of ids) {
-        const i = le.book.indexOfMarket(marketId);
-        if (i >= 0) batch.markets.push({ eventId, position: le.book.position(i), market: le.book.toMarket(i) });
-      }
+      (batch.bookImages ??= []).push({ eventId, data: le.book.image() });
+      imaged.add(eventId);
     }
     // Rows are written into one block per flush, reused by the next flush once the store has
     // taken this one (returnRows): new memory per row per flush (~2 MB a flush at 1,000 ticking
@@ -151,6 +153,12 @@ export class WriteBehind {
       this.odds.delete(eventId);
       const le = this.readModel.get(eventId);
       if (le === undefined || pending === undefined) continue;
+      if (imaged.has(eventId)) {
+        // The image is this flush's full row: older rows go with it.
+        this.rowsSinceFull.set(eventId, 1);
+        this.recycle(pending);
+        continue;
+      }
       const since = this.rowsSinceFull.get(eventId) ?? 0;
       const full = since >= FULL_ROW_EVERY || pending.full || pending.layout !== le.book.layout;
       this.rowsSinceFull.set(eventId, full ? 1 : since + 1);
@@ -211,6 +219,7 @@ export class WriteBehind {
     for (const e of batch.events) this.events.add(e.id);
     for (const m of batch.oddsMarks ?? []) this.marked.add(m.eventId);
     for (const m of batch.markets) this.markMarkets(m.eventId, [m.market.marketId]);
+    for (const b of batch.bookImages ?? []) if (!this.markets.has(b.eventId)) this.markets.set(b.eventId, new Set());
     for (const r of batch.oddsLog ?? []) {
       // The failed row's content is current state again at the next flush: a full row is safest.
       this.rowsSinceFull.set(r.eventId, FULL_ROW_EVERY);

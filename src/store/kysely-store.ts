@@ -163,6 +163,30 @@ export async function applyBatch(
   }
 
   const seq = batch.seq ?? 0;
+  // A book image holds every market and current price of its event as of this flush: the
+  // documents and odds rows it supersedes go (an older store's documents, the odds rows' history).
+  for (const rows of chunk(
+    lastById(batch.bookImages ?? [], (b) => b.eventId),
+    Math.max(1, Math.floor(maxParameters / 3)),
+  )) {
+    await trx
+      .insertInto('book_images')
+      // A Buffer: better-sqlite3 binds Buffers (a Uint8Array from the writer thread is not one).
+      .values(
+        rows.map((r) => ({
+          event_id: r.eventId,
+          seq,
+          data: Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength),
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('event_id').doUpdateSet((eb) => ({ seq: eb.ref('excluded.seq'), data: eb.ref('excluded.data') })),
+      )
+      .execute();
+    const ids = rows.map((r) => r.eventId);
+    await trx.deleteFrom('markets').where('event_id', 'in', ids).execute();
+    await trx.deleteFrom('odds_log').where('event_id', 'in', ids).where('seq', '<', seq).execute();
+  }
   for (const rows of chunk(batch.oddsLog ?? [], Math.max(1, Math.floor(maxParameters / 3)))) {
     await trx
       .insertInto('odds_log')
@@ -257,6 +281,94 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       ? Promise.reject(new ServiceError('service_unavailable', 'the store is closed', { component: 'datastore' }))
       : Promise.resolve();
 
+  /**
+   * Every stored event with its markets, `batchEvents` at a time in start order, in one transaction
+   * (repeatable read: PostgreSQL's default read committed would give each statement its own
+   * snapshot; SQLite's transactions always have one). A batch's market documents are garbage once
+   * `onBatch` has restored them: a restart of 11,000 events × 1,000 markets never holds them all.
+   */
+  function loadEventBatches(onBatch: (events: StoredEvent[]) => void, batchEvents = 50): Promise<void> {
+    const size = Math.max(1, Math.min(batchEvents, Math.floor(maxParameters / 2)));
+    return read('loadEvents', () =>
+      inTransaction(
+        db,
+        async (trx): Promise<void> => {
+          const eventRows = await trx
+            .selectFrom('events')
+            .select(['id', 'doc'])
+            .orderBy('start_time')
+            .orderBy('id')
+            .execute();
+          for (let from = 0; from < eventRows.length; from += size) {
+            const rows = eventRows.slice(from, from + size);
+            const ids = rows.map((r) => r.id);
+            const oddsRows = await trx
+              .selectFrom('odds_log')
+              .select(['event_id', 'seq', 'data'])
+              .where('event_id', 'in', ids)
+              .orderBy('event_id')
+              .orderBy('seq')
+              .execute();
+            const oddsByEvent = new Map<string, Array<{ seq: number; data: Uint8Array }>>();
+            for (const row of oddsRows) {
+              let list = oddsByEvent.get(row.event_id);
+              if (list === undefined) oddsByEvent.set(row.event_id, (list = []));
+              list.push({ seq: Number(row.seq), data: row.data });
+            }
+            const markRows = await trx
+              .selectFrom('odds_marks')
+              .select(['event_id', 'data'])
+              .where('event_id', 'in', ids)
+              .execute();
+            const marksByEvent = new Map(markRows.map((r) => [r.event_id, r.data] as const));
+            const imageRows = await trx
+              .selectFrom('book_images')
+              .select(['event_id', 'seq', 'data'])
+              .where('event_id', 'in', ids)
+              .execute();
+            const imageByEvent = new Map(
+              imageRows.map((r) => [r.event_id, { seq: Number(r.seq), data: r.data }] as const),
+            );
+            const marketRows = await trx
+              .selectFrom('markets')
+              .select(['event_id', 'position', 'seq', 'doc'])
+              .where('event_id', 'in', ids)
+              .orderBy('event_id')
+              .orderBy('position')
+              .orderBy('market_id')
+              .execute();
+            const marketsByEvent = new Map<string, { markets: Market[]; positions: number[]; seqs: number[] }>();
+            for (const row of marketRows) {
+              let list = marketsByEvent.get(row.event_id);
+              if (list === undefined) {
+                list = { markets: [], positions: [], seqs: [] };
+                marketsByEvent.set(row.event_id, list);
+              }
+              list.markets.push(rowToMarket(row));
+              list.positions.push(Number(row.position));
+              list.seqs.push(Number(row.seq));
+            }
+            onBatch(
+              rows.map((row) => {
+                const m = marketsByEvent.get(row.id);
+                return {
+                  event: rowToEvent(row),
+                  markets: m?.markets ?? [],
+                  positions: m?.positions ?? [],
+                  marketSeqs: m?.seqs ?? [],
+                  image: imageByEvent.get(row.id) ?? null,
+                  oddsLog: oddsByEvent.get(row.id) ?? [],
+                  oddsMarks: marksByEvent.get(row.id) ?? null,
+                };
+              }),
+            );
+          }
+        },
+        'repeatable read',
+      ),
+    );
+  }
+
   return {
     kind: options.kind,
     health,
@@ -294,67 +406,16 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
         return Math.max(0, Math.round(performance.now() - started));
       }),
 
-    loadEvents: () =>
-      read('loadEvents', async () => {
-        // One transaction so events and markets come from the same committed state (repeatable
-        // read: PostgreSQL's default read committed would give each statement its own snapshot;
-        // SQLite's transactions always have one).
-        return inTransaction(
-          db,
-          async (trx): Promise<StoredEvent[]> => {
-            const eventRows = await trx
-              .selectFrom('events')
-              .select(['id', 'doc'])
-              .orderBy('start_time')
-              .orderBy('id')
-              .execute();
-            const oddsRows = await trx
-              .selectFrom('odds_log')
-              .select(['event_id', 'seq', 'data'])
-              .orderBy('event_id')
-              .orderBy('seq')
-              .execute();
-            const oddsByEvent = new Map<string, Array<{ seq: number; data: Uint8Array }>>();
-            for (const row of oddsRows) {
-              let list = oddsByEvent.get(row.event_id);
-              if (list === undefined) oddsByEvent.set(row.event_id, (list = []));
-              list.push({ seq: Number(row.seq), data: row.data });
-            }
-            const markRows = await trx.selectFrom('odds_marks').select(['event_id', 'data']).execute();
-            const marksByEvent = new Map(markRows.map((r) => [r.event_id, r.data] as const));
-            const marketRows = await trx
-              .selectFrom('markets')
-              .select(['event_id', 'position', 'seq', 'doc'])
-              .orderBy('event_id')
-              .orderBy('position')
-              .orderBy('market_id')
-              .execute();
-            const marketsByEvent = new Map<string, { markets: Market[]; positions: number[]; seqs: number[] }>();
-            for (const row of marketRows) {
-              let list = marketsByEvent.get(row.event_id);
-              if (list === undefined) {
-                list = { markets: [], positions: [], seqs: [] };
-                marketsByEvent.set(row.event_id, list);
-              }
-              list.markets.push(rowToMarket(row));
-              list.positions.push(Number(row.position));
-              list.seqs.push(Number(row.seq));
-            }
-            return eventRows.map((row) => {
-              const m = marketsByEvent.get(row.id);
-              return {
-                event: rowToEvent(row),
-                markets: m?.markets ?? [],
-                positions: m?.positions ?? [],
-                marketSeqs: m?.seqs ?? [],
-                oddsLog: oddsByEvent.get(row.id) ?? [],
-                oddsMarks: marksByEvent.get(row.id) ?? null,
-              };
-            });
-          },
-          'repeatable read',
-        );
-      }),
+    loadEvents: async () => {
+      const all: StoredEvent[] = [];
+      await loadEventBatches((events) => {
+        for (const e of events) all.push(e);
+      });
+      return all;
+    },
+
+    loadEventBatches: (onBatch: (events: StoredEvent[]) => void, batchEvents?: number) =>
+      loadEventBatches(onBatch, batchEvents),
 
     // An empty write proves nothing about the disk: it is not counted for health.
     writeBatch: (batch: WriteBatch) =>

@@ -47,6 +47,13 @@ export interface OddsMarksTable {
   data: Uint8Array;
 }
 
+/** An event's markets and current prices as one image (live/book-image.ts), written by flush `seq`. */
+export interface BookImagesTable {
+  event_id: string;
+  seq: number;
+  data: Uint8Array;
+}
+
 /** Official results, kept forever: nothing in the store deletes a row here. */
 export interface ResultsTable {
   event_id: string;
@@ -185,6 +192,7 @@ export interface StoreDatabase {
   odds_log: OddsLogTable;
   odds_history: OddsHistoryTable;
   odds_marks: OddsMarksTable;
+  book_images: BookImagesTable;
   outright_tournaments: OutrightTournamentsTable;
   outright_markets: OutrightMarketsTable;
   outright_settlements: OutrightSettlementsTable;

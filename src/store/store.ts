@@ -53,6 +53,11 @@ export interface WriteBatch {
   events: SportEvent[];
   /** Markets to insert or replace; `position` keeps the producer's order within the event. */
   markets: Array<{ eventId: string; position: number; market: Market }>;
+  /**
+   * Whole books (live/book-image.ts) at `seq`: each replaces the event's stored markets (image and
+   * documents) and makes its odds rows before `seq` redundant.
+   */
+  bookImages?: Array<{ eventId: string; data: Uint8Array }>;
   /** Markets withdrawn from an event. */
   removedMarkets: Array<{ eventId: string; marketIds: number[] }>;
   /** The flush this batch is (increasing); market documents and odds rows record it. Default 0. */
@@ -153,6 +158,7 @@ export function isEmptyBatch(b: WriteBatch): boolean {
   return (
     b.events.length === 0 &&
     b.markets.length === 0 &&
+    (b.bookImages ?? []).length === 0 &&
     b.removedMarkets.length === 0 &&
     (b.oddsLog ?? []).length === 0 &&
     (b.oddsLogPrune ?? []).length === 0 &&
@@ -175,6 +181,8 @@ export interface StoredEvent {
   positions: number[];
   /** The flush that wrote each market document (parallel to `markets`). */
   marketSeqs: number[];
+  /** The event's book as last imaged (live/book-image.ts) and the flush that wrote it; null: documents only. */
+  image: { seq: number; data: Uint8Array } | null;
   /** Odds rows written after the documents, in `seq` order. */
   oddsLog: Array<{ seq: number; data: Uint8Array }>;
   /** Opening and closing prices (odds-marks.ts), or null when none were kept apart from current prices. */
@@ -282,6 +290,11 @@ export interface Store {
   checkWrites(): Promise<void>;
   /** Every stored event with its markets. */
   loadEvents(): Promise<StoredEvent[]>;
+  /**
+   * The same as loadEvents, handed over `batchEvents` events at a time (default 50) as they are
+   * read, all from one committed state: a restart restores each batch and lets its documents go.
+   */
+  loadEventBatches(onBatch: (events: StoredEvent[]) => void, batchEvents?: number): Promise<void>;
   /** Write-behind flush of live data; atomic. */
   writeBatch(batch: WriteBatch): Promise<void>;
   /**

@@ -168,6 +168,47 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
           assert.deepEqual(stored?.markets[2], sampleMarket(1, 3.25));
         }));
 
+      it("a book image replaces the event's market documents and the odds rows before it; later rows stay", () =>
+        withStore(async ({ store }) => {
+          await store.writeBatch(eventWithMarkets(sampleEvent('e1'), [1, 2, 3]));
+          await store.writeBatch(eventWithMarkets(sampleEvent('e2'), [1]));
+          await store.writeBatch(batch({ seq: 4, oddsLog: [{ eventId: 'e1', data: Uint8Array.of(4) }] }));
+          const image = Uint8Array.from({ length: 300 }, (_, i) => i % 251);
+          await store.writeBatch(batch({ seq: 5, bookImages: [{ eventId: 'e1', data: image }] }));
+          await store.writeBatch(batch({ seq: 6, oddsLog: [{ eventId: 'e1', data: Uint8Array.of(6) }] }));
+          const loaded = await store.loadEvents();
+          const e1 = loaded.find((s) => s.event.id === 'e1');
+          assert.deepEqual(e1?.markets, [], 'the documents are superseded');
+          assert.equal(e1?.image?.seq, 5);
+          assert.deepEqual([...(e1?.image?.data ?? [])], [...image]);
+          assert.deepEqual(
+            e1?.oddsLog.map((r) => r.seq),
+            [6],
+          );
+          const e2 = loaded.find((s) => s.event.id === 'e2');
+          assert.equal(e2?.image, null);
+          assert.deepEqual(marketIdsOf(e2), [1], "another event's documents stay");
+          // A newer image replaces the older one.
+          await store.writeBatch(batch({ seq: 7, bookImages: [{ eventId: 'e1', data: Uint8Array.of(1, 2, 3) }] }));
+          const [again] = (await store.loadEvents()).filter((s) => s.event.id === 'e1');
+          assert.equal(again?.image?.seq, 7);
+          assert.deepEqual([...(again?.image?.data ?? [])], [1, 2, 3]);
+          assert.deepEqual(again?.oddsLog, []);
+        }));
+
+      it('loadEventBatches hands over every event, a batch at a time, as loadEvents reads them', () =>
+        withStore(async ({ store }) => {
+          for (let i = 0; i < 7; i++) await store.writeBatch(eventWithMarkets(sampleEvent(`b${i}`), [1, i + 2]));
+          const sizes: number[] = [];
+          const seen: StoredEvent[] = [];
+          await store.loadEventBatches((events) => {
+            sizes.push(events.length);
+            seen.push(...events);
+          }, 3);
+          assert.deepEqual(sizes, [3, 3, 1]);
+          assert.deepEqual(seen, await store.loadEvents());
+        }));
+
       it('loadEvents returns each market with its stored position', () =>
         withStore(async ({ store }) => {
           await store.writeBatch(eventWithMarkets(sampleEvent('e1'), [1, 2, 3]));
