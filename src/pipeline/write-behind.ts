@@ -22,6 +22,8 @@ interface PendingOdds {
 
 /** After this many delta rows an event gets a full row, and its older rows are deleted. */
 const FULL_ROW_EVERY = 50;
+/** Market documents an event's image may have written over it before the next flush images the event again (or 1/8 of its markets). */
+const DOCS_OVER_IMAGE = 64;
 /** Bookkeeping arrays kept for reuse after a flush (enough for every live event of a busy evening). */
 const SPARE_LIMIT = 2048;
 
@@ -37,7 +39,8 @@ interface Marks {
  * most one interval of live odds. Price and lock changes are written as compact odds rows (the
  * selections that changed, 17 bytes each), not as market documents: a tick of 100,000 changes is
  * ~2 MB, where documents would be 100 MB. An event whose markets were added or changed is written
- * whole, as one image of its book (book-image.ts). Results never wait here: they commit at once. Nothing is deleted: withdrawn markets are
+ * whole, as one image of its book (book-image.ts), or, for a few markets of a book imaged before,
+ * as their documents. Results never wait here: they commit at once. Nothing is deleted: withdrawn markets are
  * written with their `withdrawn` flag (they still settle).
  */
 export class WriteBehind {
@@ -45,6 +48,8 @@ export class WriteBehind {
   private markets = new Map<string, Set<number>>();
   private odds = new Map<string, PendingOdds>();
   private rowsSinceFull = new Map<string, number>();
+  /** Market documents written over each event's last image (absent: the event has no image this run). */
+  private docsSinceImage = new Map<string, number>();
   /** Events whose opening or closing prices changed since the last flush. */
   private marked = new Set<string>();
   /**
@@ -133,6 +138,8 @@ export class WriteBehind {
     // An event whose markets changed is written whole, as one image of its book: a restart then
     // copies columns instead of parsing a document per market (book-image.ts). The image holds
     // its current prices too, so the event needs no odds row in this flush.
+    // A few markets changed in a book already imaged (live lines added and taken off) go as
+    // documents, which a restart applies over the image, until they are many.
     const imaged = new Set<string>();
     for (const eventId of only(this.markets)) {
       const ids = this.markets.get(eventId) ?? new Set<number>();
@@ -140,8 +147,18 @@ export class WriteBehind {
       this.marketDocs -= ids.size;
       const le = this.readModel.get(eventId);
       if (le === undefined) continue;
-      (batch.bookImages ??= []).push({ eventId, data: le.book.image() });
-      imaged.add(eventId);
+      const docs = this.docsSinceImage.get(eventId);
+      if (docs === undefined || docs + ids.size > Math.max(DOCS_OVER_IMAGE, le.book.marketCount / 8)) {
+        (batch.bookImages ??= []).push({ eventId, data: le.book.image() });
+        this.docsSinceImage.set(eventId, 0);
+        imaged.add(eventId);
+        continue;
+      }
+      this.docsSinceImage.set(eventId, docs + ids.size);
+      for (const marketId of ids) {
+        const i = le.book.indexOfMarket(marketId);
+        if (i >= 0) batch.markets.push({ eventId, position: le.book.position(i), market: le.book.toMarket(i) });
+      }
     }
     // Rows are written into one block per flush, reused by the next flush once the store has
     // taken this one (returnRows): new memory per row per flush (~2 MB a flush at 1,000 ticking
@@ -219,7 +236,11 @@ export class WriteBehind {
     for (const e of batch.events) this.events.add(e.id);
     for (const m of batch.oddsMarks ?? []) this.marked.add(m.eventId);
     for (const m of batch.markets) this.markMarkets(m.eventId, [m.market.marketId]);
-    for (const b of batch.bookImages ?? []) if (!this.markets.has(b.eventId)) this.markets.set(b.eventId, new Set());
+    for (const b of batch.bookImages ?? []) {
+      // Not stored: the next flush images the event again.
+      this.docsSinceImage.delete(b.eventId);
+      if (!this.markets.has(b.eventId)) this.markets.set(b.eventId, new Set());
+    }
     for (const r of batch.oddsLog ?? []) {
       // The failed row's content is current state again at the next flush: a full row is safest.
       this.rowsSinceFull.set(r.eventId, FULL_ROW_EVERY);
@@ -237,5 +258,6 @@ export class WriteBehind {
   /** An event that left the read model: nothing more to track for it. */
   forget(eventId: string): void {
     this.rowsSinceFull.delete(eventId);
+    this.docsSinceImage.delete(eventId);
   }
 }

@@ -619,6 +619,61 @@ describe('pipeline: durability', () => {
     );
   });
 
+  it("an event's markets are stored as one image; a few changed later go as documents over it, many as a new image", async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), bigMarkets('e1', 100)]);
+    await h.pipeline.flush();
+    const [first] = await h.store.loadEvents();
+    assert.ok(first?.image !== null, 'the first write of a book is its image');
+    assert.deepEqual(first?.markets, []);
+    // A price moves, then a market is re-sent repriced and one is taken off: two documents, after the odds row.
+    await h.pipeline.apply(msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 1, odds: 4.5 }] }));
+    await h.pipeline.flush();
+    const resent = bigMarkets('e1', 2) as unknown as { markets: Array<{ outcomes: Array<{ odds: number }> }> };
+    resent.markets[1]!.outcomes[0]!.odds = 7.25;
+    resent.markets.splice(0, 1);
+    await h.pipeline.applyAll([
+      resent as unknown as FeedMessage,
+      msg({ type: 'remove_markets', event_id: 'e1', market_ids: [50] }),
+    ]);
+    await h.pipeline.flush();
+    const [second] = await h.store.loadEvents();
+    assert.equal(second?.image?.seq, first?.image?.seq, 'the image is not written again for two markets');
+    assert.deepEqual(
+      second?.markets.map((m) => m.marketId).sort((a, b) => a - b),
+      [2, 50],
+    );
+    await h.pipeline.stop();
+    const again = await harness(await openSqliteStore({ dataDir: dir }));
+    const book = again.readModel.get('e1')?.book;
+    assert.ok(book);
+    assert.equal(book.marketCount, 100);
+    assert.equal(book.odds(book.indexOfSelection(1)), 4.5, 'the odds row over the image');
+    assert.equal(book.odds(book.indexOfSelection(3)), 7.25, 'the document over the image');
+    assert.equal(book.isWithdrawn(book.indexOfMarket(50)), true);
+    assert.deepEqual(
+      book.markets().map((m) => m.marketId),
+      Array.from({ length: 100 }, (_, i) => i + 1),
+      'documents keep their markets in place',
+    );
+    // After a restart the first change images the event again (what is stored over it is not known).
+    await again.pipeline.apply(msg({ type: 'remove_markets', event_id: 'e1', market_ids: [60] }));
+    await again.pipeline.flush();
+    const [third] = await again.store.loadEvents();
+    assert.ok((third?.image?.seq ?? 0) > (first?.image?.seq ?? 0));
+    assert.deepEqual(third?.markets, [], 'the documents under the new image go');
+    // Many markets at once (more than 64): a new image rather than their documents.
+    await again.pipeline.apply(msg({ type: 'remove_markets', event_id: 'e1', all: true }));
+    await again.pipeline.flush();
+    const [fourth] = await again.store.loadEvents();
+    assert.ok((fourth?.image?.seq ?? 0) > (third?.image?.seq ?? 0));
+    assert.deepEqual(fourth?.markets, []);
+    assert.deepEqual(
+      storedMarkets(fourth).filter((m) => m.withdrawn !== true),
+      [],
+    );
+  });
+
   it('final events leave the read model after the retention window; their results stay', async () => {
     const h = await harness();
     await h.pipeline.applyAll([
