@@ -142,7 +142,11 @@ export async function bundle({ force = false, log = (line) => console.error(line
     metafile: true,
     logLevel: 'warning',
   });
-  writeFileSync(join(next, 'metafile.json'), JSON.stringify(result.metafile));
+  // For esbuild's analyser (what each output holds), with the paths the bundle has once swapped in.
+  writeFileSync(
+    join(next, 'metafile.json'),
+    JSON.stringify(result.metafile).replaceAll('dist/bundle-next/', 'dist/bundle/'),
+  );
   const problems = checkOutputs(next);
   if (problems.length > 0) {
     rmSync(next, { recursive: true, force: true });
