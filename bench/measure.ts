@@ -52,9 +52,21 @@ export function childPids(pid: number): number[] {
 }
 
 function ownCpuSeconds(pid: number): number | null {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * User + system CPU seconds so far of a process's main thread (its JavaScript thread: not its worker threads, nor
+ * V8's compiler and GC helpers), or null where /proc is not available.
+ */
+export function mainThreadCpuSeconds(pid: number): number | null {
+  return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuSeconds(path: string): number | null {
   try {
     clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     // Fields after the command name (which may contain spaces, hence the last ')'): utime and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / clockTicks;

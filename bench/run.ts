@@ -9,6 +9,7 @@ import { codingsSection } from './codings.js';
 import { Children } from './children.js';
 import { envNumber, UsageError } from './env.js';
 import { HISTORY_USAGE, historySection, historyTickSection } from './history.js';
+import { IMPORT_TIME_USAGE, importTimeSection } from './import-time.js';
 import { oddsRedisSection } from './odds-redis.js';
 import { formatChecks, formatTable } from './report.js';
 import type { BenchContext, BenchSettings, Section, SectionResult } from './section.js';
@@ -32,6 +33,7 @@ const SECTIONS: readonly Section[] = [
   oddsRedisSection,
   gradingSection,
   settleSection,
+  importTimeSection,
   settlementPageSection,
   settlementPagePgSection,
   streamPositionsSection,
@@ -72,6 +74,7 @@ function usage(): string {
     ...CAPACITY_USAGE,
     ...STREAM_USAGE,
     ...HISTORY_USAGE,
+    ...IMPORT_TIME_USAGE,
   ].join('\n');
 }
 

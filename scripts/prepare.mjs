@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Makes `npm start` / `npm test` work on a fresh clone: installs dependencies if missing, then compiles unless dist is current.
+// Makes `npm start` / `npm test` work on a fresh clone: installs dependencies if missing, compiles unless dist is current,
+// then bundles dist/src into dist/bundle (what `npm start` runs) unless the bundle is current.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,7 +36,9 @@ function inputs() {
   return h.digest('hex');
 }
 
-if (!existsSync('node_modules/.package-lock.json') || !existsSync('node_modules/typescript')) {
+// esbuild too: a checkout installed before the bundle came has node_modules without it.
+const tools = ['node_modules/.package-lock.json', 'node_modules/typescript', 'node_modules/esbuild'];
+if (!tools.every((f) => existsSync(f))) {
   console.error(
     '[prepare] installing dependencies (first run; better-sqlite3 compiles from source, about two minutes)…',
   );
@@ -49,3 +52,9 @@ if (!current) {
   run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']);
   writeFileSync(STAMP, stamp);
 }
+// The bundle (scripts/bundle.mjs) checks its own inputs: dist/src as just compiled, the lockfile, its recipe.
+const { bundle } = await import('./bundle.mjs');
+await bundle().catch((err) => {
+  console.error(`[prepare] bundling failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

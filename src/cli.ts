@@ -9,7 +9,7 @@ import { createApiKey } from './api/keys.js';
 import { createLogger } from './api/logging.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { PlanBook } from './domain/quota.js';
-import { createService, openStore } from './roles/index.js';
+import { createService, importServiceModules, openStore } from './roles/index.js';
 import { redactDatabaseUrl } from './store/database-url.js';
 import type { Store } from './store/store.js';
 
@@ -91,6 +91,17 @@ program
   .command('serve', { isDefault: true })
   .description('start the HTTP API (configuration from the environment; see README)')
   .action(serve);
+
+// For the import-time bench (bench/import-time.ts): what `serve` would load on this thread with this
+// configuration, imported and not started; prints the process's time and CPU since it started.
+program
+  .command('import-serve', { hidden: true })
+  .description('import the modules serve would load with this configuration, start nothing, print {ms, cpuMs}')
+  .action(async () => {
+    await importServiceModules(config());
+    const cpu = process.cpuUsage();
+    console.log(JSON.stringify({ ms: performance.now(), cpuMs: (cpu.user + cpu.system) / 1000 }));
+  });
 
 interface ReplayFlags {
   url?: string;

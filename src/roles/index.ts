@@ -1,6 +1,8 @@
 // Composes the service for this node's ROLE: one small file per role wires ports to implementations.
 import type { Config } from '../config.js';
+import { importProducer } from './feeds.js';
 import type { Service, ServiceOptions } from './service-types.js';
+import { importStoreEngine } from './store.js';
 
 export { openStore } from './store.js';
 export type { Service, ServiceOptions } from './service-types.js';
@@ -18,4 +20,13 @@ const ROLES: Record<Config['role'], () => Promise<Compose>> = {
 export async function createService(config: Config, opts: ServiceOptions = {}): Promise<Service> {
   const compose = await ROLES[config.role]();
   return compose(config, opts);
+}
+
+/**
+ * Imports every module `createService` would load on this thread for `config` (the role's, the
+ * store engine's, the producer's; not the Redis quota counters of REDIS_URL), starting nothing:
+ * what the hidden `import-serve` command times for the import-time bench (bench/import-time.ts).
+ */
+export async function importServiceModules(config: Config): Promise<void> {
+  await Promise.all([ROLES[config.role](), importStoreEngine(config), importProducer(config)]);
 }
