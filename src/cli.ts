@@ -10,6 +10,7 @@ import { createLogger } from './api/logging.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { PlanBook } from './domain/quota.js';
 import { createService, importServiceModules, openStore } from './roles/index.js';
+import { StartProgress } from './start-progress.js';
 import { redactDatabaseUrl } from './store/database-url.js';
 import type { Store } from './store/store.js';
 
@@ -26,9 +27,18 @@ function config(): Config {
 }
 
 async function serve(): Promise<void> {
+  const startedAt = Date.now();
   const cfg = config();
   const logger = createLogger(cfg.logLevel);
-  const service = await createService(cfg, { logger }).catch((err: unknown) => {
+  // A restart on a big store restores it before it listens: said, when it is more than a moment.
+  let restore: StartProgress | null = null;
+  const onRestore = (events: number, of: number): void => {
+    if (of < RESTORE_TALK_EVENTS) return;
+    restore ??= new StartProgress('restoring the stored events', 'events');
+    if (events < of) restore.update(events, of);
+    else restore.finish(events, of);
+  };
+  const service = await createService(cfg, { logger, onRestore }).catch((err: unknown) => {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`configuration error: ${err.message}`);
     process.exit(2);
@@ -67,6 +77,25 @@ async function serve(): Promise<void> {
   // the operator's own and would otherwise land in the logs on every start.
   const generated = cfg.demoApiKey === null ? service.demoKeyCreated : null;
   const key = generated ?? (cfg.demoApiKey !== null ? '$DEMO_API_KEY' : null);
+  console.log(lines.join('\n'));
+  lines.length = 0;
+  // The simulated world loads after the port opens (the API answers meanwhile, with what is in
+  // so far): the key and the Try line come once there is something to try them on.
+  const load = service.worldLoad();
+  if (cfg.role === 'all' && load !== null && !load.done) {
+    console.log('  Loading the simulated world (the API answers meanwhile; ready when it is in)…');
+    const progress = new StartProgress('loading the simulated world', 'events');
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const w = service.worldLoad();
+        if (w === null || w.done) {
+          clearInterval(timer);
+          progress.finish(w?.events ?? 0, w?.of ?? 0);
+          resolve();
+        } else if (w.of > 0) progress.update(w.events, w.of);
+      }, 200);
+    });
+  }
   if (generated !== null) {
     lines.push(`  Demo API key (created now, plan ${cfg.demoPlan}; shown once): ${generated}`);
   } else if (cfg.demoApiKey !== null) {
@@ -81,8 +110,16 @@ async function serve(): Promise<void> {
   }
   if (cfg.adminKey === null)
     lines.push('  Admin routes (feed ingress, /metrics) are off: set ADMIN_KEY to enable them');
+  const { live, prematch } = service.readModel.counts();
+  lines.push(
+    `Ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${live.toLocaleString('en-US')} live and ${prematch.toLocaleString('en-US')} upcoming events` +
+      (cfg.role === 'pipeline' ? '' : `; open ${base}/portal`),
+  );
   console.log(lines.join('\n'));
 }
+
+/** A restore of fewer events than this takes under a second or two: no progress for it. */
+const RESTORE_TALK_EVENTS = 500;
 
 const program = new Command();
 program.name('sports-data').description('Real-time sports data and settlement service');

@@ -240,7 +240,7 @@ export class Pipeline implements FeedIngress {
   }
 
   /** Restores the read model from the store (every event, market and result as last committed). */
-  async load(): Promise<number> {
+  async load(progress?: (events: number, of: number) => void): Promise<number> {
     // The stored window first: the log's head and origin are where they stood before anything appends.
     await this.opts.logWindow?.restore(this.opts.store);
     const { store, readModel } = this.opts;
@@ -252,7 +252,10 @@ export class Pipeline implements FeedIngress {
     const terminal: LiveEvent[] = [];
     let n = 0;
     let lastSeq = 0;
-    await store.loadEventBatches((batch) => {
+    let read = 0;
+    await store.loadEventBatches((batch, total) => {
+      read += batch.length;
+      progress?.(read, total);
       readModel.log.quietly(() => {
         for (const stored of batch) {
           if (!keep(stored)) continue;

@@ -14,7 +14,7 @@ export async function composeAll(config: Config, opts: ServiceOptions): Promise<
   let http: NodeHttp | null = null;
   try {
     const pipeline = newPipeline(node, { store });
-    await pipeline.load();
+    await pipeline.load(opts.onRestore);
     const settlement = newSettlement(node, pipeline, store);
     const feed = await nodeFeed(node, pipeline, opts);
     const upstream = feed?.kind === 'upstream' ? feed : null;
@@ -47,6 +47,7 @@ export async function composeAll(config: Config, opts: ServiceOptions): Promise<
       keyAdmin: http.keyAdmin,
       usage: http.usage,
       demoKeyCreated,
+      worldLoad: () => (feed?.kind === 'simulator' ? feed.progress : null),
       follower: null,
       election: null,
       async close() {

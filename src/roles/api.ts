@@ -67,6 +67,7 @@ export async function composeApi(config: Config, opts: ServiceOptions): Promise<
       keyAdmin: http.keyAdmin,
       usage: http.usage,
       demoKeyCreated,
+      worldLoad: () => null,
       follower,
       election: null,
       async close() {

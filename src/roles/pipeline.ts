@@ -117,6 +117,7 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
       keyAdmin: http.keyAdmin,
       usage: http.usage,
       demoKeyCreated,
+      worldLoad: () => (feed?.kind === 'simulator' ? feed.progress : null),
       follower: null,
       election,
       async close() {

@@ -13,6 +13,7 @@ import type { Pipeline } from '../pipeline/pipeline.js';
 import type { SettlementEngine } from '../pipeline/settlement/engine.js';
 import type { Store } from '../store/store.js';
 import type { UpstreamOptions } from './upstream.js';
+import type { WorldLoad } from './simulator.js';
 
 export interface ServiceOptions {
   /** Injected wall clock (tests); defaults to Date.now. */
@@ -25,6 +26,8 @@ export interface ServiceOptions {
    * for election again; the process goes on (tests record the reason).
    */
   onLeadershipLost?: (reason: string) => void;
+  /** Told as a start restores the stored events (read so far, of how many): the CLI shows it. */
+  onRestore?: (events: number, of: number) => void;
   /** Settings of the built-in simulator (tests: a smaller world); default: the whole world. */
   simulator?: SimConfigInput;
   /** FEED=the-odds-api (tests): the fake upstream's fetch, a fast poll loop, a short timeout. */
@@ -46,6 +49,8 @@ export interface Service {
   usage: UsageCounter;
   /** The demo key's secret when this start created it (printed once), else null. */
   demoKeyCreated: string | null;
+  /** How far the built-in simulator's starting world has loaded (null: no simulator on this node). */
+  worldLoad(): WorldLoad | null;
   /** ROLE=api: the replica following the change stream; ROLE=pipeline: the leader election. */
   follower: Follower | null;
   election: LeaderElection | null;

@@ -33,6 +33,13 @@ function simulatorKeepAliveMs(staleLockSeconds: number): number {
   return staleLockSeconds > 0 ? Math.min(10_000, (staleLockSeconds * 1000) / 3) : 10_000;
 }
 
+/** How far the world the built-in feed starts with has loaded. */
+export interface WorldLoad {
+  events: number;
+  of: number;
+  done: boolean;
+}
+
 export class BuiltInFeed {
   readonly kind = 'simulator';
   private simulator: SimulatorWorkerHandle | null = null;
@@ -40,6 +47,8 @@ export class BuiltInFeed {
   private producer: RetryingProducer | null = null;
   /** Whether the world as it stood at the start has been applied (not ready before: 1 sport, 0 live). */
   private worldLoaded = false;
+  private loadedEvents = 0;
+  private worldEvents = 0;
 
   constructor(
     private readonly node: NodeParts,
@@ -54,6 +63,11 @@ export class BuiltInFeed {
   /** False while the simulator still sends the world it starts with (readiness, /v1/status). */
   get loaded(): boolean {
     return this.worldLoaded;
+  }
+
+  /** The load of the world the simulator starts with: events applied of how many (0 of 0 until its first batch). */
+  get progress(): WorldLoad {
+    return { events: this.loadedEvents, of: this.worldEvents, done: this.worldLoaded };
   }
 
   /** Starts the simulator's world where work started. */
@@ -77,6 +91,10 @@ export class BuiltInFeed {
       config: { keepAliveWallMs: simulatorKeepAliveMs(config.staleLockSeconds), ...opts.simulator },
       onBatch: (messages) => (this.producer ??= retryingProducer((m) => pipeline.applyAll(m), log)).submit(messages),
       onError: (err) => logger?.error({ err }, 'simulator error'),
+      onLoadProgress: (events, of) => {
+        this.loadedEvents = events;
+        this.worldEvents = of;
+      },
       onLoaded: () => {
         this.worldLoaded = true;
         const { live, prematch } = node.readModel.counts();

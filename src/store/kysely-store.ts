@@ -287,7 +287,7 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
    * snapshot; SQLite's transactions always have one). A batch's market documents are garbage once
    * `onBatch` has restored them: a restart of 11,000 events × 1,000 markets never holds them all.
    */
-  function loadEventBatches(onBatch: (events: StoredEvent[]) => void, batchEvents = 50): Promise<void> {
+  function loadEventBatches(onBatch: (events: StoredEvent[], total: number) => void, batchEvents = 50): Promise<void> {
     const size = Math.max(1, Math.min(batchEvents, Math.floor(maxParameters / 2)));
     return read('loadEvents', () =>
       inTransaction(
@@ -361,6 +361,7 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
                   oddsMarks: marksByEvent.get(row.id) ?? null,
                 };
               }),
+              eventRows.length,
             );
           }
         },
@@ -414,7 +415,7 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
       return all;
     },
 
-    loadEventBatches: (onBatch: (events: StoredEvent[]) => void, batchEvents?: number) =>
+    loadEventBatches: (onBatch: (events: StoredEvent[], total: number) => void, batchEvents?: number) =>
       loadEventBatches(onBatch, batchEvents),
 
     // An empty write proves nothing about the disk: it is not counted for health.

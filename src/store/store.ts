@@ -293,8 +293,9 @@ export interface Store {
   /**
    * The same as loadEvents, handed over `batchEvents` events at a time (default 50) as they are
    * read, all from one committed state: a restart restores each batch and lets its documents go.
+   * `total`: how many events there are in all (a restart's progress).
    */
-  loadEventBatches(onBatch: (events: StoredEvent[]) => void, batchEvents?: number): Promise<void>;
+  loadEventBatches(onBatch: (events: StoredEvent[], total: number) => void, batchEvents?: number): Promise<void>;
   /** Write-behind flush of live data; atomic. */
   writeBatch(batch: WriteBatch): Promise<void>;
   /**

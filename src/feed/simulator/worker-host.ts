@@ -22,6 +22,8 @@ export interface SimulatorWorkerOptions {
   onError?: (err: unknown) => void;
   /** Called once, when the world as it stood at the start has been sent and applied (readiness). */
   onLoaded?: () => void;
+  /** While that world loads: its events applied so far, of how many it has (after every batch). */
+  onLoadProgress?: (events: number, of: number) => void;
   /** Simulator events the consumer still holds open from an earlier run (id → status). */
   openEvents?: ReadonlyMap<string, string>;
   /** Outright markets the consumer holds unsettled from an earlier run (tournament id → market ids). */
@@ -51,6 +53,8 @@ export function startSimulatorWorker(opts: SimulatorWorkerOptions): SimulatorWor
   const onError = opts.onError ?? (() => undefined);
   let stopping = false;
   let loaded = false;
+  let worldEvents = 0;
+  let eventsApplied = 0;
   let inFlight: Promise<void> = Promise.resolve();
   const post = (m: ParentToWorker): void => {
     if (!stopping) worker.postMessage(m);
@@ -60,11 +64,16 @@ export function startSimulatorWorker(opts: SimulatorWorkerOptions): SimulatorWor
       onError(new Error(`simulator: ${m.message}`));
       return;
     }
+    if (m.worldEvents !== undefined) worldEvents = m.worldEvents;
     inFlight = (async () => {
       try {
         if (m.messages.length > 0) await opts.onBatch(m.messages as FeedMessage[]);
       } catch (err) {
         onError(err);
+      }
+      if (!loaded) {
+        for (const x of m.messages as FeedMessage[]) if (x.type === 'fixture') eventsApplied++;
+        opts.onLoadProgress?.(Math.min(eventsApplied, worldEvents), worldEvents);
       }
       if (m.drained && !loaded) {
         loaded = true;

@@ -24,7 +24,14 @@ export interface WorkerInput {
 export type ParentToWorker = { type: 'pull' } | { type: 'stop' };
 export type WorkerToParent =
   /** `drained`: nothing more waits in the outbox (the first such batch ends the world's first load). */
-  { type: 'batch'; messages: unknown[]; drained: boolean } | { type: 'error'; message: string };
+  | {
+      type: 'batch';
+      messages: unknown[];
+      drained: boolean;
+      /** The first batch: how many events the world it starts with has (its load's progress). */
+      worldEvents?: number;
+    }
+  | { type: 'error'; message: string };
 
 function run(port: NonNullable<typeof parentPort>, input: WorkerInput): void {
   const sim = new Simulator({
@@ -41,6 +48,9 @@ function run(port: NonNullable<typeof parentPort>, input: WorkerInput): void {
   // The first advance (run below before any pull can arrive) makes the whole world as it stands:
   // once it has all been sent, the parent hears `drained` (an empty batch if it had nothing).
   let loadAnnounced = false;
+  /** Fixtures of the first advance (the world as it stands), told with the first batch. */
+  let worldEvents: number | null = null;
+  let counted = false;
 
   const send = (): void => {
     if (!requested || (outbox.size === 0 && loadAnnounced)) return;
@@ -49,6 +59,8 @@ function run(port: NonNullable<typeof parentPort>, input: WorkerInput): void {
     const drained = outbox.size === 0;
     if (drained) loadAnnounced = true;
     const msg: WorkerToParent = { type: 'batch', messages, drained };
+    if (worldEvents !== null) msg.worldEvents = worldEvents;
+    worldEvents = null;
     port.postMessage(msg);
   };
 
@@ -57,7 +69,13 @@ function run(port: NonNullable<typeof parentPort>, input: WorkerInput): void {
     try {
       if (outbox.size < input.highWater) {
         const simulatedNow = input.startAt + (Date.now() - input.wallStartAt) * input.speed;
-        outbox.push(sim.advance(simulatedNow));
+        const messages = sim.advance(simulatedNow);
+        if (!loadAnnounced && worldEvents === null && !counted) {
+          counted = true;
+          worldEvents = 0;
+          for (const m of messages) if (m.type === 'fixture') worldEvents++;
+        }
+        outbox.push(messages);
       }
       send();
     } catch (err) {
