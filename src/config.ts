@@ -101,7 +101,7 @@ const DEFAULTS = {
   FEED: 'simulator',
   SIM_SEED: '42',
   SIM_SPEED: '1',
-  DEMO_PLAN: 'free',
+  DEMO_PLAN: 'developer',
   LOG_LEVEL: 'info',
   ACCESS_LOG: 'on',
   FLUSH_INTERVAL_MS: '500',

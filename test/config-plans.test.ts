@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 describe('configuration: plans', () => {
   it('by default: free (10,000 a month, 5 a second), starter, pro and unlimited', () => {
     const { plans } = loadConfig({});
-    assert.deepEqual(Object.keys(plans), ['free', 'starter', 'pro', 'unlimited']);
+    assert.deepEqual(Object.keys(plans), ['free', 'starter', 'pro', 'developer', 'unlimited']);
     assert.deepEqual(plans.free, { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1 });
     assert.deepEqual(plans.unlimited, { name: 'unlimited', perMonth: null, perSecond: null, streams: null });
   });
@@ -20,7 +20,7 @@ describe('configuration: plans', () => {
   const invalid: Array<[Record<string, string>, RegExp]> = [
     [{ PLANS: '{oops' }, /^PLANS must be a JSON object/],
     [{ PLANS: '{"team": {"per_month": -5, "per_second": 1}}' }, /^PLANS plan 'team': per_month must be a whole number/],
-    [{ DEMO_PLAN: 'gold' }, /^DEMO_PLAN must be a configured plan \(free, starter, pro, unlimited\), got 'gold'/],
+    [{ DEMO_PLAN: 'gold' }, /^DEMO_PLAN must be a configured plan \(free, starter, pro, developer, unlimited\), got 'gold'/],
   ];
   for (const [env, message] of invalid) {
     it(`refuses ${JSON.stringify(env)} with a message naming the variable`, () => {

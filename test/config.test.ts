@@ -17,7 +17,7 @@ describe('configuration', () => {
     assert.equal(c.simSpeed, 1);
     assert.equal(c.adminKey, null);
     assert.equal(c.demoApiKey, null);
-    assert.equal(c.demoPlan, 'free');
+    assert.equal(c.demoPlan, 'developer');
     assert.equal(c.staleLockSeconds, 30);
   });
 

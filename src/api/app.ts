@@ -29,6 +29,7 @@ import { outrightSettlementRoutes } from './routes/outright-settlements.js';
 import { outrightRoutes } from './routes/outrights.js';
 import { settlementRoutes } from './routes/settlements.js';
 import { STREAM_ROUTE, streamRoutes } from './routes/stream.js';
+import { rootRoutes } from './routes/root.js';
 import { usageRoutes } from './routes/usage.js';
 import { splitValidatorFactory } from './validators.js';
 import { installWorldTime } from './world-time.js';
@@ -173,6 +174,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   }
   if (ctx.settings.adminKey !== null) await app.register(adminFeedRoutes(ctx));
   if (servesReads && opts.portal !== undefined) await app.register(opts.portal, { prefix: '/portal' });
+  if (servesReads) await app.register(rootRoutes({ portal: opts.portal !== undefined }));
 
   return app;
 }

@@ -16,6 +16,9 @@ export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
   free: { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1 },
   starter: { name: 'starter', perMonth: 100_000, perSecond: 20, streams: 3 },
   pro: { name: 'pro', perMonth: 1_000_000, perSecond: 100, streams: 10 },
+  // A developer's own install (the demo key's default): no monthly cap, a browser's console and a
+  // few example scripts at once never throttled.
+  developer: { name: 'developer', perMonth: null, perSecond: 50, streams: 10 },
   // For benchmarks and internal use (decisions.md): counted, never limited.
   unlimited: { name: 'unlimited', perMonth: null, perSecond: null, streams: null },
 };

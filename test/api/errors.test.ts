@@ -29,7 +29,7 @@ describe('errors over HTTP', () => {
     for (const [method, url, key] of [
       ['GET', '/v1/nope', undefined],
       ['GET', '/v1/nope', null],
-      ['GET', '/', undefined],
+      ['GET', '/nope', undefined],
       ['POST', '/v1/unknown', undefined],
       ['GET', '/v2/events', undefined],
       ['GET', '/v1/events/ev/odds/extra', undefined],

@@ -77,7 +77,7 @@ describe('cli: keys', () => {
   it('create refuses an unknown plan, naming the configured ones', async () => {
     const r = await cli('create', '--plan', 'gold');
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /unknown plan 'gold'; configured plans: free, starter, pro, unlimited, team/);
+    assert.match(r.stderr, /unknown plan 'gold'; configured plans: free, starter, pro, developer, unlimited, team/);
   });
 
   it('a running service accepts the key on its plan and records its last use', async () => {

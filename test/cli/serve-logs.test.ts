@@ -61,7 +61,7 @@ describe('cli: serve logs', () => {
       await res.arrayBuffer();
       child.kill('SIGTERM');
       assert.equal(await exited, 0);
-      assert.match(output, /Demo API key: the DEMO_API_KEY you configured \(plan free\)/);
+      assert.match(output, /Demo API key: the DEMO_API_KEY you configured \(plan developer\)/);
       assert.match(output, /X-API-Key: \$DEMO_API_KEY/);
       for (const secret of [DEMO, ADMIN, WRONG]) assert.ok(!output.includes(secret), `output shows ${secret}`);
     } finally {

@@ -67,7 +67,7 @@ describe('plans', () => {
     assert.equal(book.of('team').perMonth, 5);
     assert.equal(book.of('gone').name, 'free');
     assert.equal(book.has('gone'), false);
-    assert.deepEqual(book.names().sort(), ['free', 'pro', 'starter', 'team', 'unlimited']);
+    assert.deepEqual(book.names().sort(), ['developer', 'free', 'pro', 'starter', 'team', 'unlimited']);
   });
 });
 
