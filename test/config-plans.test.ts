@@ -20,7 +20,10 @@ describe('configuration: plans', () => {
   const invalid: Array<[Record<string, string>, RegExp]> = [
     [{ PLANS: '{oops' }, /^PLANS must be a JSON object/],
     [{ PLANS: '{"team": {"per_month": -5, "per_second": 1}}' }, /^PLANS plan 'team': per_month must be a whole number/],
-    [{ DEMO_PLAN: 'gold' }, /^DEMO_PLAN must be a configured plan \(free, starter, pro, developer, unlimited\), got 'gold'/],
+    [
+      { DEMO_PLAN: 'gold' },
+      /^DEMO_PLAN must be a configured plan \(free, starter, pro, developer, unlimited\), got 'gold'/,
+    ],
   ];
   for (const [env, message] of invalid) {
     it(`refuses ${JSON.stringify(env)} with a message naming the variable`, () => {
