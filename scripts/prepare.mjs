@@ -4,14 +4,31 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const STAMP = 'dist/.build-stamp';
 
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+/**
+ * Runs a step with its own output, and says every 10 s that it is still at it (npm's install and
+ * tsc can each be silent for a minute or more); the time it took at the end.
+ */
+async function run(what, cmd, args) {
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
+  console.error(`[prepare] ${what}…`);
+  const timer = setInterval(() => console.error(`[prepare] ${what}: ${seconds()} s so far`), 10_000);
+  const status = await new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit' });
+    child.on('exit', (code) => resolve(code ?? 1));
+    child.on('error', () => resolve(1));
+  });
+  clearInterval(timer);
+  if (status !== 0) {
+    console.error(`[prepare] ${what} failed after ${seconds()} s`);
+    process.exit(status);
+  }
+  console.error(`[prepare] ${what}: done in ${seconds()} s`);
 }
 
 /** Every input of the build (path, size, mtime): a stat each, no reading. */
@@ -39,18 +56,21 @@ function inputs() {
 // esbuild too: a checkout installed before the bundle came has node_modules without it.
 const tools = ['node_modules/.package-lock.json', 'node_modules/typescript', 'node_modules/esbuild'];
 if (!tools.every((f) => existsSync(f))) {
-  console.error(
-    '[prepare] installing dependencies (first run; better-sqlite3 compiles from source, about two minutes)…',
-  );
-  run(npm, ['install', '--no-audit', '--no-fund']);
+  // Measured on a fresh clone of this project's 2-core machine: ~1-5 min, most of it compiling
+  // better-sqlite3 (the longer figure with other work on the machine).
+  await run('installing dependencies (first run; better-sqlite3 compiles from source: a few minutes)', npm, [
+    'install',
+    '--no-audit',
+    '--no-fund',
+  ]);
 }
-// tsc, even incremental, reads and checks every file (12-40 s here): when no input changed since
-// the last good build, dist is current and a restart starts at once.
 const stamp = inputs();
 const current = existsSync('dist/src/cli.js') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp;
 if (!current) {
-  run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']);
+  await run('compiling TypeScript (tsc)', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']);
   writeFileSync(STAMP, stamp);
+} else {
+  console.error('[prepare] dist is current: no build');
 }
 // The bundle (scripts/bundle.mjs) checks its own inputs: dist/src as just compiled, the lockfile, its recipe.
 const { bundle } = await import('./bundle.mjs');

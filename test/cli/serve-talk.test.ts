@@ -1,7 +1,7 @@
-// `serve` as a person meets it: the world's load says how far along it is, the Try line comes once there is something to try, a restart says it restores.
+// `serve` as a person meets it: the world's load says how far along it is, the Try line comes once there is something to try, the README's curls answer, a restart says it restores.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -14,6 +14,7 @@ async function serveUntil(
   dataDir: string,
   until: RegExp,
   timeoutMs: number,
+  whileUp: (base: string) => Promise<void> = async () => undefined,
 ): Promise<{ output: string; base: string }> {
   const child = spawn(process.execPath, [CLI, 'serve'], {
     env: {
@@ -48,6 +49,7 @@ async function serveUntil(
     const ready = await fetch(`${base}/readyz`);
     await ready.arrayBuffer();
     assert.equal(ready.status, 200, output);
+    await whileUp(base);
     child.kill('SIGTERM');
     assert.equal(await exited, 0, output);
     return { output, base };
@@ -56,12 +58,39 @@ async function serveUntil(
   }
 }
 
+/**
+ * The README's curl block, run as written against the service (its ids and instants come from the
+ * service, as the block says): every request answers 2xx. The stream (it never ends) and the admin
+ * lines (no admin key here) are left out.
+ */
+async function runReadmeCurls(base: string): Promise<void> {
+  const readme = await readFile(join(process.cwd(), 'README.md'), 'utf8');
+  const start = readme.indexOf('```sh\nB=http://127.0.0.1:3000');
+  assert.ok(start >= 0, "the README's curl block starts with B=http://127.0.0.1:3000");
+  const block = readme.slice(start + 6, readme.indexOf('```', start + 6)).replaceAll('\\\n', ' ');
+  const lines = block.split('\n').filter((l) => !l.startsWith('curl -N') && !l.includes('ADMIN_KEY'));
+  const script = lines
+    .map((l, n) => (l.startsWith('curl ') ? `curl -s -o /dev/null -w 'line ${n}: %{http_code}\\n' ${l.slice(5)}` : l))
+    .join('\n')
+    .replace('B=http://127.0.0.1:3000', `B=${base}`);
+  const dir = await mkdtemp(join(tmpdir(), 'readme-curls-'));
+  try {
+    const r = spawnSync('bash', ['-c', script], { cwd: dir, env: { ...process.env, KEY: DEMO }, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const codes = [...r.stdout.matchAll(/line (\d+): (\d+)/g)];
+    assert.ok(codes.length >= 25, r.stdout);
+    for (const [, n, code] of codes) assert.match(code!, /^2\d\d$/, `README curl: ${lines[Number(n)]} -> ${code}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('cli: a first start that talks', () => {
   it('a fresh world: progress lines while it loads, then the key, the Try line and Ready; a restart says it restores and is ready at once', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'serve-talk-'));
     try {
       // The whole default world (its size is the simulator's; the deadline is for a loaded machine).
-      const first = await serveUntil(dataDir, /Ready in [\d.]+ s/, 240_000);
+      const first = await serveUntil(dataDir, /Ready in [\d.]+ s/, 240_000, runReadmeCurls);
       const out = first.output;
       const listening = out.indexOf('listening on');
       const loading = out.indexOf('Loading the simulated world');

@@ -64,7 +64,11 @@ export function startSimulatorWorker(opts: SimulatorWorkerOptions): SimulatorWor
       onError(new Error(`simulator: ${m.message}`));
       return;
     }
-    if (m.worldEvents !== undefined) worldEvents = m.worldEvents;
+    if (m.worldEvents !== undefined) {
+      // Told as soon as the world is made, before its first batch is applied (seconds, on a full world).
+      worldEvents = m.worldEvents;
+      if (!loaded) opts.onLoadProgress?.(eventsApplied, worldEvents);
+    }
     inFlight = (async () => {
       try {
         if (m.messages.length > 0) await opts.onBatch(m.messages as FeedMessage[]);
