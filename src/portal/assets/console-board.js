@@ -80,14 +80,13 @@
     async function fetchLists() {
       lastListFetch = Date.now();
       const format = { odds_format: ctx.format };
-      const [sports, live, soon, settled] = await Promise.all([
-        ctx.api('/v1/sports'),
+      // Four requests at once: within a free key's 5 a second, with the stream.
+      const [live, soon, settled] = await Promise.all([
         ctx.api('/v1/live', { limit: 200, ...format }),
         ctx.api('/v1/events', { status: 'prematch', starts_within: config.soonHours + 'h', limit: 200, ...format }),
         ctx.api('/v1/settlements', { limit: 50 }),
       ]);
       if (stopped) return;
-      for (const s of sports.sports) sportNames.set(s.key, s.name);
       for (const item of live.events) fromListItem(item);
       for (const item of soon.events) fromListItem(item);
       for (const s of settled.settlements) {
@@ -203,8 +202,9 @@
       );
     }
 
+    /** The sport's name from the lists (the stream's events carry its key only). */
     function sportName(key) {
-      return sportNames.get(key) || key;
+      return sportNames.get(key) || C.familyName(key);
     }
 
     function priceCells(ev) {

@@ -317,7 +317,7 @@
     function flushMarkets() {
       for (const g of changedGroups) {
         countGroup(g);
-        if (g.markets.length === 0 && !settledByMarket.size) {
+        if (g.markets.length === 0) {
           g.details.remove();
           groups.delete(g.family);
           continue;
@@ -325,7 +325,7 @@
         if (g.details.open) drawGroup(g, Math.max(g.shown, PAGE));
       }
       changedGroups.clear();
-      byId('ev-markets-count').textContent = '(' + markets.size + ')';
+      updateCards();
       fillChartSelect();
     }
 
@@ -335,6 +335,14 @@
       for (const o of dirtyOutcomes) drawOutcome(o);
       dirtyOutcomes.clear();
     });
+
+    function updateCards() {
+      byId('ev-markets-count').textContent = '(' + markets.size + ')';
+      // An ended event offers no market: its results are in the settlement above.
+      const none = markets.size === 0 && FINAL.includes(ev.status);
+      byId('ev-markets-card').hidden = none;
+      byId('ev-chart-card').hidden = none;
+    }
 
     function redrawAllCells() {
       for (const m of markets.values()) for (const o of m.outcomes) if (o.cell) dirtyOutcomes.add(o);
@@ -680,6 +688,7 @@
         });
         ev.told.add('status');
         renderHeader();
+        updateCards();
         redrawAllCells();
         if (FINAL.includes(d.status)) void askResult();
       },
@@ -763,6 +772,7 @@
         ev.told.delete('score');
       }
       renderHeader();
+      updateCards();
       if (FINAL.includes(d.status)) void askResult();
     }
 

@@ -96,7 +96,8 @@
     cell.classList.toggle('locked', locked);
     cell.setAttribute('data-odds', String(o.odds));
     cell.setAttribute('data-locked', String(locked));
-    if (o.flash > 0 && cell.getAttribute('data-flash') !== String(o.flash)) {
+    // Only a recent move flashes: a cell drawn again later (a group reopened, the board redrawn) does not.
+    if (o.flash > 0 && cell.getAttribute('data-flash') !== String(o.flash) && performance.now() - o.movedAt < 1200) {
       // Two alternating animation classes restart the flash without forcing a layout.
       cell.setAttribute('data-flash', String(o.flash));
       cell.classList.remove('flash-up-a', 'flash-up-b', 'flash-down-a', 'flash-down-b');
@@ -112,6 +113,7 @@
       if (before !== null && after !== null && before !== after) {
         o.dir = after > before ? 'up' : 'down';
         o.flash = (o.flash || 0) + 1;
+        o.movedAt = performance.now();
       }
       o.odds = odds;
     }
@@ -151,12 +153,20 @@
 
   // ---- times ----
 
-  /** The world's "now" (an accelerated simulator runs ahead of the wall clock): X-World-Time, heartbeats and /v1/status set it. */
+  /**
+   * The world's "now": an accelerated simulator runs ahead of the wall clock, and faster. Responses carry
+   * X-World-Time and heartbeats the world's time; two readings far enough apart tell its speed.
+   */
   const world = {
     base: null,
     speed: 1,
     set(worldMs) {
-      if (Number.isFinite(worldMs)) this.base = { w: worldMs, p: performance.now() };
+      if (!Number.isFinite(worldMs)) return;
+      const p = performance.now();
+      if (this.base && p - this.base.p > 5000) {
+        this.speed = Math.max(0.1, Math.round(((worldMs - this.base.w) / (p - this.base.p)) * 10) / 10);
+      }
+      if (!this.base || p - this.base.p > 5000) this.base = { w: worldMs, p };
     },
     now() {
       return this.base ? this.base.w + (performance.now() - this.base.p) * this.speed : Date.now();
@@ -297,14 +307,6 @@
       stop = null;
     });
     secretInput.value = recall(keySelect.value);
-    // /v1/status (no key, not counted) tells how fast the world runs; the console works without it.
-    fetch('/v1/status', { cache: 'no-store', credentials: 'omit' })
-      .then((res) => (res.ok ? res.json() : null))
-      .then((s) => {
-        if (s && Number(s.world_speed) > 0) world.speed = Number(s.world_speed);
-        if (s && s.world_time) world.set(Date.parse(s.world_time));
-      })
-      .catch(() => undefined);
     run();
   }
 

@@ -138,7 +138,7 @@ function eventBody(): SafeHtml {
         <div class="ev-team">
           <img id="ev-home-logo" alt="" width="48" height="48" hidden /><span id="ev-home"></span>
         </div>
-        <div class="ev-score" id="ev-score" aria-label="Score"></div>
+        <div class="ev-score" id="ev-score"></div>
         <div class="ev-team ev-away">
           <img id="ev-away-logo" alt="" width="48" height="48" hidden /><span id="ev-away"></span>
         </div>
@@ -190,7 +190,7 @@ function eventBody(): SafeHtml {
 }
 
 function settlementsBody(): SafeHtml {
-  return html`<div class="stats" aria-label="Settlement feed at a glance">
+  return html`<div class="stats" role="group" aria-label="Settlement feed at a glance">
       <p><span class="stat" id="st-entries">–</span> entries</p>
       <p><span class="stat" id="st-full">–</span> fully settled</p>
       <p><span class="stat" id="st-resolved">–</span> markets resolved</p>
