@@ -171,18 +171,26 @@ describe('live console in a browser', { skip }, () => {
     });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
 
-    await page.goto(`${base}/portal`);
+    ({ keyId, secret } = await signUp(service, base));
+  });
+
+  /** Signs up on the portal at `at` and creates a key, on the developer plan. */
+  async function signUp(on: Service, at: string): Promise<{ keyId: string; secret: string }> {
+    await page.goto(`${at}/portal`);
     await page.fill('#sign-up-email', 'console@example.com');
     await page.fill('#sign-up-password', 'a long console password');
     await page.click('text=Create account');
     await page.waitForURL(/\/portal\/keys/);
     await page.fill('#key-name', 'console key');
     await page.click('button:has-text("Create key")');
-    secret = await page.locator('#new-secret').inputValue();
-    keyId = (await page.locator('#new-secret').getAttribute('data-key-id')) ?? '';
+    const made = {
+      secret: await page.locator('#new-secret').inputValue(),
+      keyId: (await page.locator('#new-secret').getAttribute('data-key-id')) ?? '',
+    };
     // A free key holds one stream; the test opens pages in a row, as a developer would with a larger plan.
-    await service.keyAdmin.setPlan(keyId, 'developer');
-  });
+    await on.keyAdmin.setPlan(made.keyId, 'developer');
+    return made;
+  }
 
   after(async () => {
     await browser?.close();
@@ -190,8 +198,8 @@ describe('live console in a browser', { skip }, () => {
     if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
   });
 
-  async function feed(messages: object[]): Promise<void> {
-    const fed = await service.app.inject({
+  async function feed(messages: object[], to: Service = service): Promise<void> {
+    const fed = await to.app.inject({
       method: 'POST',
       url: '/admin/v1/feed',
       headers: { 'x-admin-key': ADMIN, 'content-type': 'application/x-ndjson' },
@@ -563,4 +571,62 @@ describe('live console in a browser', { skip }, () => {
     );
     assert.deepEqual(problems, [], 'no console error');
   });
+  // Last: signing up on another service (another port, the same host) replaces the portal's session cookie.
+  test(
+    'a resume the service cannot serve (snapshot_required) rebuilds the board and fetches its lists again',
+    { timeout: 60_000 },
+    async () => {
+      // A replay window of 0 s: every reconnection is answered snapshot_required (expired), then the snapshot.
+      const dir = await mkdtemp(join(tmpdir(), 'console-browser-window-'));
+      const other = await createService(
+        loadConfig({
+          DATA_DIR: dir,
+          FEED: 'none',
+          ADMIN_KEY: ADMIN,
+          LOG_LEVEL: 'silent',
+          STALE_LOCK_SECONDS: '0',
+          STREAM_REPLAY_SECONDS: '0',
+        }),
+      );
+      try {
+        const at = await other.app.listen({ port: 0, host: '127.0.0.1' });
+        await feed(
+          [
+            fixture('w-1', { start_time: iso(-30 * MINUTE), home_team: 'Window Home', away_team: 'Window Away' }),
+            markets('w-1'),
+            status('w-1', 'live'),
+          ],
+          other,
+        );
+        const key = await signUp(other, at);
+        const lists: string[] = [];
+        const count = (r: { url(): string }) => {
+          if (new URL(r.url()).pathname === '/v1/live') lists.push(r.url());
+        };
+        page.on('request', count);
+        await page.goto(`${at}/portal/console?key=${key.keyId}`);
+        await page.fill('#cs-secret', key.secret);
+        await page.click('#cs-connect');
+        await page.waitForSelector(
+          `.ev-row[data-event-id="w-1"] .price[data-selection-id="${SEL.home}"][data-odds="2.5"]`,
+        );
+        assert.equal(lists.length, 1);
+        other.app.server.closeAllConnections();
+        await feed([odds('w-1', [{ selection_id: SEL.home, odds: 2.2 }])], other);
+        await page.waitForSelector(
+          `.ev-row[data-event-id="w-1"] .price[data-selection-id="${SEL.home}"][data-odds="2.2"]`,
+          {
+            timeout: 10_000,
+          },
+        );
+        await page.locator('#cs-status[data-state="open"]').waitFor();
+        assert.equal(lists.length, 2, 'the lists were fetched again');
+        page.off('request', count);
+        problems.splice(0); // the dropped connection
+      } finally {
+        await other.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

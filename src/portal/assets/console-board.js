@@ -1,5 +1,5 @@
 // The live console's board: live events by sport and league with their main market's prices moving in place, the next kick-offs and the games just ended.
-/* global window, setInterval, clearInterval, URLSearchParams */
+/* global document, window, setInterval, clearInterval, URLSearchParams */
 (function consoleBoard() {
   'use strict';
   const C = window.SdsConsole;
@@ -111,6 +111,7 @@
       status(d) {
         const ev = eventOf(d.event_id);
         const wasStatus = ev.status;
+        const wasIn = sectionOf(ev, C.world.now());
         Object.assign(ev, {
           sport: d.sport,
           league: d.league,
@@ -122,7 +123,10 @@
           lockReason: d.lock_reason,
         });
         if (FINAL.includes(d.status) && !ev.endedAt) ev.endedAt = Date.parse(d.updated_at);
-        if (wasStatus !== d.status || !rows.has(d.event_id)) structureDirty = true;
+        const isIn = sectionOf(ev, C.world.now());
+        // Only what shows on the board is drawn again: most events of a big world are far off.
+        if (wasIn !== isIn || (isIn !== null && (wasStatus !== d.status || !rows.has(d.event_id))))
+          structureDirty = true;
         else if (rows.has(d.event_id)) dirtyPrices.add(d.event_id);
         schedule();
       },
@@ -148,7 +152,7 @@
           ev.main = { marketId: main.market_id, outcomes, bySel: new Map(outcomes.map((o) => [o.sid, o.state])) };
         }
         if (rows.has(d.event_id)) dirtyPrices.add(d.event_id);
-        else structureDirty = true;
+        else if (sectionOf(ev, C.world.now()) !== null) structureDirty = true;
         schedule();
       },
       odds(d) {
@@ -341,6 +345,10 @@
         if (matches(ev)) buckets[section].push({ ev, section });
       }
       fillFilters(shown);
+      // Keyboard focus on a row's link survives the redraw.
+      const focused =
+        document.activeElement && document.activeElement.closest ? document.activeElement.closest('.ev-row') : null;
+      const focusedId = focused ? focused.getAttribute('data-event-id') : null;
       rows.clear();
       for (const name of Object.keys(sections)) {
         const s = sections[name];
@@ -387,6 +395,8 @@
         }
         s.box.replaceChildren(...groups);
       }
+      const again = focusedId === null ? null : rows.get(focusedId);
+      if (again) again.row.querySelector('a').focus();
       if (missingLogo) maybeFetchLogos();
     }
 
