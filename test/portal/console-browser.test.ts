@@ -470,10 +470,9 @@ describe('live console in a browser', { skip }, () => {
       // A lock of the whole event, with its reason.
       await feed([status('big-1', 'suspended')]);
       await page.locator('#ev-lock', { hasText: 'Locked: suspended' }).waitFor({ timeout: 1_000 });
-      assert.equal(
-        await page.getAttribute('.mk[data-market-id="1"] .price[data-selection-id="12"]', 'data-locked'),
-        'true',
-      );
+      await page.waitForSelector('.mk[data-market-id="1"] .price[data-selection-id="12"][data-locked="true"]', {
+        timeout: 1_000,
+      });
       await feed([status('big-1', 'live')]);
 
       assert.deepEqual(await axeViolations(), [], 'no serious accessibility violation on the event page');

@@ -729,6 +729,8 @@
         mergeSettlement(d);
       },
       snapshot_required() {
+        // The snapshot that follows brings the markets back; the detail, result and settlement are asked again.
+        resultAsked = false;
         void fetchDetail();
       },
     };

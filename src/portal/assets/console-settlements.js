@@ -209,30 +209,41 @@
     }
 
     // The stream first (its events wait until the first page is in), then the first page.
+    /** The first page of the feed: every entry on it is placed (or updated), then the stream's events that waited. */
+    function firstPage() {
+      return ctx
+        .api('/v1/settlements', { limit: 50 })
+        .then((page) => {
+          if (stopped) return;
+          for (const s of page.settlements) {
+            const known = entries.has(s.event_id);
+            const e = upsertEntry(s);
+            if (!known) placeNew(e);
+            drawRow(e);
+          }
+          total = Math.max(page.total, entries.size);
+          const queued = early || [];
+          early = null;
+          for (const d of queued) applyEvent(d);
+          drawStats();
+          list.toggleAttribute('data-empty', entries.size === 0);
+        })
+        .catch(showError);
+    }
+
     const stream = ctx.stream({ types: 'settlement' }, config.events, {
       settlement(d) {
         if (early) early.push(d);
         else applyEvent(d);
       },
+      snapshot_required() {
+        // The service could not resume exactly: what was missed is in the feed itself.
+        early = [];
+        void firstPage();
+      },
     });
     list.replaceChildren();
-    ctx
-      .api('/v1/settlements', { limit: 50 })
-      .then((page) => {
-        if (stopped) return;
-        for (const s of page.settlements) {
-          const e = upsertEntry(s);
-          list.append(rowOf(e));
-          drawRow(e);
-        }
-        total = Math.max(page.total, entries.size);
-        const queued = early;
-        early = null;
-        for (const d of queued) applyEvent(d);
-        drawStats();
-        if (page.settlements.length === 0) list.setAttribute('data-empty', 'true');
-      })
-      .catch(showError);
+    void firstPage();
 
     return () => {
       stopped = true;
