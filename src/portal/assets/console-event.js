@@ -252,13 +252,7 @@
       g.list.replaceChildren(...g.markets.slice(0, g.shown).map(marketBlock));
       g.more.hidden = g.shown >= g.markets.length;
       g.more.textContent =
-        'Show ' +
-        Math.min(PAGE, g.markets.length - g.shown) +
-        ' more of ' +
-        C.familyName(g.family) +
-        ' (' +
-        (g.markets.length - g.shown) +
-        ' left)';
+        'Show ' + Math.min(PAGE, g.markets.length - g.shown) + ' more (' + (g.markets.length - g.shown) + ' left)';
     }
 
     function clearGroup(g) {
