@@ -185,6 +185,23 @@ async function main() {
       ],
     },
   ]);
+  // One more ended game, whose player prop waits for final statistics: settled in part.
+  await feed([
+    fixture('vil-for', PL, 'Aston Villa', 'Nottingham Forest', -110 * MINUTE),
+    {
+      type: 'markets',
+      event_id: 'vil-for',
+      markets: [
+        ...soccerBook([2.0, 3.5, 3.8]).slice(0, 4),
+        market('player_goals_p9:0.5', 'O. Watkins to score', [
+          ['over', 'Over 0.5', 2.4],
+          ['under', 'Under 0.5', 1.55],
+        ]),
+      ],
+    },
+    { type: 'status', event_id: 'vil-for', status: 'live' },
+    { type: 'result', event_id: 'vil-for', status: 'ended', score: { home: 3, away: 1 } },
+  ]);
   await service.settlement.idle();
 
   const browser = await chromium.launch({

@@ -259,8 +259,8 @@
       const link = el(
         'a',
         { class: 'teams', href: ctx.link('/portal/console/events/' + encodeURIComponent(ev.id)) },
-        el('span', { class: 'team' }, C.logoImg(logo && logo.home), el('span', { text: ev.home })),
-        el('span', { class: 'team' }, C.logoImg(logo && logo.away), el('span', { text: ev.away })),
+        el('span', { class: 'team' }, C.logoImg(logo && logo.home, ev.home), el('span', { text: ev.home })),
+        el('span', { class: 'team' }, C.logoImg(logo && logo.away, ev.away), el('span', { text: ev.away })),
       );
       const row = el(
         'li',

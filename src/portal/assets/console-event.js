@@ -408,6 +408,13 @@
       drawChart(m, points);
     }
 
+    /** Times on the axis: to the second when the chart spans less than ten minutes. */
+    function tickTime(v, all) {
+      const span = all.length > 1 ? all[all.length - 1].value - all[0].value : 0;
+      if (span >= 600000) return C.hhmm(v);
+      return C.hhmm(v) + ':' + String(new Date(v).getSeconds()).padStart(2, '0');
+    }
+
     function drawChart(m, points) {
       const css = getComputedStyle(document.documentElement);
       Chart.defaults.color = css.getPropertyValue('--muted').trim();
@@ -432,7 +439,11 @@
         const open = C.decimalOf(o.opening, ctx.format);
         if (open !== null && first) opening.push({ x: first.x, y: open, label: o.label });
         const close = C.decimalOf(o.closing, ctx.format);
-        if (close !== null && ev.start) closing.push({ x: ev.start, y: close, label: o.label });
+        // At the kick-off; for an event first priced after its start time, where the price last stood at that value.
+        if (close !== null && ev.start && first) {
+          const at = ev.start >= first.x ? ev.start : lastAt(data, close);
+          closing.push({ x: at, y: close, label: o.label });
+        }
       });
       datasets.push({
         label: 'Opening prices',
@@ -465,7 +476,7 @@
           scales: {
             x: {
               type: 'linear',
-              ticks: { callback: (v) => C.hhmm(v), maxTicksLimit: 8 },
+              ticks: { callback: (v, i, all) => tickTime(v, all), maxTicksLimit: 8 },
               title: { display: true, text: 'Time' },
             },
             y: { title: { display: true, text: 'Decimal odds' } },
@@ -488,6 +499,12 @@
       );
       figure.setAttribute('data-chart-ready', 'true');
       updateChart();
+    }
+
+    /** The time of the last point at this price (the first point if none is). */
+    function lastAt(data, y) {
+      for (let i = data.length - 1; i >= 0; i--) if (Math.abs(data[i].y - y) < 0.005) return data[i].x;
+      return data[0].x;
     }
 
     function appendLive(sid, odds) {

@@ -122,8 +122,8 @@
           el(
             'a',
             { class: 'teams', href: ctx.link('/portal/console/events/' + encodeURIComponent(s.event_id)) },
-            el('span', { class: 'team' }, C.logoImg(s.home_logo), el('span', { text: s.home_team })),
-            el('span', { class: 'team' }, C.logoImg(s.away_logo), el('span', { text: s.away_team })),
+            el('span', { class: 'team' }, C.logoImg(s.home_logo, s.home_team), el('span', { text: s.home_team })),
+            el('span', { class: 'team' }, C.logoImg(s.away_logo, s.away_team), el('span', { text: s.away_team })),
           ),
           el('span', { class: 'score', text: s.final_score ? s.final_score.home + ' – ' + s.final_score.away : '' }),
           el(

@@ -90,8 +90,7 @@
         el('span', { class: 'move down', text: '▼' }),
         el('span', { class: 'visually-hidden', text: ' down' }),
       );
-    if (locked)
-      parts.push(el('span', { class: 'lock', text: '🔒' }), el('span', { class: 'visually-hidden', text: ' locked' }));
+    if (locked) parts.push(lockIcon(), el('span', { class: 'visually-hidden', text: ' locked' }));
     cell.replaceChildren(...parts);
     cell.classList.toggle('locked', locked);
     cell.setAttribute('data-odds', String(o.odds));
@@ -103,6 +102,23 @@
       cell.classList.remove('flash-up-a', 'flash-up-b', 'flash-down-a', 'flash-down-b');
       cell.classList.add('flash-' + (o.dir || 'up') + (o.flash % 2 === 0 ? '-a' : '-b'));
     }
+  }
+
+  /** A padlock drawn in SVG (an emoji needs a font that a server or a kiosk may not have); the text beside it says "locked". */
+  function lockIcon() {
+    const ns = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('class', 'lock');
+    svg.setAttribute('viewBox', '0 0 10 12');
+    svg.setAttribute('width', '10');
+    svg.setAttribute('height', '12');
+    svg.setAttribute('aria-hidden', 'true');
+    svg.setAttribute('focusable', 'false');
+    const path = document.createElementNS(ns, 'path');
+    path.setAttribute('d', 'M2.5 5V3.5a2.5 2.5 0 0 1 5 0V5H9v7H1V5zm1.2 0h2.6V3.5a1.3 1.3 0 0 0-2.6 0z');
+    path.setAttribute('fill', 'currentColor');
+    svg.append(path);
+    return svg;
   }
 
   /** Records a new price on an outcome's state: the direction of the move, and a flash if it moved. */
@@ -456,10 +472,16 @@
     };
   }
 
-  function logoImg(src, cls) {
-    return src
-      ? el('img', { src, alt: '', width: 24, height: 24, class: cls || 'logo', loading: 'lazy' })
-      : el('span', { class: cls || 'logo' });
+  /** A team's logo (decorative: the name is beside it), or its initials until the logo is known. */
+  function logoImg(src, name) {
+    if (src) return el('img', { src, alt: '', width: 24, height: 24, class: 'logo', loading: 'lazy' });
+    const initials = String(name || '')
+      .split(/\s+/)
+      .filter((w) => /^[A-Za-z]/.test(w))
+      .map((w) => w[0].toUpperCase())
+      .join('')
+      .slice(-2);
+    return el('span', { class: 'logo logo-initials', 'aria-hidden': 'true', text: initials });
   }
 
   window.SdsConsole = {

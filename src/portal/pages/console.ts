@@ -199,8 +199,7 @@ function settlementsBody(): SafeHtml {
     <section class="console-section" aria-labelledby="st-list-title">
       <h2 id="st-list-title">Settlement feed, newest first</h2>
       <p class="hint">
-        <code>GET /v1/settlements</code>, then every <code>settlement</code> and <code>result</code> event of the stream
-        as markets resolve.
+        <code>GET /v1/settlements</code>, then every <code>settlement</code> event of the stream as markets resolve.
       </p>
       <ol id="st-list" class="settle-list"></ol>
     </section>`;
