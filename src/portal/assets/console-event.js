@@ -463,6 +463,10 @@
         borderColor: '#ff9f1c',
         backgroundColor: '#ff9f1c',
       });
+      const xs = datasets.flatMap((d) => d.data.map((p) => p.x));
+      const span = xs.length
+        ? { min: Math.min(...xs), max: Math.max(...xs) }
+        : { min: C.world.now(), max: C.world.now() };
       if (chart) chart.destroy();
       chart = new Chart(byId('ev-chart'), {
         type: 'line',
@@ -476,6 +480,9 @@
           scales: {
             x: {
               type: 'linear',
+              // A history of one instant (a market priced once) still spans a minute, not a day.
+              suggestedMin: span.min - 30000,
+              suggestedMax: span.max + 30000,
               ticks: { callback: (v, i, all) => tickTime(v, all), maxTicksLimit: 8 },
               title: { display: true, text: 'Time' },
             },
