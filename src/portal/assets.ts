@@ -1,4 +1,4 @@
-// The portal's static files: its stylesheet and scripts (src/portal/assets/) and Chart.js's UMD build from node_modules.
+// The portal's static files: its stylesheets and scripts (src/portal/assets/: the portal's, the live console's) and Chart.js's UMD build from node_modules.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,11 +37,27 @@ export function loadAssets(): Map<string, Asset> {
   return new Map([
     ['portal.css', load(join(own, 'portal.css'), 'text/css; charset=utf-8')],
     ['portal.js', load(join(own, 'portal.js'), 'text/javascript; charset=utf-8')],
+    ['console.css', load(join(own, 'console.css'), 'text/css; charset=utf-8')],
+    ...['console.js', 'console-board.js', 'console-event.js', 'console-settlements.js'].map((name): [string, Asset] => [
+      name,
+      load(join(own, name), 'text/javascript; charset=utf-8'),
+    ]),
     ['chart.umd.min.js', load(join(chartDir, 'chart.umd.min.js'), 'text/javascript; charset=utf-8')],
   ]);
 }
 
 export function assetUrls(assets: Map<string, Asset>): AssetUrls {
   const url = (name: string): string => `/portal/assets/${name}?v=${assets.get(name)?.version ?? '0'}`;
-  return { css: url('portal.css'), js: url('portal.js'), chart: url('chart.umd.min.js') };
+  return {
+    css: url('portal.css'),
+    js: url('portal.js'),
+    chart: url('chart.umd.min.js'),
+    console: {
+      css: url('console.css'),
+      common: url('console.js'),
+      board: url('console-board.js'),
+      event: url('console-event.js'),
+      settlements: url('console-settlements.js'),
+    },
+  };
 }

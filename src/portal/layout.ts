@@ -2,13 +2,15 @@
 import { html, type SafeHtml } from './html.js';
 import type { SignedIn } from './sessions.js';
 
-export type NavId = 'home' | 'keys' | 'usage' | 'explorer' | 'start';
+export type NavId = 'home' | 'keys' | 'usage' | 'explorer' | 'console' | 'start';
 
 /** Versioned URLs of the static files (a new build changes the version, so they can be cached long). */
 export interface AssetUrls {
   css: string;
   js: string;
   chart: string;
+  /** The live console's stylesheet, its shared script and one script per page. */
+  console: { css: string; common: string; board: string; event: string; settlements: string };
 }
 
 export interface PageOptions {
@@ -17,14 +19,17 @@ export interface PageOptions {
   session: SignedIn | null;
   body: SafeHtml;
   assets: AssetUrls;
-  /** Load Chart.js (the usage page). */
+  /** Load Chart.js (the usage page, the console's event page). */
   chart?: boolean;
+  /** A live console page: its stylesheet, the shared console script, then this page's script. */
+  console?: 'board' | 'event' | 'settlements';
 }
 
 const SIGNED_IN_NAV: Array<[NavId, string, string]> = [
   ['keys', 'Keys', '/portal/keys'],
   ['usage', 'Usage', '/portal/usage'],
   ['explorer', 'Explorer', '/portal/explorer'],
+  ['console', 'Live console', '/portal/console'],
   ['start', 'Getting started', '/portal/start'],
 ];
 
@@ -63,8 +68,15 @@ export function renderPage(o: PageOptions): string {
         <title>${o.title} · Sports Data developer portal</title>
         <link rel="icon" href="data:," />
         <link rel="stylesheet" href="${o.assets.css}" />
+        ${o.console !== undefined ? html`<link rel="stylesheet" href="${o.assets.console.css}" />` : ''}
         ${o.chart === true ? html`<script src="${o.assets.chart}" defer></script>` : ''}
         <script src="${o.assets.js}" defer></script>
+        ${
+          o.console !== undefined
+            ? html`<script src="${o.assets.console.common}" defer></script>
+                <script src="${o.assets.console[o.console]}" defer></script>`
+            : ''
+        }
       </head>
       <body>
         <a class="skip-link" href="#main">Skip to content</a>

@@ -7,6 +7,7 @@ import { createPortalContext, field, type PortalContext } from './context.js';
 import { parseCookies, SESSION_COOKIE } from './cookies.js';
 import { renderErrorPage } from './layout.js';
 import { authPages } from './pages/auth.js';
+import { consolePages } from './pages/console.js';
 import { explorerPages } from './pages/explorer.js';
 import { keyPages } from './pages/keys.js';
 import { startPages } from './pages/start.js';
@@ -91,6 +92,7 @@ function signedInScope(pctx: PortalContext): FastifyPluginAsync {
     keyPages(app, pctx);
     usagePages(app, pctx);
     explorerPages(app, pctx);
+    consolePages(app, pctx);
   };
 }
 
