@@ -49,6 +49,7 @@ export class Simulator {
   private readonly startAt: number;
   private readonly repriceMs: number;
   private readonly keepAliveMs: number;
+  private readonly tickMs: number;
   private readonly heap = new MinHeap<Entry>();
   private readonly games = new Map<number, SimGame>();
   private started = false;
@@ -66,6 +67,10 @@ export class Simulator {
     this.config = resolveConfig(opts.config);
     this.repriceMs = Math.max(this.config.repriceMs, this.config.repriceWallMs * Math.max(1, opts.speed));
     this.keepAliveMs = this.config.keepAliveWallMs * opts.speed;
+    this.tickMs =
+      this.config.liveTickMs > 0
+        ? Math.max(this.config.liveTickMs, this.repriceMs, this.config.liveTickWallMs * Math.max(1, opts.speed))
+        : 0;
     this.world = buildWorld(this.seed);
     this.openEvents = opts.openEvents ?? new Map();
     this.openOutrights = opts.openOutrights;
@@ -206,6 +211,7 @@ export class Simulator {
       config: this.config,
       repriceMs: this.repriceMs,
       keepAliveMs: this.keepAliveMs,
+      tickMs: this.tickMs,
     });
     game.playSilentlyTo(now);
     if (game.isOver) {
