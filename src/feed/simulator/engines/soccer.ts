@@ -4,6 +4,7 @@ import type { PlayerStats } from '../../messages.js';
 import {
   NO_PROP_LINES,
   playerPropLines,
+  playerPropMarkets,
   soccerMarkets,
   type PropLines,
   type PropOutlook,
@@ -98,6 +99,9 @@ export class SoccerEngine implements MatchEngine {
    * clock runs on between the minute steps, and the play still to come is what is left from there.
    */
   private runMinute = 0;
+  /** Steps played, and the player outlook worked out at the last one (props move at steps only). */
+  private steps = 0;
+  private playersAt: { steps: number; players: PropPlayer[]; props: FairMarket[] } | null = null;
   private readonly goals: Record<Half, [number, number]> = { h1: [0, 0], h2: [0, 0], et: [0, 0] };
   private readonly pens: [number, number] = [0, 0];
   private penKicks = 0;
@@ -119,7 +123,9 @@ export class SoccerEngine implements MatchEngine {
     // Each player's prop lines from what the player is expected to make from kick-off (over the
     // minutes substitutions give him: a starter ~90, a substitute ~7): the state now is the kick-off
     // state, so a restarted world that rebuilds the engine gets the same lines, keys and ids.
-    for (const pl of this.propPlayers()) this.propLines.set(pl.id, playerPropLines(pl.outlook));
+    // Props are in tier-1 books only (soccerMarkets): the others need no lines.
+    if (ctx.league.tier === 1)
+      for (const pl of this.propPlayers()) this.propLines.set(pl.id, playerPropLines(pl.outlook));
   }
 
   expectedDurationMs(): number {
@@ -150,6 +156,7 @@ export class SoccerEngine implements MatchEngine {
   }
 
   step(): StepResult {
+    this.steps++;
     const { rng } = this.ctx;
     switch (this.phase) {
       case 'HT':
@@ -636,7 +643,27 @@ export class SoccerEngine implements MatchEngine {
     }
   }
 
-  pricingState(): SoccerPricingState {
+  /**
+   * The players' outlook as of the last step: the props move at steps (a minute of a player's
+   * counters), the main markets with the clock in between. Worked out once a step, at the step's
+   * own state whenever it is first asked for, so a price is a function of the state and time alone.
+   */
+  private stepPlayers(): { players: PropPlayer[]; props: FairMarket[] } {
+    if (this.playersAt?.steps === this.steps) return this.playersAt;
+    const run = this.runMinute;
+    this.runMinute = 0;
+    const players = this.propPlayers();
+    const at = { steps: this.steps, players, props: playerPropMarkets({ players }) };
+    this.runMinute = run;
+    // Kept only once the game is under way (priced every few seconds); a game waiting for its
+    // kick-off is priced a few times a day and would hold ~0.5 MB of props for nothing.
+    if (this.steps > 0) this.playersAt = at;
+    return at;
+  }
+
+  /** The state the book is priced from; players (their props' outlook) only where the book has props. */
+  pricingState(depth: MarketDepth = 'full'): SoccerPricingState {
+    const props = depth === 'full' && this.ctx.league.tier === 1 ? this.stepPlayers() : null;
     return {
       names: this.ctx.names,
       tier: this.ctx.league.tier,
@@ -646,7 +673,9 @@ export class SoccerEngine implements MatchEngine {
       remaining: { h1: this.remainingGoals('h1'), h2: this.remainingGoals('h2'), et: this.remainingGoals('et') },
       pens: [...this.pens],
       penKicks: this.penKicks,
-      players: this.propPlayers(),
+      // Player props are in tier-1 full books only (soccerMarkets): the outlook is not worked out for others.
+      players: props?.players ?? [],
+      ...(props !== null ? { props: props.props } : {}),
     };
   }
 
@@ -662,7 +691,7 @@ export class SoccerEngine implements MatchEngine {
   markets(depth: MarketDepth, sinceStepMs = 0): FairMarket[] {
     this.runMinute = this.inPlay() ? Math.min(1, Math.max(0, sinceStepMs / MINUTE)) : 0;
     try {
-      return soccerMarkets(this.pricingState(), depth);
+      return soccerMarkets(this.pricingState(depth), depth);
     } finally {
       this.runMinute = 0;
     }
