@@ -12,6 +12,9 @@ export interface LeagueFormat {
   legsBestOf?: number;
   /** Basketball quarter length in minutes. */
   quarterMinutes?: number;
+  /** Basketball: mean game-clock seconds of a possession (the league's pace) and points scored per possession. */
+  possessionSeconds?: number;
+  pointsPerPossession?: number;
   /** Cricket overs per innings. */
   overs?: number;
   /** Baseball innings. */
@@ -186,7 +189,10 @@ export const SPORT_PLANS: readonly SportPlan[] = [
         perDay: 7,
         hours: [23, 28],
         slotMinutes: 30,
-        format: { quarterMinutes: 12 },
+        // NBA 2023-24: 114.2 points a team a game (Basketball-Reference) at 115.3 points per 100
+        // possessions (league offensive rating, Sportico 2024): ~99 possessions a team. At the
+        // engine's defaults (14 s a possession, 1.2 points) an NBA game made ~251 points.
+        format: { quarterMinutes: 12, possessionSeconds: 14.8, pointsPerPossession: 1.153 },
       },
       {
         name: 'EuroLeague',
