@@ -66,8 +66,9 @@ export class TennisEngine implements MatchEngine {
 
   constructor(private readonly ctx: EngineContext) {
     // Serve-point edge per rating point: at 0.022 only 58% of best-of-3 matches ended in straight
-    // sets (Tennis Abstract: 63-67%); 0.03 gives ~62% and ~18% of sets to a tie-break (0.035 gave 65% but
-    // priced so many mismatches at 1.01 against a capped outsider that the book's overround fell below 4%).
+    // sets (Tennis Abstract: 63-67%); 0.03 gave ~62% but made 18% of favourites 1.05 or shorter. With
+    // the day's form (FORM_SD) 0.028 gives ~67% straight sets, ~16% of sets to a tie-break and ~5%
+    // of favourites at 1.05 or shorter.
     this.edge = (ctx.home.rating - ctx.away.rating) * 0.028;
     this.bestOf = ctx.league.plan.format?.bestOf ?? 3;
     this.homeServing = ctx.rng.chance(0.5);
