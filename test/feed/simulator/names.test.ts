@@ -13,10 +13,7 @@ const firstName = (full: string): string => full.split(' ')[0]!;
 
 describe('names: gender-consistent competitions', () => {
   it('every competition whose name says women is planned as a women’s one, and there is one', () => {
-    const plans = [
-      ...SPORT_PLANS.flatMap((s) => s.leagues.map((plan) => ({ sport: s.key, plan }))),
-      ...ADDED_LEAGUES,
-    ];
+    const plans = [...SPORT_PLANS.flatMap((s) => s.leagues.map((plan) => ({ sport: s.key, plan }))), ...ADDED_LEAGUES];
     const women = plans.filter(({ plan }) => plan.gender === 'women');
     assert.ok(women.length >= 1);
     for (const { sport, plan } of plans) {
