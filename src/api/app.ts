@@ -31,6 +31,7 @@ import { settlementRoutes } from './routes/settlements.js';
 import { STREAM_ROUTE, streamRoutes } from './routes/stream.js';
 import { rootRoutes } from './routes/root.js';
 import { usageRoutes } from './routes/usage.js';
+import { cachedSerializerFactory } from './serializers.js';
 import { splitValidatorFactory } from './validators.js';
 import { installWorldTime } from './world-time.js';
 
@@ -86,7 +87,10 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     // The client address (per-caller limits of /v1/status) behind a load balancer: TRUST_PROXY.
     trustProxy: trustProxyOption(ctx.settings.trustProxy),
     // JSON bodies are validated as sent; query strings, path and headers are text and are coerced.
-    schemaController: { compilersFactory: { buildValidator: splitValidatorFactory() } },
+    // Response serializers are compiled once per process, whatever the number of apps built in it.
+    schemaController: {
+      compilersFactory: { buildValidator: splitValidatorFactory(), buildSerializer: cachedSerializerFactory() },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);

@@ -198,7 +198,7 @@ export function decodeBookImage(bytes: Uint8Array): BookColumns<ArrayBuffer> {
   for (let k = 0; k < stringCount; k++) {
     const word = view.getUint32(HEADER_BYTES + 4 * k, true);
     const n = word & ~WIDE;
-    global[k] = sharedStrings.acquireEncoded(bytes.subarray(from, from + n), (word & WIDE) !== 0);
+    global[k] = sharedStrings.acquireEncoded(bytes, from, n, (word & WIDE) !== 0);
     from += n;
   }
   for (const col of [keys, names, codes, labels]) {

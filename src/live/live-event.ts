@@ -30,6 +30,12 @@ export interface LiveEvent {
    * the first): what the leader's stale-feed sweep measures silence from.
    */
   freshAt: number;
+  /**
+   * Whether the event was priced before its scheduled start while not yet live: only then are the
+   * prices it has when it goes live its closing prices. An event first seen (or first priced)
+   * after kick-off, a game in progress when a producer or the service starts, has none.
+   */
+  pricedPrematch: boolean;
 }
 
 export function newLiveEvent(event: SportEvent, version = 1): LiveEvent {
@@ -41,5 +47,6 @@ export function newLiveEvent(event: SportEvent, version = 1): LiveEvent {
     priceStamps: null,
     stale: false,
     freshAt: 0,
+    pricedPrematch: false,
   };
 }

@@ -195,8 +195,9 @@ export class ReadModel {
       this.orderDirty = true;
     }
     existing.event = event;
-    // Going live: every price now is its selection's closing price (the payloads are rebuilt below).
-    if (event.status === 'live' && before.status !== 'live') existing.book.markClosing();
+    // Going live: every price now is its selection's closing price (the payloads are rebuilt below),
+    // if they were offered before kick-off; prices first seen after it are live prices, not closing ones.
+    if (event.status === 'live' && before.status !== 'live' && existing.pricedPrematch) existing.book.markClosing();
     // New facts about the event are fresh data: a stale-feed lock lifts with them.
     const unlocked = existing.stale;
     existing.stale = false;
@@ -229,6 +230,7 @@ export class ReadModel {
 
   /** Upserts markets: a known market keeps its place, new ones are appended; the event's updated_at becomes `at`. */
   upsertMarkets(le: LiveEvent, markets: Market[], at: number = le.event.updatedAt): void {
+    this.notePrematchPrices(le, at);
     le.event.updatedAt = at;
     this.freshen(le);
     const allLocked = forcedLock(le);
@@ -236,6 +238,19 @@ export class ReadModel {
     le.book.upsert(markets);
     this.touch(le);
     this.log.append(marketsEntry(le, markets, [], allLocked, repriced));
+  }
+
+  /**
+   * Prices given while the event is prematch and before its scheduled start are prematch prices.
+   * Also at a price change: a book first priced after kick-off but re-priced before it went live
+   * (a delayed start) has prematch prices by then.
+   */
+  private notePrematchPrices(le: LiveEvent, at: number): void {
+    if (le.pricedPrematch) return;
+    const status = le.event.status;
+    // A delayed or postponed event has not started whatever the clock says.
+    if ((status === 'prematch' && at < le.event.startTime) || status === 'delayed' || status === 'postponed')
+      le.pricedPrematch = true;
   }
 
   /** Puts back markets loaded from the store with their stored positions (restart). */
@@ -283,6 +298,7 @@ export class ReadModel {
    * change is logged once, with what moved.
    */
   applyPrices(le: LiveEvent, outcomes: Int32Array, odds: Float64Array, locks: Int8Array, at: number): number {
+    this.notePrematchPrices(le, at);
     const book = le.book;
     const moved: number[] = [];
     for (let k = 0; k < outcomes.length; k++) {

@@ -71,20 +71,36 @@ export class SharedStrings {
   }
 
   /**
-   * The index of the string whose stored bytes these are (as encoded() gave them), counting one
-   * more user: a book image's strings go in without being decoded to JS strings and encoded again.
+   * The index of the string whose stored bytes are `src[from, from + n)` (as encoded() gave them),
+   * counting one more user: a book image's strings go in without being decoded to JS strings and
+   * encoded again, and without a view object per string (a full world's restore enters ~30M).
    */
-  acquireEncoded(bytes: Uint8Array, wide: boolean): number {
-    const n = bytes.length;
-    if (n > this.scratch.length) this.scratch = Buffer.allocUnsafeSlow(n);
-    this.scratch.set(bytes);
-    const hash = fnv1a(this.scratch, n);
-    let slot = this.lookup(hash, n);
-    // A wide and a UTF-8 string never have equal bytes for equal text, but equal bytes could be
-    // different texts in the two encodings: match the encoding too.
-    if (slot >= 0 && (this.wide[slot] === 1) !== wide) slot = this.lookupWide(hash, n, wide ? 1 : 0);
-    if (slot < 0) slot = this.insert(hash, n, wide ? 1 : 0);
-    else if (this.refs[slot] === 0) {
+  acquireEncoded(src: Uint8Array, from: number, n: number, wide: boolean): number {
+    let h = 0x811c9dc5;
+    for (let k = from; k < from + n; k++) h = Math.imul(h ^ (src[k] as number), 0x01000193);
+    const hash = h >>> 0;
+    const w = wide ? 1 : 0;
+    // Equal bytes in the two encodings are different texts: the encoding must match too.
+    const mask = this.index.length - 1;
+    let slot = -1;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const entry = this.index[at] as number;
+      if (entry === 0) break;
+      const s = entry - 1;
+      if (this.hashes[s] !== hash || this.len[s] !== n || this.wide[s] !== w) continue;
+      const start = this.start[s] as number;
+      let same = true;
+      for (let k = 0; k < n && same; k++) same = this.arena[start + k] === src[from + k];
+      if (same) {
+        slot = s;
+        break;
+      }
+    }
+    if (slot < 0) {
+      if (n > this.scratch.length) this.scratch = Buffer.allocUnsafeSlow(n);
+      for (let k = 0; k < n; k++) this.scratch[k] = src[from + k] as number;
+      slot = this.insert(hash, n, w);
+    } else if (this.refs[slot] === 0) {
       this.dead--;
       this.deadBytes -= this.len[slot] as number;
     }
@@ -166,18 +182,6 @@ export class SharedStrings {
       if (entry === 0) return -1;
       const slot = entry - 1;
       if (this.hashes[slot] === hash && this.len[slot] === n && this.sameBytes(slot, n)) return slot;
-    }
-  }
-
-  /** As lookup, for the slot whose bytes are also in the given encoding. */
-  private lookupWide(hash: number, n: number, wide: number): number {
-    const mask = this.index.length - 1;
-    for (let at = hash & mask; ; at = (at + 1) & mask) {
-      const entry = this.index[at] as number;
-      if (entry === 0) return -1;
-      const slot = entry - 1;
-      if (this.hashes[slot] === hash && this.len[slot] === n && this.wide[slot] === wide && this.sameBytes(slot, n))
-        return slot;
     }
   }
 

@@ -404,6 +404,9 @@ export class Pipeline implements FeedIngress {
       });
       if (updatedAt > le.event.updatedAt) le.event = { ...le.event, updatedAt };
     }
+    // Stored before kick-off with a book: its prices are prematch ones (when it was priced is not stored).
+    if (le.book.marketCount > 0 && ['prematch', 'delayed', 'postponed'].includes(le.event.status))
+      le.pricedPrematch = true;
     // Opening and closing prices as stored: after the odds rows, whose replay moved prices.
     const marks = oddsMarks === null ? null : decodeOddsMarks(oddsMarks);
     if (marks !== null) le.book.restoreMarks(marks);

@@ -125,8 +125,8 @@ describe('bet check', () => {
       outcome: 'won Home',
       result: 'won',
       odds: 2,
-      // The event went live at these prices: its closing price is the last known one.
-      closing_odds: 2,
+      // First priced after its scheduled start (two hours ago): no prematch price, no closing price.
+      closing_odds: null,
       reason: null,
     });
   });

@@ -115,6 +115,39 @@ describe('opening and closing prices', () => {
     assert.deepEqual(outcome(batch.body.events.oc1 as Payload, SEL.home), outcome(p, SEL.home));
   });
 
+  it('an event first priced after its kick-off time (a game in progress when the producer or the service starts) has no closing prices', async () => {
+    // Scheduled 13 minutes before now: its first prices, then its live status, come in play.
+    await feedOk(svc, [
+      fixture('oc9', { start_time: at(-13 * MINUTE) }),
+      markets('oc9', { home: 4.2 }),
+      status('oc9', 'live'),
+    ]);
+    await feedOk(svc, [odds('oc9', [{ selection_id: SEL.home, odds: 3.9 }])]);
+    const p = (await svc.get<Payload>('/v1/events/oc9/odds')).body;
+    assert.deepEqual(
+      [outcome(p, SEL.home).odds, outcome(p, SEL.home).opening_odds, outcome(p, SEL.home).closing_odds],
+      [3.9, 4.2, null],
+      'opening is the first price seen; no prematch price was seen, so no closing price',
+    );
+    for (const m of p.markets)
+      for (const o of m.outcomes) assert.equal(o.closing_odds, null, `selection ${o.selection_id}`);
+    const check = await svc.inject<{ legs: Array<{ closing_odds: number | null }> }>('POST', '/v1/bets/check', {
+      body: { legs: [{ event_id: 'oc9', market_id: 1, selection_id: SEL.home }] },
+    });
+    assert.equal(check.body.legs[0]?.closing_odds, null);
+  });
+
+  it('a delayed event priced after its scheduled start still has prematch prices: going live fixes them as closing', async () => {
+    await feedOk(svc, [
+      fixture('oc10', { start_time: at(-5 * MINUTE) }),
+      status('oc10', 'delayed'),
+      markets('oc10', { home: 2.6 }),
+    ]);
+    await feedOk(svc, [status('oc10', 'live'), odds('oc10', [{ selection_id: SEL.home, odds: 2.1 }])]);
+    const p = (await svc.get<Payload>('/v1/events/oc10/odds')).body;
+    assert.deepEqual([outcome(p, SEL.home).odds, outcome(p, SEL.home).closing_odds], [2.1, 2.6]);
+  });
+
   it('in american and fractional formats', async () => {
     await playPrices(svc, 'oc2');
     const pre = await svc.inject<{ legs: Array<{ closing_odds: number | null }> }>('POST', '/v1/bets/check', {

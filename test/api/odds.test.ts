@@ -22,8 +22,9 @@ describe('GET /v1/events/{id}/odds', () => {
   before(async () => {
     svc = await startService();
     await feedOk(svc, [
-      fixture('ev', { start_time: at(-30 * MINUTE) }),
-      markets('ev', { home: 2.5, draw: 2, away: 1.5, over: 1.91, under: 1.91 }),
+      fixture('ev', { start_time: at(-30 * MINUTE), ts: at(-32 * MINUTE) }),
+      // Priced before its start (at -31 min), so that going live fixes closing prices.
+      { ...markets('ev', { home: 2.5, draw: 2, away: 1.5, over: 1.91, under: 1.91 }), ts: at(-31 * MINUTE) },
       status('ev', 'live'),
     ]);
   });

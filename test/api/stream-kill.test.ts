@@ -8,6 +8,9 @@ import { describe, it } from 'node:test';
 import { SseClient, type SseEvent } from '../helpers/sse.js';
 import { fixture, markets, odds, result, SEL, status } from '../helpers/service.js';
 import { startListening, waitReady } from '../helpers/child-service.js';
+import { compareLogPositions, parseLogPosition, type LogPosition } from '../../src/live/log-position.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import type { StoredLogWindow } from '../../src/store/store.js';
 
 const ADMIN = 'kill-admin';
 const KEY = 'kill-demo';
@@ -55,6 +58,22 @@ async function untilStored(base: string, id: string): Promise<void> {
   throw new Error(`the window was not stored through ${id}`);
 }
 
+/** The window stored in `dataDir`, as a process started after the kill reads it. */
+async function storedWindow(dataDir: string): Promise<StoredLogWindow> {
+  const reader = await openSqliteStore({ dataDir });
+  try {
+    return await reader.loadLogWindow(0);
+  } finally {
+    await reader.close();
+  }
+}
+
+/** Whether the window stored in `dataDir` reaches the change `id` (a flush came before the kill). */
+async function storedOnDisk(dataDir: string, id: string): Promise<boolean> {
+  const through = (await storedWindow(dataDir)).through;
+  return through !== null && compareLogPositions(through, parseLogPosition(id) as LogPosition) >= 0;
+}
+
 async function firstEvent(base: string, lastId: string): Promise<SseEvent | undefined> {
   const c = await SseClient.connect(base, PATH, { ...key, 'last-event-id': lastId });
   await c.untilCount(1);
@@ -78,25 +97,42 @@ describe('GET /v1/stream after kill -9', () => {
     const first = await start(dataDir, 0);
     const { port, base } = first;
     let child = first.child;
+    const restart = async (): Promise<void> => {
+      child = (await start(dataDir, port)).child;
+      await waitReady(base);
+    };
     try {
       await waitReady(base);
-      const reference = await SseClient.connect(base, PATH, key);
+      let reference = await SseClient.connect(base, PATH, key);
       await feed(base, [fixture('k1'), markets('k1'), status('k1', 'live')]);
       await feed(base, [odds('k1', [{ selection_id: SEL.home, odds: 2.4 }])]);
       await reference.untilCount(4);
-      const stored = reference.changes.slice(0, 4);
-      const inside = String(stored[1]?.id);
-      const lastStored = String(stored[3]?.id);
-      await untilStored(base, lastStored);
-      // Between two flushes: this change is streamed, then the process dies before it is stored.
-      await feed(base, [odds('k1', [{ selection_id: SEL.draw, odds: 3.9 }])]);
-      await reference.untilCount(5);
-      await killed(child);
-      const unstored = String(reference.changes[4]?.id);
-      reference.close();
+      const inside = String(reference.changes[1]?.id);
+      // Between two flushes: this change is streamed, then the process dies before it is stored. A
+      // starved machine may flush first (the change is stored): then, restarted, a change is stored
+      // and the next one streamed and killed again.
+      const seen = [...reference.changes];
+      for (let attempt = 1, price = 3.9; ; attempt++, price += 0.1) {
+        await untilStored(base, String(seen.at(-1)?.id));
+        const before = reference.changes.length;
+        await feed(base, [odds('k1', [{ selection_id: SEL.draw, odds: Number(price.toFixed(2)) }])]);
+        await reference.untilCount(before + 1);
+        await killed(child);
+        reference.close();
+        seen.push(reference.changes[before] as SseEvent);
+        if (!(await storedOnDisk(dataDir, String(seen.at(-1)?.id)))) break;
+        assert.ok(attempt < 5, `a flush stored the change before each of ${attempt} kills`);
+        await restart();
+        reference = await SseClient.connect(base, PATH, { ...key, 'last-event-id': String(seen.at(-1)?.id) });
+        await feed(base, [odds('k1', [{ selection_id: SEL.away, odds: Number((price + 5).toFixed(2)) }])]);
+        await reference.untilCount(1);
+        seen.push(reference.changes[0] as SseEvent);
+      }
+      const unstored = String(seen.at(-1)?.id);
+      const stored = seen.slice(0, -1);
+      const lastStored = String(stored.at(-1)?.id);
 
-      child = (await start(dataDir, port)).child;
-      await waitReady(base);
+      await restart();
       const lost = await firstEvent(base, unstored);
       assert.equal(lost?.event, 'snapshot_required', `${unstored} after the stored window`);
       assert.equal(lost?.data.reason, 'lost');
@@ -106,20 +142,30 @@ describe('GET /v1/stream after kill -9', () => {
       await fromEnd.untilCount(1);
       const after = fromEnd.changes;
       assert.equal(after[0]?.event, 'odds', 'the last stored id resumes exactly: the new change, nothing lost between');
-      await resumed.untilCount(2 + after.length);
+      const afterInside = stored.slice(stored.findIndex((e) => e.id === inside) + 1);
+      await resumed.untilCount(afterInside.length + after.length);
       await new Promise((r) => setTimeout(r, 100));
       resumed.close();
       fromEnd.close();
-      assert.deepEqual(resumed.changes.map(view), [...stored.slice(2), ...after].map(view));
+      assert.deepEqual(resumed.changes.map(view), [...afterInside, ...after].map(view));
 
       // A result commits before its entry is appended: killed before the next flush, the store holds
-      // a fact no stored entry describes, and no id from before the restart may resume past it.
+      // a fact no stored entry describes, and no id from before the restart may resume past it. (A
+      // flush before the kill covers it: then, restarted, a corrected result is killed again.)
       const head = String(after.at(-1)?.id);
       await untilStored(base, head);
-      await feed(base, [result('k1', 1, 0)]);
-      await killed(child);
-      child = (await start(dataDir, port)).child;
-      await waitReady(base);
+      for (let attempt = 1; ; attempt++) {
+        await feed(base, [result('k1', attempt, 0)]);
+        await killed(child);
+        const window = await storedWindow(dataDir);
+        if (window.facts > window.covered) break;
+        assert.ok(attempt < 5, `a flush covered the result before each of ${attempt} kills`);
+        await restart();
+        // Just after a flush again: another event's fixture, stored.
+        await feed(base, [fixture(`k-sync-${attempt}`)]);
+        for (let i = 0; i < 200 && (await storedThrough(base)) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      }
+      await restart();
       for (const id of [inside, head]) {
         const first = await firstEvent(base, id);
         assert.equal(first?.event, 'snapshot_required', id);

@@ -6,6 +6,7 @@ import { Rng } from '../../src/feed/simulator/rng.js';
 import { SseClient, type SseEvent } from '../helpers/sse.js';
 import { lifeOf, listen } from '../helpers/stream-life.js';
 import { ADMIN_KEY, DEMO_KEY, feedOk, startService, type TestService } from '../helpers/service.js';
+import { until } from '../helpers/until.js';
 
 const key = { 'x-api-key': DEMO_KEY };
 const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
@@ -24,6 +25,12 @@ async function moved(svc: TestService, n: number): Promise<void> {
     if (Date.now() > deadline) throw new Error(`the stream process held ${held} streams, never ${n}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The demo key's requests counted this month, read from the counters (reading them counts nothing). */
+async function counted(svc: TestService): Promise<number> {
+  const [demo] = await svc.service.store.listApiKeys(); // the only key
+  return (await svc.service.usage.snapshot(demo!.id, svc.clock.now())).thisMonth;
 }
 
 /** The stream processes this test's services started (children of this process). */
@@ -77,10 +84,13 @@ describe('GET /v1/stream with STREAM_PROCESS=on', () => {
         assert.deepEqual(seen[i], expected[i], PATHS[i]);
       }
       assert.ok((await metric(on, 'stream_process_connections')) <= PATHS.length);
-      // The stream process reports what it wrote: /metrics counts it (within its one-second report).
-      await new Promise((r) => setTimeout(r, 1200));
-      const sent = await metric(on, 'stream_bytes_sent_total{encoding="identity"}');
+      // The stream process reports what it wrote: /metrics counts it (at its next one-second report).
       const sentOff = await metric(off, 'stream_bytes_sent_total{encoding="identity"}');
+      let sent = 0;
+      await until('the stream process reporting its bytes', async () => {
+        sent = await metric(on, 'stream_bytes_sent_total{encoding="identity"}');
+        return sent >= sentOff * 0.99;
+      }).catch(() => undefined);
       assert.ok(sent >= sentOff * 0.99, `bytes counted ${sent} against ${sentOff} without the process`);
     } finally {
       await on.close();
@@ -137,7 +147,8 @@ describe('GET /v1/stream with STREAM_PROCESS=on', () => {
       svc.clock.advance(1000);
       const opened = await usage();
       svc.clock.advance(5 * 60_000 + 1);
-      await new Promise((r) => setTimeout(r, 2500));
+      // Charged when the stream process next reads the clock (its sample comes every second).
+      await until('the second period charged', async () => (await counted(svc)) >= opened + 1);
       assert.equal((await usage()) - opened, 2, 'a second period started (and one usage call)');
       first.close();
     } finally {

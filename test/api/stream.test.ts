@@ -19,6 +19,7 @@ import {
   status,
   type TestService,
 } from '../helpers/service.js';
+import { until } from '../helpers/until.js';
 
 const key = { 'x-api-key': DEMO_KEY };
 const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
@@ -439,13 +440,18 @@ describe('GET /v1/stream: quota, concurrency and heartbeats', () => {
       const base = await listen(svc);
       const usage = async (): Promise<number> =>
         ((await svc.get('/v1/usage')).body as { current: { this_month: number } }).current.this_month;
+      // What the counters hold, read without counting (the usage endpoint counts its own call).
+      const [demo] = await svc.service.store.listApiKeys(); // the only key
+      const counted = async (): Promise<number> =>
+        (await svc.service.usage.snapshot(demo!.id, svc.clock.now())).thisMonth;
       const c = await SseClient.connect(base, '/v1/stream', key);
       const opened = await usage();
       svc.clock.advance(5 * 60_000 + 1);
-      await new Promise((r) => setTimeout(r, 1300));
+      // Charged when the streams are next metered (every second of wall time, against the test's clock).
+      await until('the second period charged', async () => (await counted()) >= opened + 1);
       assert.equal((await usage()) - opened, 2, 'a second period started (and one usage call)');
       svc.clock.advance(10 * 60_000);
-      await new Promise((r) => setTimeout(r, 1300));
+      await until('two more periods charged', async () => (await counted()) >= opened + 4);
       assert.equal((await usage()) - opened, 5, 'two more periods started (and two usage calls)');
       c.close();
     } finally {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { untilWithin } from '../helpers/until.js';
 import { keyOn, usageOf } from '../helpers/usage.js';
 
 const PLANS = JSON.stringify({
@@ -94,15 +95,17 @@ describe('counts survive a restart', () => {
     try {
       const { key, secret } = await svc.service.keyAdmin.create({ name: 'live', plan: 'bulk', accountId: null });
       for (let i = 0; i < 7; i++) await svc.get('/v1/sports', { key: secret });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      // A second connection to the same file, as a process started after a crash would read it.
+      // A second connection to the same file, as a process started after a crash would read it:
+      // within a second and a half (of time the machine gave this process), the counts are there.
       const reader = await openSqliteStore({ dataDir });
       try {
-        const rows = (await reader.loadUsage('2026-03-01')).filter((r) => r.keyId === key.id);
-        assert.deepEqual(
-          rows.map((r) => [r.date, r.requests]),
-          [['2026-03-01', 7]],
+        const stored = async (): Promise<Array<[string, number]>> =>
+          (await reader.loadUsage('2026-03-01')).filter((r) => r.keyId === key.id).map((r) => [r.date, r.requests]);
+        const want = JSON.stringify([['2026-03-01', 7]]);
+        await untilWithin('the counts stored', async () => JSON.stringify(await stored()) === want, 1500).catch(
+          () => undefined,
         );
+        assert.deepEqual(await stored(), [['2026-03-01', 7]]);
       } finally {
         await reader.close();
       }

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { queryIn } from '../helpers/postgres.js';
+import { until } from '../helpers/until.js';
 import {
   clusterFixture,
   clusterMarkets,
@@ -52,7 +53,14 @@ describe(
       const leader = await cluster.leader();
       const r = await feedNode(leader.base, [clusterFixture('marker', 3_600_000), clusterMarkets('marker', 1)]);
       assert.equal(r.status, 200);
-      await sleep(1500); // flushed: a kill -9 loses up to FLUSH_INTERVAL_MS of live data, never more
+      // Flushed (a kill -9 loses up to FLUSH_INTERVAL_MS of live data, never more): the standby loads it.
+      await until('the marker stored', async () => {
+        const rows = await queryIn<{ n: string }>(
+          cluster.schema,
+          "select count(*) as n from markets where event_id = 'marker'",
+        );
+        return Number(rows[0]?.n) === 1;
+      });
     });
 
     after(async () => {

@@ -12,6 +12,8 @@ import {
   type Cluster,
   type ClusterNode,
 } from '../helpers/cluster.js';
+import { queryIn } from '../helpers/postgres.js';
+import { until } from '../helpers/until.js';
 import { createFaultDatabase, type FaultDatabase } from './store-fault-kit.js';
 
 const skip = await clusterSkip();
@@ -60,7 +62,14 @@ describe(
         (await feedNode(leader.base, [clusterFixture('live-1', 3_600_000), clusterMarkets('live-1', 2)])).status,
         200,
       );
-      await sleep(1000); // flushed
+      // Flushed: the live event and its markets are in the store before it fails.
+      await until('live-1 stored', async () => {
+        const rows = await queryIn<{ n: string }>(
+          cluster.schema,
+          "select count(*) as n from markets where event_id = 'live-1'",
+        );
+        return Number(rows[0]?.n) === 2;
+      });
 
       // The outage: no new connection, and every session of the database terminated, again and again.
       const statuses = new Map<number, number>();

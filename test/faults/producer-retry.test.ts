@@ -9,7 +9,7 @@ import { isTerminal } from '../../src/domain/lifecycle.js';
 import type { EventResult } from '../../src/domain/types.js';
 import { createService, type Service } from '../../src/service.js';
 import type { Store } from '../../src/store/store.js';
-import { sleep, untilProgress } from '../helpers/until.js';
+import { untilProgress } from '../helpers/until.js';
 import { anyOf, cpuBudget, worldBudget, worldOf, working, type WorldReadings } from '../helpers/world-progress.js';
 
 /** Simulated seconds per wall second: games end every few hundred milliseconds. */
@@ -154,7 +154,13 @@ describe('fault: a producer’s messages are refused (store cannot commit)', () 
       faultA.failing = true;
       const outageStart = Date.now();
       await untilTheWorld('results refused during the outage', () => faultA.refused.size >= 5, world);
-      await sleep(3_000);
+      // Long enough for a refused result to be sent again and refused again (the retries back off
+      // from 250 ms): the outage outlasts the first retries.
+      await untilTheWorld(
+        'a result refused three times',
+        () => [...faultA.refused.values()].some((n) => n >= 3),
+        world,
+      );
       // Operators see what waits to be sent again.
       assert.ok((await retryHeld(service)) > 0, 'feed_retry_held during the outage');
       faultA.failing = false;

@@ -1,11 +1,13 @@
 // A scaled-out deployment on loopback for tests: API nodes and pipeline candidates as child processes on one PostgreSQL schema and Redis prefix.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { listeningPort } from './child-service.js';
 import { createTestSchema, postgresSkip, type TestSchema } from './postgres.js';
 import { dropPrefix, redisSkip, testPrefix, TEST_REDIS_URL } from './redis.js';
+import { untilProgress } from './until.js';
 
 const CLI = join(process.cwd(), 'dist/src/cli.js');
 export const CLUSTER_ADMIN_KEY = 'cluster-admin';
@@ -63,6 +65,41 @@ export interface ClusterOptions {
   schema?: TestSchema;
   /** Another Redis (a fault test's own server); default TEST_REDIS_URL. */
   redisUrl?: string;
+}
+
+/** CPU ticks (1/100 s on Linux) a process has used, from /proc; 0 where there is none. */
+function cpuTicks(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [utime, stime] = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(11, 13)
+      .map(Number);
+    return (utime ?? 0) + (stime ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Waits for `check` while `nodes` work: a node loading a store (the whole simulated world: two weeks
+ * of fixtures, full books a week ahead) takes what the machine gives it, seconds on a quiet one and
+ * much longer beside other work. Fails when for `stallMs` none used a second of CPU, or after 10 minutes.
+ */
+function whileWorking(
+  what: string,
+  nodes: () => ClusterNode[],
+  check: () => Promise<boolean>,
+  stallMs: number,
+): Promise<number> {
+  const t0 = Date.now();
+  return untilProgress(what, check, {
+    progress: () => Math.floor(nodes().reduce((sum, n) => sum + cpuTicks(n.child.pid), 0) / 100),
+    stallMs,
+    exhausted: () => (Date.now() - t0 > 600_000 ? 'still not after 10 minutes' : null),
+    pollMs: 25,
+  });
 }
 
 async function waitFor(url: string, ok: (status: number) => boolean, timeoutMs: number): Promise<void> {
@@ -141,6 +178,21 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     return node;
   };
 
+  /** The pipeline node answering /readyz 200 now, or null. */
+  const readyLeader = async (): Promise<ClusterNode | null> => {
+    for (const n of cluster.pipeline) {
+      if (n.child.exitCode !== null || n.child.signalCode !== null) continue;
+      try {
+        const res = await fetch(`${n.base}/readyz`);
+        await res.body?.cancel();
+        if (res.status === 200) return n;
+      } catch {
+        // down
+      }
+    }
+    return null;
+  };
+
   const cluster: Cluster = {
     schema,
     prefix,
@@ -151,16 +203,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     async leader(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        for (const n of cluster.pipeline) {
-          if (n.child.exitCode !== null || n.child.signalCode !== null) continue;
-          try {
-            const res = await fetch(`${n.base}/readyz`);
-            await res.body?.cancel();
-            if (res.status === 200) return n;
-          } catch {
-            // down
-          }
-        }
+        const n = await readyLeader();
+        if (n !== null) return n;
         await new Promise((r) => setTimeout(r, 20));
       }
       throw new Error(`no pipeline leader within ${timeoutMs} ms\n${cluster.logs()}`);
@@ -188,12 +232,22 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     for (let i = 0; i < (opts.pipelineNodes ?? 2); i++) cluster.pipeline.push(await startNode('pipeline'));
     // API nodes relay feed requests to the candidates, on the ports they were given.
     env.PIPELINE_URL = cluster.pipeline.map((n) => n.base).join(',');
-    // The first leader loads the simulator's whole world before it is ready (two weeks of fixtures,
-    // full books a week ahead): like an API node's first load, it gets more than a failover's 10 s.
-    await cluster.leader(30_000);
+    // The first leader loads the store (with FEED=simulator, the simulator's whole world) before it
+    // is ready, and an API node loads it too: waits as long as they work, not a failover's 10 s.
+    await whileWorking(
+      'a pipeline leader',
+      () => cluster.pipeline,
+      async () => (await readyLeader()) !== null,
+      30_000,
+    );
     for (let i = 0; i < (opts.apiNodes ?? 2); i++) {
       const node = await startNode('api');
-      await nodeReady(node);
+      await whileWorking(
+        `API node ${node.base} ready`,
+        () => [node],
+        () => isReady(node),
+        20_000,
+      );
       cluster.api.push(node);
     }
   } catch (err) {
@@ -202,6 +256,16 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     throw new Error(`the cluster did not start: ${err instanceof Error ? err.message : String(err)}\n${logs}`);
   }
   return cluster;
+}
+
+async function isReady(node: { base: string }): Promise<boolean> {
+  try {
+    const res = await fetch(`${node.base}/readyz`);
+    await res.body?.cancel();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
 }
 
 /** Waits for a node's /readyz to answer 200 (an API node has loaded its read model), up to `timeoutMs`. */

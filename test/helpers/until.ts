@@ -58,3 +58,30 @@ export async function untilProgress(
   }
   return Date.now() - t0;
 }
+
+/**
+ * Polls `check` until it holds; throws once the process has had `budgetMs` of time to run. Time it
+ * did not get (its timers fired late: a machine busy with other work) is not counted, so a bound on
+ * the service's own timers (a flush every second) holds alike on a quiet and on a loaded machine.
+ * Resolves with the wall ms it took.
+ */
+export async function untilWithin(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  budgetMs: number,
+  pollMs = 10,
+): Promise<number> {
+  const t0 = Date.now();
+  let late = 0;
+  while (!(await check())) {
+    if (Date.now() - t0 - late > budgetMs) {
+      throw new Error(
+        `timed out after ${budgetMs} ms (and ${late} ms the machine did not run this process) waiting for ${what}`,
+      );
+    }
+    const before = Date.now();
+    await sleep(pollMs);
+    late += Math.max(0, Date.now() - before - 2 * pollMs);
+  }
+  return Date.now() - t0;
+}

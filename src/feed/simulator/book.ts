@@ -2,7 +2,7 @@
 import type { MarketDef, OddsChange } from '../messages.js';
 import { LINE_GROUPS, LINE_MARKET_BASE, LINE_SELECTION_BASE, LINE_SLOTS, marketIdOf, selectionIdOf } from './ids.js';
 import type { FairMarket } from './pricing/fair.js';
-import { oddsWithMargin, type MarginOptions } from './pricing/margin.js';
+import { oddsWithMargin, toOdds, type MarginOptions } from './pricing/margin.js';
 import { MIN_DECIMAL_ODDS } from '../../domain/odds.js';
 import type { TeamSide } from '../../domain/types.js';
 
@@ -153,7 +153,7 @@ export class Book {
         atBound = true;
       }
     }
-    if (atBound) odds = oddsWithMargin(open, this.opts);
+    if (atBound) odds = this.withoutBound(m, open, closed);
     // In play, a two-way line with one side off is no market (a far total: 1.01 against 400; a
     // player's Over he has all but reached): the whole line is taken off until the score brings it
     // back; totals and handicaps are offered around the score instead (live-lines.ts).
@@ -168,6 +168,30 @@ export class Book {
       if (closed[i]) odds[i] = m.outcomes[i]!.p >= 0.5 ? MIN_DECIMAL_ODDS : this.opts.maxOdds;
     }
     return { odds, closed };
+  }
+
+  /**
+   * The odds of a market with an outcome taken off at a price bound, the rest priced without it
+   * (each at p × (1 + margin)). Except before kick-off, in a market whose favourite is at the 1.01
+   * bound: each other outcome keeps its share of the margin (p + margin / n, as a two-way market's
+   * sides do when both are priced), as books quote a mismatch at 1.01 against 25 rather than 95. Priced alone, a 99%
+   * favourite stood at 1.01 against 95.00, a book with an overround under 1% (8% of CS2 and 1% of
+   * tennis books; the realism report's `overroundOutShare`). In play a side that far behind is
+   * priced alone, so it goes off the board at the maximum price as its chance fades.
+   */
+  private withoutBound(m: FairMarket, open: number[], closed: boolean[]): number[] {
+    const odds = oddsWithMargin(open, this.opts);
+    if (this.withdrawDecided) return odds;
+    const n = m.outcomes.length;
+    let fav = 0;
+    for (let i = 1; i < n; i++) if (m.outcomes[i]!.p > m.outcomes[fav]!.p) fav = i;
+    if (!closed[fav] || m.outcomes[fav]!.p < 0.5) return odds;
+    let total = 0;
+    for (const o of m.outcomes) total += o.p;
+    for (let i = 0; i < n; i++)
+      if (i !== fav && !closed[i])
+        odds[i] = toOdds(m.outcomes[i]!.p + (this.opts.margin * total) / n, this.opts.maxOdds);
+    return odds;
   }
 
   /**

@@ -12,6 +12,9 @@ export interface LeagueFormat {
   legsBestOf?: number;
   /** Basketball quarter length in minutes. */
   quarterMinutes?: number;
+  /** Basketball: mean game-clock seconds of a possession (the league's pace) and points scored per possession. */
+  possessionSeconds?: number;
+  pointsPerPossession?: number;
   /** Cricket overs per innings. */
   overs?: number;
   /** Baseball innings. */
@@ -40,6 +43,17 @@ export interface LeaguePlan {
   gender?: 'men' | 'women';
   /** City pools to name clubs from (default: the league's country). */
   cityPools?: readonly string[];
+  /**
+   * Kick-offs spread evenly over the window: the day's fixtures one to each equal share of it, at
+   * slot `at` of its share (leagues at different slots interleave), or at a slot drawn in it when
+   * `at` is absent, rather than each drawn anywhere in the window: a round-the-clock competition
+   * keeps a steady flow of games at every stage instead of bunches and gaps.
+   */
+  stagger?: { at?: number };
+  /** Whether the league runs a tournament with outright markets (default true; friendlies have no table). */
+  tournament?: boolean;
+  /** Written after every club name of the league (a women's or youth side of a club: "Akron United U21"). */
+  teamSuffix?: string;
 }
 
 export interface SportPlan {
@@ -186,7 +200,10 @@ export const SPORT_PLANS: readonly SportPlan[] = [
         perDay: 7,
         hours: [23, 28],
         slotMinutes: 30,
-        format: { quarterMinutes: 12 },
+        // NBA 2023-24: 114.2 points a team a game (Basketball-Reference) at 115.3 points per 100
+        // possessions (league offensive rating, Sportico 2024): ~99 possessions a team. At the
+        // engine's defaults (14 s a possession, 1.2 points) an NBA game made ~251 points.
+        format: { quarterMinutes: 12, possessionSeconds: 14.8, pointsPerPossession: 1.153 },
       },
       {
         name: 'EuroLeague',
@@ -798,4 +815,338 @@ export const SPORT_PLANS: readonly SportPlan[] = [
       },
     ],
   },
+];
+
+/** A league added to the world after the sports' first leagues (SPORT_PLANS). */
+export interface AddedLeague {
+  sport: string;
+  plan: LeaguePlan;
+}
+
+const AMERICAS_AND_ASIA = [
+  'United States',
+  'Canada',
+  'Mexico',
+  'Colombia',
+  'Chile',
+  'Argentina',
+  'Brazil',
+  'Japan',
+  'South Korea',
+  'China',
+  'Indonesia',
+  'India',
+  'Australia',
+  'New Zealand',
+  'Turkey',
+  'Portugal',
+  'Ireland',
+  'Nigeria',
+  'Egypt',
+  'South Africa',
+];
+
+/**
+ * Leagues added after the first 69, appended to the world in this order: a league's position is
+ * part of every event id (docs/simulator.md, "Ids"), so the earlier leagues keep theirs, and their
+ * teams, players and fixtures stay what they were. They are the competitions of the other time
+ * zones (the Americas at night, Asia and Oceania in the European morning) and the round-the-clock
+ * ones a real feed carries, so that the world plays its major sports at every hour as the real one
+ * does: a world started at any time has games about to start, in every period and in their last
+ * minutes (issue 31).
+ */
+export const ADDED_LEAGUES: readonly AddedLeague[] = [
+  {
+    sport: 'soccer',
+    plan: {
+      name: 'Major League Soccer',
+      country: 'United States',
+      tier: 2,
+      size: 28,
+      perDay: 2.2,
+      weekdays: WEEKEND,
+      hours: [23, 28],
+      slotMinutes: 30,
+      cityPools: ['United States', 'Canada'],
+    },
+  },
+  {
+    sport: 'soccer',
+    plan: {
+      name: 'Liga MX',
+      country: 'Mexico',
+      tier: 2,
+      size: 18,
+      perDay: 1.3,
+      weekdays: WEEKEND,
+      hours: [0, 5],
+      slotMinutes: 15,
+    },
+  },
+  {
+    sport: 'soccer',
+    plan: {
+      name: 'Liga Profesional',
+      country: 'Argentina',
+      tier: 2,
+      size: 28,
+      perDay: 2,
+      hours: [18, 27],
+      slotMinutes: 15,
+    },
+  },
+  {
+    sport: 'soccer',
+    plan: {
+      name: 'J1 League',
+      country: 'Japan',
+      tier: 2,
+      size: 20,
+      perDay: 1.5,
+      weekdays: WEEKEND,
+      hours: [5, 11],
+      slotMinutes: 30,
+    },
+  },
+  {
+    sport: 'soccer',
+    plan: {
+      name: 'A-League',
+      country: 'Australia',
+      tier: 2,
+      size: 12,
+      perDay: 1,
+      weekdays: WEEKEND,
+      hours: [4, 11],
+      slotMinutes: 15,
+      cityPools: ['Australia', 'New Zealand'],
+    },
+  },
+  {
+    sport: 'soccer',
+    plan: {
+      name: 'K League 1',
+      country: 'South Korea',
+      tier: 2,
+      size: 12,
+      perDay: 1,
+      weekdays: WEEKEND,
+      hours: [5, 12],
+      slotMinutes: 30,
+    },
+  },
+  {
+    sport: 'soccer',
+    plan: { name: 'Super League', country: 'China', tier: 2, size: 16, perDay: 1.2, hours: [7, 13], slotMinutes: 30 },
+  },
+  {
+    sport: 'soccer',
+    plan: {
+      name: 'Süper Lig',
+      country: 'Turkey',
+      tier: 2,
+      size: 18,
+      perDay: 1.3,
+      weekdays: WEEKEND,
+      hours: [10, 20],
+      slotMinutes: 30,
+    },
+  },
+  {
+    sport: 'basketball',
+    plan: {
+      name: 'NCAA Basketball',
+      country: 'United States',
+      tier: 2,
+      size: 240,
+      perDay: 48,
+      hours: [15, 29],
+      slotMinutes: 15,
+      stagger: {},
+      format: { quarterMinutes: 10 },
+    },
+  },
+  {
+    sport: 'basketball',
+    plan: {
+      name: 'CBA',
+      country: 'China',
+      tier: 2,
+      size: 20,
+      perDay: 5,
+      hours: [10, 14],
+      slotMinutes: 30,
+      format: { quarterMinutes: 12 },
+    },
+  },
+  {
+    sport: 'basketball',
+    plan: {
+      name: 'B.League',
+      country: 'Japan',
+      tier: 3,
+      size: 24,
+      perDay: 4,
+      weekdays: WEEKEND,
+      hours: [5, 11],
+      slotMinutes: 30,
+      format: { quarterMinutes: 10 },
+    },
+  },
+  {
+    sport: 'basketball',
+    plan: {
+      name: 'KBL',
+      country: 'South Korea',
+      tier: 3,
+      size: 10,
+      perDay: 2.5,
+      hours: [6, 11],
+      slotMinutes: 30,
+      format: { quarterMinutes: 10 },
+    },
+  },
+  {
+    sport: 'basketball',
+    plan: {
+      name: 'Liga Nacional',
+      country: 'Argentina',
+      tier: 3,
+      size: 19,
+      perDay: 3,
+      hours: [22, 27],
+      slotMinutes: 30,
+      format: { quarterMinutes: 10 },
+    },
+  },
+  {
+    sport: 'basketball',
+    plan: {
+      name: 'NBL1',
+      country: 'Australia',
+      tier: 3,
+      size: 60,
+      perDay: 12,
+      hours: [0, 12],
+      slotMinutes: 15,
+      stagger: {},
+      format: { quarterMinutes: 10 },
+      cityPools: ['Australia', 'New Zealand'],
+    },
+  },
+  {
+    sport: 'basketball',
+    plan: {
+      name: 'PBA',
+      country: 'Philippines',
+      tier: 3,
+      size: 12,
+      perDay: 3,
+      hours: [7, 13],
+      slotMinutes: 30,
+      format: { quarterMinutes: 12 },
+    },
+  },
+  {
+    sport: 'basketball',
+    plan: {
+      name: 'Basketball Bundesliga',
+      country: 'Germany',
+      tier: 2,
+      size: 18,
+      perDay: 1.5,
+      weekdays: WEEKEND,
+      hours: [13, 20],
+      slotMinutes: 30,
+      format: { quarterMinutes: 10 },
+    },
+  },
+  {
+    sport: 'basketball',
+    plan: {
+      name: 'Lega Basket',
+      country: 'Italy',
+      tier: 3,
+      size: 16,
+      perDay: 1.3,
+      weekdays: WEEKEND,
+      hours: [11, 20],
+      slotMinutes: 15,
+      format: { quarterMinutes: 10 },
+    },
+  },
+  {
+    sport: 'basketball',
+    plan: {
+      name: 'LNB Élite',
+      country: 'France',
+      tier: 3,
+      size: 16,
+      perDay: 1.3,
+      hours: [17, 21],
+      slotMinutes: 15,
+      format: { quarterMinutes: 10 },
+    },
+  },
+  {
+    sport: 'tennis',
+    plan: {
+      name: 'WTA 125',
+      country: 'World',
+      gender: 'women',
+      tier: 2,
+      size: 32,
+      perDay: 8,
+      hours: [0, 24],
+      slotMinutes: 30,
+      format: { bestOf: 3 },
+    },
+  },
+  {
+    sport: 'tennis',
+    plan: {
+      name: "ITF Women's World Tour",
+      country: 'World',
+      gender: 'women',
+      tier: 3,
+      size: 96,
+      perDay: 40,
+      hours: [0, 24],
+      slotMinutes: 15,
+      format: { bestOf: 3 },
+    },
+  },
+  {
+    sport: 'tennis',
+    plan: {
+      name: 'UTR Pro Tennis Tour',
+      country: 'World',
+      tier: 3,
+      size: 96,
+      perDay: 40,
+      hours: [0, 24],
+      slotMinutes: 15,
+      format: { bestOf: 3 },
+    },
+  },
+  // Round the clock: friendlies of men's, women's and under-21 sides (each club plays 2-3 a week), a
+  // kick-off every 15 minutes of the day in each, so that a soccer game ends every few minutes.
+  ...(['men', 'women', 'u21'] as const).map((side, i): AddedLeague => ({
+    sport: 'soccer',
+    plan: {
+      name: side === 'men' ? 'Club Friendlies' : side === 'women' ? "Women's Club Friendlies" : 'U21 Club Friendlies',
+      country: 'World',
+      tier: 3,
+      size: 500,
+      perDay: 96,
+      hours: [0, 24],
+      slotMinutes: 5,
+      // Each league to its own slot of every quarter of an hour: together, a kick-off every 5 minutes.
+      stagger: { at: i },
+      tournament: false,
+      cityPools: AMERICAS_AND_ASIA,
+      ...(side === 'women' ? { gender: 'women' as const, teamSuffix: 'Women' } : {}),
+      ...(side === 'u21' ? { teamSuffix: 'U21' } : {}),
+    },
+  })),
 ];

@@ -30,6 +30,14 @@ export interface SimConfig {
   repriceMs: number;
   /** Shortest wall-clock interval between price updates of one event (scaled by the speed). */
   repriceWallMs: number;
+  /**
+   * While a game's clock runs between its engine's steps (a soccer minute), its open book is
+   * repriced this often for the time gone by (simulated ms; a real in-play book moves every few
+   * seconds), or every `liveTickWallMs × speed` when that is longer. 0: at steps only.
+   */
+  liveTickMs: number;
+  /** Shortest wall-clock interval between two such reprices (scaled by the speed). */
+  liveTickWallMs: number;
   /** Clock-only score updates (no score change) at most this often, simulated ms. */
   clockUpdateMs: number;
   /**
@@ -93,6 +101,8 @@ export const DEFAULT_SIM_CONFIG: SimConfig = {
   minProbability: 0.0002,
   repriceMs: 5_000,
   repriceWallMs: 300,
+  liveTickMs: 5_000,
+  liveTickWallMs: 1_000,
   clockUpdateMs: 30_000,
   keepAliveWallMs: 10_000,
   horizonHours: { 1: 14 * 24, 2: 4 * 24, 3: 36 },

@@ -97,6 +97,11 @@ export interface GameOptions {
   repriceMs: number;
   /** A live game with nothing sent for this long (simulated ms) sends its score again; 0 or absent: never. */
   keepAliveMs?: number;
+  /**
+   * While the clock runs between an engine's steps (`MatchEngine.clockRunning`) and the book is
+   * open, it is repriced this often (simulated ms) for the time gone by; 0 or absent: at steps only.
+   */
+  tickMs?: number;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -116,6 +121,8 @@ export class SimGame {
   /** The next prematch move of the book (drift.ts); null once none is left before kick-off. */
   private driftAt: number | null;
   private stepAt: number | null = null;
+  /** When the engine last stepped (shifted by an interruption): the clock has run since then. */
+  private lastStepAt = 0;
   private pausedUntil: number | null = null;
   private lockedUntil = 0;
   private finalLock = false;
@@ -215,6 +222,7 @@ export class SimGame {
       case 'live':
         consider(this.stepAt);
         if (this.locked && this.lockedUntil > this.now) consider(this.lockedUntil);
+        else if (this.ticking()) consider(this.lastPricedAt + this.opts.tickMs!);
         if ((this.opts.keepAliveMs ?? 0) > 0) consider(this.lastSentAt + this.opts.keepAliveMs!);
         break;
       case 'interrupted':
@@ -227,6 +235,22 @@ export class SimGame {
         break;
     }
     return t;
+  }
+
+  /** Whether the open book is repriced between steps now (the engine's clock runs). */
+  private ticking(): boolean {
+    return (
+      (this.opts.tickMs ?? 0) > 0 &&
+      !this.locked &&
+      !this.book.removed &&
+      this.engine.clockRunning?.() === true &&
+      Number.isFinite(this.lastPricedAt)
+    );
+  }
+
+  /** How long the clock has run since the engine's last step (0 when not live). */
+  private sinceStepMs(): number {
+    return this.phase === 'live' ? Math.max(0, this.now - this.lastStepAt) : 0;
   }
 
   // --- messages -------------------------------------------------------------------------------
@@ -256,7 +280,7 @@ export class SimGame {
   private publish(locked: boolean, withLayout: boolean): void {
     // Played silently, the book is left as it is: what it holds is what consumers were sent.
     if (this.silent) return;
-    let fairMarkets = this.prematchTilt(this.engine.markets(this.depth));
+    let fairMarkets = this.prematchTilt(this.engine.markets(this.depth, this.sinceStepMs()));
     let layout = withLayout ? layoutOf(this.depth === 'full' ? fairMarkets : this.engine.markets('full')) : undefined;
     if (this.book.withdrawDecided) {
       // In play, totals and handicap lines follow the score (live-lines.ts); the lines they add take
@@ -457,6 +481,7 @@ export class SimGame {
     this.depth = 'full';
     this.emit({ type: 'status', ts: iso(this.now), event_id: this.eventId, status: 'live' });
     this.stepAt = this.now + this.engine.begin();
+    this.lastStepAt = this.now;
     this.maybeScore(true);
     const d = this.disruption;
     if (d.kind === 'abandoned' || d.kind === 'retired' || d.kind === 'interrupted')
@@ -480,6 +505,7 @@ export class SimGame {
     if (this.stepAt !== null && now >= this.stepAt) {
       const res = this.engine.step();
       this.stepAt = now + res.next;
+      this.lastStepAt = now;
       if (this.engine.finished()) {
         this.finish();
         return;
@@ -558,6 +584,8 @@ export class SimGame {
       this.phase = 'interrupted';
       this.pausedUntil = now + d.forMs;
       this.stepAt = this.pausedUntil + (this.stepAt! - now);
+      // The clock stops while play is interrupted: what had run of the step stays run.
+      this.lastStepAt += d.forMs;
       return true;
     }
     if (d.kind === 'abandoned') {

@@ -22,6 +22,13 @@ function weekdayFactor(league: SimLeague, day: number): number {
   return mean > 0 ? (weights[weekday] ?? 0) / mean : 0;
 }
 
+/** Slot `at` of the i-th of `count` equal shares of `slots`, or one drawn in it (each share holds at least one slot). */
+function staggeredSlot(rng: Rng, i: number, count: number, slots: number, at: number | undefined): number {
+  const from = Math.floor((i * slots) / count);
+  const to = Math.max(from, Math.floor(((i + 1) * slots) / count) - 1);
+  return Math.min(slots - 1, at === undefined ? rng.int(from, to) : Math.min(to, from + at));
+}
+
 export function fixturesOfDay(seed: number, league: SimLeague, day: number): ScheduledFixture[] {
   const rng = Rng.derive(seed, 'day', league.index, day);
   const plan = league.plan;
@@ -33,7 +40,10 @@ export function fixturesOfDay(seed: number, league: SimLeague, day: number): Sch
   const slots = Math.max(1, Math.floor(((toHour - fromHour) * 60) / plan.slotMinutes));
   const starts: number[] = [];
   for (let i = 0; i < count; i++) {
-    starts.push(day * DAY_MS + fromHour * 3_600_000 + rng.int(0, slots - 1) * plan.slotMinutes * 60_000);
+    // Staggered: the i-th fixture takes a slot of the i-th equal share of the window.
+    const slot =
+      plan.stagger !== undefined ? staggeredSlot(rng, i, count, slots, plan.stagger.at) : rng.int(0, slots - 1);
+    starts.push(day * DAY_MS + fromHour * 3_600_000 + slot * plan.slotMinutes * 60_000);
   }
   starts.sort((a, b) => a - b);
   const freeAt = new Map<SimTeam, number>();

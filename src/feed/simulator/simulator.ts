@@ -1,10 +1,11 @@
 // The Simulator: a deterministic discrete-event world that advances to a simulated time and returns feed messages.
 import type { FeedMessage } from '../messages.js';
 import { resolveConfig, type SimConfig, type SimConfigInput } from './config.js';
-import { SimGame, type FixturePlan } from './game.js';
+import { SimGame, planDisruption, type FixturePlan } from './game.js';
 import { MinHeap } from './heap.js';
 import { DAY_MS, epochDayOf, eventIdOf, eventNumberOf, eventNumberParts } from './ids.js';
 import { OutrightWorld } from './outrights/outrights.js';
+import { Rng } from './rng.js';
 import { fixturesOfDay } from './schedule.js';
 import { buildWorld, type SimLeague, type World } from './world.js';
 
@@ -34,6 +35,8 @@ type Entry =
 
 /** Heap key of outright work: before games due at the same instant. */
 const OUTRIGHTS_KEY = -1;
+/** Longer than any game lasts from its kick-off, an interruption included (a long tennis or cricket match: 6-7 hours). */
+const LONGEST_GAME_MS = 12 * 3_600_000;
 
 export interface SimulatorCounts {
   games: number;
@@ -49,6 +52,7 @@ export class Simulator {
   private readonly startAt: number;
   private readonly repriceMs: number;
   private readonly keepAliveMs: number;
+  private readonly tickMs: number;
   private readonly heap = new MinHeap<Entry>();
   private readonly games = new Map<number, SimGame>();
   private started = false;
@@ -66,6 +70,10 @@ export class Simulator {
     this.config = resolveConfig(opts.config);
     this.repriceMs = Math.max(this.config.repriceMs, this.config.repriceWallMs * Math.max(1, opts.speed));
     this.keepAliveMs = this.config.keepAliveWallMs * opts.speed;
+    this.tickMs =
+      this.config.liveTickMs > 0
+        ? Math.max(this.config.liveTickMs, this.repriceMs, this.config.liveTickWallMs * Math.max(1, opts.speed))
+        : 0;
     this.world = buildWorld(this.seed);
     this.openEvents = opts.openEvents ?? new Map();
     this.openOutrights = opts.openOutrights;
@@ -201,11 +209,14 @@ export class Simulator {
    * message that ended it, and never a different one.
    */
   private admit(plan: FixturePlan, now: number, out: FeedMessage[]): void {
+    // A game surely over that no consumer holds open would be played only to be left out.
+    if (!this.openEvents.has(eventIdOf(plan.eventNum)) && this.surelyOverBy(plan, now)) return;
     const game = new SimGame(plan, {
       seed: this.seed,
       config: this.config,
       repriceMs: this.repriceMs,
       keepAliveMs: this.keepAliveMs,
+      tickMs: this.tickMs,
     });
     game.playSilentlyTo(now);
     if (game.isOver) {
@@ -219,6 +230,23 @@ export class Simulator {
     }
     this.games.set(plan.eventNum, game);
     this.schedule(game, Math.max(now - 1, game.playedTo));
+  }
+
+  /**
+   * Whether a game is over by `now` whatever happened in it (ended, called off, or cancelled after
+   * a postponement), from its plan and disruption alone: the world starts without playing the
+   * previous day's games through (with three round-the-clock soccer leagues, most of its start).
+   */
+  private surelyOverBy(plan: FixturePlan, now: number): boolean {
+    // The disruption's kind and delays do not depend on the game's expected length (0 here).
+    const d = planDisruption(Rng.derive(this.seed, 'plan', plan.eventNum), plan, this.config, 0);
+    let until = plan.startTime + LONGEST_GAME_MS;
+    if (d.kind === 'delayed') until += d.delayMs;
+    if (d.kind === 'postponed')
+      until =
+        plan.startTime +
+        (d.resumeAfterMs === null ? this.config.postponedCancelAfterMs : d.resumeAfterMs + LONGEST_GAME_MS);
+    return until < now;
   }
 
   counts(): SimulatorCounts {

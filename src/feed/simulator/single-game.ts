@@ -19,6 +19,8 @@ export interface OneGameOptions {
   teams?: [number, number];
   world?: World;
   repriceMs?: number;
+  /** Reprices between steps while the clock runs (GameOptions.tickMs); default: the configuration's `liveTickMs`. */
+  tickMs?: number;
 }
 
 export interface OneGame {
@@ -49,7 +51,7 @@ export function playOneGame(o: OneGameOptions): OneGame {
       startTime,
       publishAt: o.publishAt,
     },
-    { seed: o.seed, config, repriceMs: o.repriceMs ?? config.repriceMs },
+    { seed: o.seed, config, repriceMs: o.repriceMs ?? config.repriceMs, tickMs: o.tickMs ?? config.liveTickMs },
   );
   const messages = game.open(o.publishAt);
   for (let guard = 0; !game.isDone && guard < 200_000; guard++) {

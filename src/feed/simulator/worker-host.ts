@@ -60,6 +60,9 @@ export function startSimulatorWorker(opts: SimulatorWorkerOptions): SimulatorWor
     if (!stopping) worker.postMessage(m);
   };
   worker.on('message', (m: WorkerToParent) => {
+    // A batch the worker sent before it read `stop` can still arrive while it is terminated: once
+    // stopped, the consumer gets nothing more (a deposed leader must not apply it).
+    if (stopping) return;
     if (m.type === 'error') {
       onError(new Error(`simulator: ${m.message}`));
       return;

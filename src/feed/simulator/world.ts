@@ -1,5 +1,5 @@
 // buildWorld(seed): sports → leagues (tier, fixture horizon) → teams or players with strengths and squads.
-import { SPORT_PLANS, type CompetitorKind, type LeaguePlan } from './catalog.js';
+import { ADDED_LEAGUES, SPORT_PLANS, type CompetitorKind, type LeaguePlan } from './catalog.js';
 import { CITIES, CLUB_SUFFIXES, ESPORTS_TEAMS, handleName, personName, slugify } from './names.js';
 import { Rng } from './rng.js';
 import { ratingSpread } from './strength.js';
@@ -134,10 +134,11 @@ function clubNames(rng: Rng, sport: string, plan: LeaguePlan, taken: Set<string>
   const pools = plan.cityPools ?? [plan.country];
   const cities = rng.shuffle(pools.flatMap((c) => [...(CITIES[c] ?? CITIES.England!)]));
   const suffixes = CLUB_SUFFIXES[sport] ?? CLUB_SUFFIXES.soccer!;
+  const side = plan.teamSuffix === undefined ? '' : ` ${plan.teamSuffix}`;
   const format = (suffix: string, city: string): string =>
-    suffix === 'FC' || suffix === 'HC' || suffix === 'VC' || suffix === 'TV' || suffix === 'SG'
+    (suffix === 'FC' || suffix === 'HC' || suffix === 'VC' || suffix === 'TV' || suffix === 'SG'
       ? `${suffix} ${city}`
-      : `${city} ${suffix}`;
+      : `${city} ${suffix}`) + side;
   const names: string[] = [];
   for (let i = 0; names.length < plan.size; i++) {
     if (i >= cities.length * suffixes.length) throw new Error(`not enough club names for ${plan.name}`);
@@ -202,34 +203,34 @@ export function buildWorld(seed: number): World {
   const leagues: SimLeague[] = [];
   const slugs = new Set<string>();
   let teamCount = 0;
-  for (const sport of SPORT_PLANS) {
-    const taken = new Set<string>();
-    for (const plan of sport.leagues) {
-      const index = leagues.length;
-      const rng = Rng.derive(seed, 'league', sport.key, plan.name, plan.country);
-      let slug = slugify(`${plan.country} ${plan.name}`);
-      if (slugs.has(slug)) slug = slugify(`${sport.key} ${slug}`);
-      slugs.add(slug);
-      const spread = ratingSpread(sport.key, plan.tier);
-      const teams = competitorNames(rng, sport.key, sport.kind, plan, taken).map((name): SimTeam => ({
-        name,
-        logoId: namer.logoId(name),
-        rating: Math.round(rng.normal(0, 1) * spread * 1000) / 1000,
-        players: squad(rng, namer, sport.key, sport.kind, plan, name),
-      }));
-      teamCount += teams.length;
-      leagues.push({
-        index,
-        sport: sport.key,
-        kind: sport.kind,
-        slug,
-        name: plan.name,
-        country: plan.country,
-        tier: plan.tier,
-        plan,
-        teams,
-      });
-    }
+  // The sports' own leagues first, then the added ones (appended: the earlier keep their positions).
+  const plans: Array<{ sport: string; kind: CompetitorKind; plan: LeaguePlan }> = [];
+  for (const sport of SPORT_PLANS)
+    for (const plan of sport.leagues) plans.push({ sport: sport.key, kind: sport.kind, plan });
+  for (const added of ADDED_LEAGUES) {
+    const sport = SPORT_PLANS.find((s) => s.key === added.sport);
+    if (sport === undefined) throw new Error(`added league ${added.plan.name}: no sport ${added.sport}`);
+    plans.push({ sport: sport.key, kind: sport.kind, plan: added.plan });
+  }
+  // Club names already given in each sport: no two clubs of a sport share one.
+  const takenBySport = new Map<string, Set<string>>();
+  for (const { sport, kind, plan } of plans) {
+    let taken = takenBySport.get(sport);
+    if (taken === undefined) takenBySport.set(sport, (taken = new Set<string>()));
+    const index = leagues.length;
+    const rng = Rng.derive(seed, 'league', sport, plan.name, plan.country);
+    let slug = slugify(`${plan.country} ${plan.name}`);
+    if (slugs.has(slug)) slug = slugify(`${sport} ${slug}`);
+    slugs.add(slug);
+    const spread = ratingSpread(sport, plan.tier);
+    const teams = competitorNames(rng, sport, kind, plan, taken).map((name): SimTeam => ({
+      name,
+      logoId: namer.logoId(name),
+      rating: Math.round(rng.normal(0, 1) * spread * 1000) / 1000,
+      players: squad(rng, namer, sport, kind, plan, name),
+    }));
+    teamCount += teams.length;
+    leagues.push({ index, sport, kind, slug, name: plan.name, country: plan.country, tier: plan.tier, plan, teams });
   }
   return { seed, leagues, sports: SPORT_PLANS.map((s) => s.key), teamCount, playerCount: namer.players };
 }

@@ -1,7 +1,7 @@
 // Names of the simulated world as real competitions write them: gender-consistent tours, no numbered teams, season labels.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SPORT_PLANS } from '../../../src/feed/simulator/catalog.js';
+import { ADDED_LEAGUES, SPORT_PLANS } from '../../../src/feed/simulator/catalog.js';
 import { FEMALE_FIRST_NAMES, MALE_FIRST_NAMES } from '../../../src/feed/simulator/names.js';
 import { buildSeries, editionStart, tournamentNameOf } from '../../../src/feed/simulator/outrights/calendar.js';
 import { buildWorld } from '../../../src/feed/simulator/world.js';
@@ -13,12 +13,11 @@ const firstName = (full: string): string => full.split(' ')[0]!;
 
 describe('names: gender-consistent competitions', () => {
   it('every competition whose name says women is planned as a women’s one, and there is one', () => {
-    const women = SPORT_PLANS.flatMap((s) => s.leagues.filter((l) => l.gender === 'women'));
+    const plans = [...SPORT_PLANS.flatMap((s) => s.leagues.map((plan) => ({ sport: s.key, plan }))), ...ADDED_LEAGUES];
+    const women = plans.filter(({ plan }) => plan.gender === 'women');
     assert.ok(women.length >= 1);
-    for (const s of SPORT_PLANS) {
-      for (const l of s.leagues) {
-        if (WOMEN_MARKERS.test(l.name)) assert.equal(l.gender, 'women', `${s.key}/${l.name}`);
-      }
+    for (const { sport, plan } of plans) {
+      if (WOMEN_MARKERS.test(plan.name)) assert.equal(plan.gender, 'women', `${sport}/${plan.name}`);
     }
   });
 

@@ -20,6 +20,7 @@ const nulls = {
   deciderShare: null,
   mapsPerSeries: null,
   overround: null,
+  overroundOutShare: null,
   favUnder105: null,
   favUnder115: null,
   mainMovedShare: null,

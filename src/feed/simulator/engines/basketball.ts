@@ -15,6 +15,7 @@ import { TimedEngine, type Tick } from './timed.js';
 import type { EngineContext, MarketDepth } from './types.js';
 import type { PlayerStats } from '../../messages.js';
 
+/** Mean game-clock seconds of a possession (drawn 6-22 s), unless the league's format sets its pace. */
 const MEAN_POSSESSION = 14;
 /**
  * Rating gap to log points-per-possession ratio. The rubber band keeps the engine's margins within
@@ -61,6 +62,8 @@ export function cappedMean(mean: number, sd: number, cap: number): number {
 
 export class BasketballEngine extends TimedEngine {
   private readonly ppp: [number, number];
+  /** Mean seconds of a possession: the league's pace (its format), MEAN_POSSESSION by default. */
+  private readonly possessionSeconds: number;
   private possession: 0 | 1 = 0;
   private readonly squads: [TeamPlayers, TeamPlayers];
   private readonly lines: {
@@ -82,13 +85,16 @@ export class BasketballEngine extends TimedEngine {
       countdown: true,
     });
     const diff = (ctx.home.rating - ctx.away.rating) * RATING_EFFECT;
-    this.ppp = [BASE_PPP * Math.exp(diff + 0.012), BASE_PPP * Math.exp(-diff - 0.012)];
+    const format = ctx.league.plan.format;
+    const ppp = format?.pointsPerPossession ?? BASE_PPP;
+    this.possessionSeconds = format?.possessionSeconds ?? MEAN_POSSESSION;
+    this.ppp = [ppp * Math.exp(diff + 0.012), ppp * Math.exp(-diff - 0.012)];
     this.squads = [
       new TeamPlayers(ctx.home, 'home', ['points', 'rebounds', 'assists']),
       new TeamPlayers(ctx.away, 'away', ['points', 'rebounds', 'assists']),
     ];
     this.possession = ctx.rng.chance(0.5) ? 0 : 1;
-    const poss = (4 * q * 60) / MEAN_POSSESSION / 2;
+    const poss = (4 * q * 60) / this.possessionSeconds / 2;
     const margin = (this.ppp[0] - this.ppp[1]) * poss;
     const total = (this.ppp[0] + this.ppp[1]) * poss;
     const tier = ctx.league.tier;
@@ -102,12 +108,16 @@ export class BasketballEngine extends TimedEngine {
   }
 
   protected override peekSeconds(): number {
-    return MEAN_POSSESSION;
+    return this.possessionSeconds;
   }
 
   protected tick(): Tick {
     const { rng } = this.ctx;
-    const seconds = Math.min(rng.uniform(6, 22), this.periodLength() - this.elapsed);
+    // 6-22 s at the default pace, stretched to the league's (one draw either way).
+    const seconds = Math.min(
+      rng.uniform(6, 22) * (this.possessionSeconds / MEAN_POSSESSION),
+      this.periodLength() - this.elapsed,
+    );
     const side = this.possession;
     // BASE_PPP a possession: 0.04 + 2 x 0.40 + 3 x 0.12. A trailing side plays harder and a leading one eases
     // off (up to 10% either way): without it margins spread wider and overtime is rarer than in the NBA.
@@ -144,7 +154,7 @@ export class BasketballEngine extends TimedEngine {
   }
 
   private outlook(side: 0 | 1, seconds: number, current: number): TeamOutlook {
-    const mean = (seconds / MEAN_POSSESSION / 2) * this.ppp[side];
+    const mean = (seconds / this.possessionSeconds / 2) * this.ppp[side];
     return { current, mean, variance: mean * DISPERSION + 4 };
   }
 
@@ -173,7 +183,7 @@ export class BasketballEngine extends TimedEngine {
       return { margin: done, total: done, pairs: 0 };
     }
     const periodsLeft = left > 0 ? this.format.periods.length - this.periodIndex : 1;
-    const pairs = seconds / MEAN_POSSESSION / 2 + (BUZZER_POSSESSIONS * periodsLeft) / 2;
+    const pairs = seconds / this.possessionSeconds / 2 + (BUZZER_POSSESSIONS * periodsLeft) / 2;
     let otPairsExpected = 0;
     const mean: [number, number] = [0, 0];
     let lead = h - a;
@@ -193,7 +203,7 @@ export class BasketballEngine extends TimedEngine {
     if (this.overtimesAfterNow() > 0) {
       const sd = Math.sqrt((mean[0] + mean[1]) * DISPERSION + 8);
       const tie = Math.exp(-0.5 * (lead / sd) ** 2) / (sd * Math.sqrt(2 * Math.PI));
-      const otPairs = this.format.overtime!.seconds / MEAN_POSSESSION / 2 + BUZZER_POSSESSIONS / 2;
+      const otPairs = this.format.overtime!.seconds / this.possessionSeconds / 2 + BUZZER_POSSESSIONS / 2;
       mean[0] += tie * otPairs * this.ppp[0];
       mean[1] += tie * otPairs * this.ppp[1];
       otPairsExpected = tie * otPairs;
@@ -319,15 +329,18 @@ export class BasketballEngine extends TimedEngine {
         const reb = pairs * reboundsPerPossession * squad.share(p, REBOUND);
         const ast = sides[side].mean * ASSISTS_PER_POINT * squad.share(p, ASSIST);
         const pLine =
-          Math.floor(((4 * this.format.periodSeconds) / MEAN_POSSESSION / 2) * this.ppp[side] * squad.share(p, USAGE)) +
-          0.5;
+          Math.floor(
+            ((4 * this.format.periodSeconds) / this.possessionSeconds / 2) * this.ppp[side] * squad.share(p, USAGE),
+          ) + 0.5;
         const rLine =
           Math.floor(
-            ((4 * this.format.periodSeconds) / MEAN_POSSESSION / 2) * reboundsPerPossession * squad.share(p, REBOUND),
+            ((4 * this.format.periodSeconds) / this.possessionSeconds / 2) *
+              reboundsPerPossession *
+              squad.share(p, REBOUND),
           ) + 0.5;
         const aLine =
           Math.floor(
-            ((4 * this.format.periodSeconds) / MEAN_POSSESSION / 2) *
+            ((4 * this.format.periodSeconds) / this.possessionSeconds / 2) *
               this.ppp[side] *
               ASSISTS_PER_POINT *
               squad.share(p, ASSIST),

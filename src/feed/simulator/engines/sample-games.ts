@@ -12,6 +12,8 @@ export interface SampleOptions {
   seed: number;
   /** Only leagues of this tier (default: every league of the sport). */
   tier?: 1 | 2 | 3;
+  /** Only the league of this name (a league's own figures: the NBA's points, not the tier's). */
+  league?: string;
   /** Leave out knockout competitions (cups: no draws, extra time). */
   leaguesOnly?: boolean;
   /** Also keep the engine's opening main markets (fair prices before the start), to compare with results. */
@@ -27,11 +29,14 @@ export interface SampledGame {
 }
 
 /** The leagues a sample of the sport takes its games from, in turn (at least one, or it throws). */
-export function sampleLeagues(o: Pick<SampleOptions, 'world' | 'sport' | 'tier' | 'leaguesOnly'>): SimLeague[] {
+export function sampleLeagues(
+  o: Pick<SampleOptions, 'world' | 'sport' | 'tier' | 'league' | 'leaguesOnly'>,
+): SimLeague[] {
   const leagues = o.world.leagues.filter(
     (l) =>
       l.sport === o.sport &&
       (o.tier === undefined || l.tier === o.tier) &&
+      (o.league === undefined || l.name === o.league) &&
       l.teams.length >= 2 &&
       !(o.leaguesOnly === true && l.plan.format?.knockout === true),
   );

@@ -4,6 +4,7 @@ import type { PlayerStats } from '../../messages.js';
 import {
   NO_PROP_LINES,
   playerPropLines,
+  playerPropMarkets,
   soccerMarkets,
   type PropLines,
   type PropOutlook,
@@ -93,6 +94,14 @@ export class SoccerEngine implements MatchEngine {
   /** Clock when the last half of play ended (shown once the match is over). */
   private finalClock: number | null = null;
   private stoppage = 0;
+  /**
+   * Share of the minute under way already run (0-1), while markets() prices between two steps: the
+   * clock runs on between the minute steps, and the play still to come is what is left from there.
+   */
+  private runMinute = 0;
+  /** Steps played, and the player outlook worked out at the last one (props move at steps only). */
+  private steps = 0;
+  private playersAt: { steps: number; players: PropPlayer[]; props: FairMarket[] } | null = null;
   private readonly goals: Record<Half, [number, number]> = { h1: [0, 0], h2: [0, 0], et: [0, 0] };
   private readonly pens: [number, number] = [0, 0];
   private penKicks = 0;
@@ -114,7 +123,9 @@ export class SoccerEngine implements MatchEngine {
     // Each player's prop lines from what the player is expected to make from kick-off (over the
     // minutes substitutions give him: a starter ~90, a substitute ~7): the state now is the kick-off
     // state, so a restarted world that rebuilds the engine gets the same lines, keys and ids.
-    for (const pl of this.propPlayers()) this.propLines.set(pl.id, playerPropLines(pl.outlook));
+    // Props are in tier-1 books only (soccerMarkets): the others need no lines.
+    if (ctx.league.tier === 1)
+      for (const pl of this.propPlayers()) this.propLines.set(pl.id, playerPropLines(pl.outlook));
   }
 
   expectedDurationMs(): number {
@@ -145,6 +156,7 @@ export class SoccerEngine implements MatchEngine {
   }
 
   step(): StepResult {
+    this.steps++;
     const { rng } = this.ctx;
     switch (this.phase) {
       case 'HT':
@@ -456,28 +468,35 @@ export class SoccerEngine implements MatchEngine {
     return out;
   }
 
-  /** Sum of minute factors still to come in a half of `len` minutes at `minute` (0 = not started). */
-  private factorLeft(len: number, minute: number, expectedStoppage: number, stoppageKnown: boolean): number {
+  /**
+   * Sum of minute factors still to come in a half of `len` minutes at `minute` (0 = not started),
+   * `run` of the next minute already played (the clock running between steps).
+   */
+  private factorLeft(len: number, minute: number, expectedStoppage: number, stoppageKnown: boolean, run = 0): number {
     let sum = 0;
     for (let m = minute + 1; m <= len; m++) sum += minuteFactor(m, len);
-    const stoppageLeft = stoppageKnown ? Math.max(0, len + this.stoppage - Math.max(minute, len)) : expectedStoppage;
+    if (minute < len) sum -= run * minuteFactor(minute + 1, len);
+    const stoppageLeft = stoppageKnown
+      ? Math.max(0, len + this.stoppage - Math.max(minute, len) - (minute >= len ? run : 0))
+      : expectedStoppage;
     return sum + stoppageLeft * 1.25;
   }
 
   /** Expected goals still to come for each side in a half (`et`: both halves of extra time, if played). */
   private remainingGoals(half: Half): [number, number] {
     const known = this.halfMinute >= this.halfLength();
+    const run = this.runMinute;
     let f = 0;
     if (half === 'h1') {
-      if (this.phase === '1H') f = this.factorLeft(45, this.halfMinute, EXPECTED_STOPPAGE.h1, known);
+      if (this.phase === '1H') f = this.factorLeft(45, this.halfMinute, EXPECTED_STOPPAGE.h1, known, run);
     } else if (half === 'h2') {
       if (this.phase === '1H' || this.phase === 'HT') f = this.factorLeft(45, 0, EXPECTED_STOPPAGE.h2, false);
-      else if (this.phase === '2H') f = this.factorLeft(45, this.halfMinute, EXPECTED_STOPPAGE.h2, known);
+      else if (this.phase === '2H') f = this.factorLeft(45, this.halfMinute, EXPECTED_STOPPAGE.h2, known, run);
     } else {
       const fullEt = this.factorLeft(15, 0, EXPECTED_STOPPAGE.et, false);
-      if (this.phase === 'ET1') f = this.factorLeft(15, this.halfMinute, EXPECTED_STOPPAGE.et, known) + fullEt;
+      if (this.phase === 'ET1') f = this.factorLeft(15, this.halfMinute, EXPECTED_STOPPAGE.et, known, run) + fullEt;
       else if (this.phase === 'ET_HT') f = fullEt;
-      else if (this.phase === 'ET2') f = this.factorLeft(15, this.halfMinute, EXPECTED_STOPPAGE.et, known);
+      else if (this.phase === 'ET2') f = this.factorLeft(15, this.halfMinute, EXPECTED_STOPPAGE.et, known, run);
       else if (this.phase === '1H' || this.phase === 'HT' || this.phase === '2H' || this.phase === 'ET_BREAK')
         f = 2 * fullEt;
     }
@@ -498,7 +517,10 @@ export class SoccerEngine implements MatchEngine {
   /** Extra-time minutes still to come if it is played (time added at its mean). */
   private remainingExtraMinutes(): number {
     const half = 15 + MEAN_STOPPAGE_ET;
-    const inHalf = this.halfMinute >= 15 ? Math.max(0, 15 + this.stoppage - this.halfMinute) : half - this.halfMinute;
+    const inHalf = Math.max(
+      0,
+      (this.halfMinute >= 15 ? 15 + this.stoppage - this.halfMinute : half - this.halfMinute) - this.runMinute,
+    );
     switch (this.phase) {
       case 'ET1':
         return inHalf + half;
@@ -606,20 +628,42 @@ export class SoccerEngine implements MatchEngine {
   private remainingRegulationMinutes(): number {
     switch (this.phase) {
       case '1H':
-        return Math.max(0, 45 - this.halfMinute) + 45 + EXPECTED_STOPPAGE.h1 + EXPECTED_STOPPAGE.h2;
+        return Math.max(0, 45 - this.halfMinute - this.runMinute) + 45 + EXPECTED_STOPPAGE.h1 + EXPECTED_STOPPAGE.h2;
       case 'HT':
         return 45 + EXPECTED_STOPPAGE.h2;
       case '2H':
         return (
-          Math.max(0, 45 - this.halfMinute) +
-          (this.halfMinute >= 45 ? Math.max(0, 45 + this.stoppage - this.halfMinute) : EXPECTED_STOPPAGE.h2)
+          Math.max(0, 45 - this.halfMinute - this.runMinute) +
+          (this.halfMinute >= 45
+            ? Math.max(0, 45 + this.stoppage - this.halfMinute - this.runMinute)
+            : EXPECTED_STOPPAGE.h2)
         );
       default:
         return 0;
     }
   }
 
-  pricingState(): SoccerPricingState {
+  /**
+   * The players' outlook as of the last step: the props move at steps (a minute of a player's
+   * counters), the main markets with the clock in between. Worked out once a step, at the step's
+   * own state whenever it is first asked for, so a price is a function of the state and time alone.
+   */
+  private stepPlayers(): { players: PropPlayer[]; props: FairMarket[] } {
+    if (this.playersAt?.steps === this.steps) return this.playersAt;
+    const run = this.runMinute;
+    this.runMinute = 0;
+    const players = this.propPlayers();
+    const at = { steps: this.steps, players, props: playerPropMarkets({ players }) };
+    this.runMinute = run;
+    // Kept only once the game is under way (priced every few seconds); a game waiting for its
+    // kick-off is priced a few times a day and would hold ~0.5 MB of props for nothing.
+    if (this.steps > 0) this.playersAt = at;
+    return at;
+  }
+
+  /** The state the book is priced from; players (their props' outlook) only where the book has props. */
+  pricingState(depth: MarketDepth = 'full'): SoccerPricingState {
+    const props = depth === 'full' && this.ctx.league.tier === 1 ? this.stepPlayers() : null;
     return {
       names: this.ctx.names,
       tier: this.ctx.league.tier,
@@ -629,11 +673,27 @@ export class SoccerEngine implements MatchEngine {
       remaining: { h1: this.remainingGoals('h1'), h2: this.remainingGoals('h2'), et: this.remainingGoals('et') },
       pens: [...this.pens],
       penKicks: this.penKicks,
-      players: this.propPlayers(),
+      // Player props are in tier-1 full books only (soccerMarkets): the outlook is not worked out for others.
+      players: props?.players ?? [],
+      ...(props !== null ? { props: props.props } : {}),
     };
   }
 
-  markets(depth: MarketDepth): FairMarket[] {
-    return soccerMarkets(this.pricingState(), depth);
+  clockRunning(): boolean {
+    return this.inPlay();
+  }
+
+  /**
+   * `sinceStepMs` into the minute under way, the clock has run that much of it: each minute's play
+   * is drawn at its end (its step), so a price between two steps takes the minute's goals as spread
+   * over it, as a feed tells a goal a little after it happens (docs/simulator.md, "Prices").
+   */
+  markets(depth: MarketDepth, sinceStepMs = 0): FairMarket[] {
+    this.runMinute = this.inPlay() ? Math.min(1, Math.max(0, sinceStepMs / MINUTE)) : 0;
+    try {
+      return soccerMarkets(this.pricingState(depth), depth);
+    } finally {
+      this.runMinute = 0;
+    }
   }
 }

@@ -5,7 +5,7 @@ import type { PlayerStats } from '../../messages.js';
 import { Dist } from '../pricing/dist.js';
 import { asianHandicap, key, moneyline, totals } from '../pricing/families.js';
 import { decidedIfCertain, fair, type FairMarket } from '../pricing/fair.js';
-import { matchOutlook, setWin, type ServeProbs, type SetState } from '../pricing/tennis.js';
+import { matchOutlook, setWin, type MatchOutlook, type ServeProbs, type SetState } from '../pricing/tennis.js';
 import {
   playerLine,
   type EngineContext,
@@ -20,9 +20,36 @@ const POINT_MS = 40_000;
 const CHANGEOVER_MS = 90_000;
 const SET_BREAK_MS = 120_000;
 const GAME_SCORES = ['0', '15', '30', '40'];
+/**
+ * Form on the day: how much better than their ratings say the home player serves, and the away
+ * player worse (a serve-point edge), drawn once a match and unknown to the book, which prices over
+ * its possible values weighed by the points played so far. Players have good and bad days: with it
+ * a match ends in straight sets as often as on the tours (~65%) while prematch favourites are as
+ * short as real books make them (~5% at 1.05 or shorter, ~18% at 1.15, docs/simulator.md); without
+ * it, the rating gap that gave the straight sets made 18% and 35% of favourites that short.
+ */
+export const FORM_SD = 0.04;
+/** The book's values of the form (in FORM_SD, ±3) and their prior weights (a normal's). */
+const FORM_NODES: ReadonlyArray<{ z: number; w: number }> = (() => {
+  const zs = Array.from({ length: 9 }, (_, i) => -3 + 0.75 * i);
+  const ws = zs.map((z) => Math.exp((-z * z) / 2));
+  const sum = ws.reduce((a, b) => a + b, 0);
+  return zs.map((z, i) => ({ z, w: ws[i]! / sum }));
+})();
+/** Posterior weights below this are left out of the price (a few matchOutlook calls saved). */
+const MIN_WEIGHT = 1e-5;
+const clampServe = (p: number): number => Math.min(0.95, Math.max(0.3, p));
 
 export class TennisEngine implements MatchEngine {
+  /** The serve as played (the ratings and the day's form). */
   private readonly sp: ServeProbs;
+  /** The home side's serve-point edge from the ratings alone (what the book knows before a point). */
+  private readonly edge: number;
+  /** Points on each side's serve, [home serving, away serving], each [won by the server, lost]. */
+  private readonly served: [[number, number], [number, number]] = [
+    [0, 0],
+    [0, 0],
+  ];
   private readonly bestOf: number;
   private readonly sets: Array<[number, number]> = [[0, 0]];
   private points: [number, number] = [0, 0];
@@ -39,13 +66,14 @@ export class TennisEngine implements MatchEngine {
 
   constructor(private readonly ctx: EngineContext) {
     // Serve-point edge per rating point: at 0.022 only 58% of best-of-3 matches ended in straight
-    // sets (Tennis Abstract: 63-67%); 0.03 gives ~62% and ~18% of sets to a tie-break (0.035 gave 65% but
-    // priced so many mismatches at 1.01 against a capped outsider that the book's overround fell below 4%).
-    const diff = (ctx.home.rating - ctx.away.rating) * 0.03;
-    this.sp = { home: 0.63 + diff, away: 0.63 - diff };
+    // sets (Tennis Abstract: 63-67%); 0.03 gave ~62% but made 18% of favourites 1.05 or shorter. With
+    // the day's form (FORM_SD) 0.028 gives ~67% straight sets, ~16% of sets to a tie-break and ~5%
+    // of favourites at 1.05 or shorter.
+    this.edge = (ctx.home.rating - ctx.away.rating) * 0.028;
     this.bestOf = ctx.league.plan.format?.bestOf ?? 3;
     this.homeServing = ctx.rng.chance(0.5);
-    const o = matchOutlook(this.sp, this.bestOf, [0, 0], [0, 0], this.setState());
+    this.sp = this.serveAt(FORM_SD * ctx.rng.normal());
+    const o = this.outlook([0, 0], [0, 0], this.setState()).match;
     const meanGames = o.totalGames.reduce((s, p, g) => s + p * g, 0);
     let meanMargin = 0;
     o.gameMargin.forEach((p, i) => {
@@ -54,6 +82,73 @@ export class TennisEngine implements MatchEngine {
     const c = Math.floor(meanGames) + 0.5;
     const m = -Math.round(meanMargin) + 0.5;
     this.lines = { games: [c - 2, c, c + 2], handicap: [m - 2, m, m + 2] };
+  }
+
+  /** The serve with the home side `form` better on the day than the ratings say. */
+  private serveAt(form: number): ServeProbs {
+    return { home: clampServe(0.63 + this.edge + form), away: clampServe(0.63 - this.edge - form) };
+  }
+
+  /**
+   * The serves the book weighs, each with its chance given the points played: a form value's prior
+   * times the likelihood of the serve points won and lost on each side.
+   */
+  private formMixture(): Array<{ sp: ServeProbs; w: number }> {
+    const [[hw, hl], [aw, al]] = this.served;
+    const logs = FORM_NODES.map(({ z, w }) => {
+      const sp = this.serveAt(FORM_SD * z);
+      const ll =
+        hw * Math.log(sp.home) + hl * Math.log(1 - sp.home) + aw * Math.log(sp.away) + al * Math.log(1 - sp.away);
+      return { sp, l: Math.log(w) + ll };
+    });
+    const top = Math.max(...logs.map((x) => x.l));
+    const weighted = logs.map(({ sp, l }) => ({ sp, w: Math.exp(l - top) }));
+    const sum = weighted.reduce((s, x) => s + x.w, 0);
+    return weighted.map((x) => ({ sp: x.sp, w: x.w / sum })).filter((x) => x.w >= MIN_WEIGHT);
+  }
+
+  /**
+   * The match as the book sees it: the outlook at each form value it weighs, mixed by their weights
+   * (distributions mix exactly), and the chance the home player wins the set in progress and a
+   * fresh one (for the set-winner markets; only when `sets` is asked).
+   */
+  private outlook(
+    won: [number, number],
+    gamesSoFar: [number, number],
+    st: SetState,
+    sets = false,
+  ): { match: MatchOutlook; setNow: number; setFresh: number } {
+    let match: MatchOutlook | null = null;
+    let setNow = 0;
+    let setFresh = 0;
+    const mixture = this.formMixture();
+    const total = mixture.reduce((s, x) => s + x.w, 0);
+    for (const { sp, w: raw } of mixture) {
+      const w = raw / total;
+      const o = matchOutlook(sp, this.bestOf, won, gamesSoFar, st);
+      if (match === null) {
+        match = {
+          pHome: 0,
+          sets: new Map(),
+          totalGames: new Float64Array(o.totalGames.length),
+          gameMargin: new Float64Array(o.gameMargin.length),
+          marginOffset: o.marginOffset,
+        };
+      }
+      match.pHome += w * o.pHome;
+      for (const [k, p] of o.sets) match.sets.set(k, (match.sets.get(k) ?? 0) + w * p);
+      for (let i = 0; i < o.totalGames.length; i++) match.totalGames[i]! += w * o.totalGames[i]!;
+      for (let i = 0; i < o.gameMargin.length; i++) match.gameMargin[i]! += w * o.gameMargin[i]!;
+      if (sets) {
+        setNow += w * setWin(sp, st);
+        setFresh +=
+          (w *
+            (setWin(sp, { games: [0, 0], homeServing: true, points: [0, 0], tiebreak: false, tbHomeFirst: true }) +
+              setWin(sp, { games: [0, 0], homeServing: false, points: [0, 0], tiebreak: false, tbHomeFirst: false }))) /
+          2;
+      }
+    }
+    return { match: match!, setNow, setFresh };
   }
 
   expectedDurationMs(): number {
@@ -113,6 +208,7 @@ export class TennisEngine implements MatchEngine {
       this.counters[serverIdx]!.aces++;
     } else winner = (rng.chance((pServer - 0.08) / 0.885) ? serverIdx : 1 - serverIdx) as 0 | 1;
     this.counters[winner]!.points_won++;
+    this.served[serverIdx]![winner === serverIdx ? 0 : 1]++;
     this.points[winner]++;
     return this.afterPoint();
   }
@@ -277,7 +373,8 @@ export class TennisEngine implements MatchEngine {
       gamesSoFar[0] += last[0];
       gamesSoFar[1] += last[1];
     }
-    const o = matchOutlook(this.sp, this.bestOf, won, gamesSoFar, st);
+    const full = depth === 'full';
+    const { match: o, setNow, setFresh } = this.outlook(won, gamesSoFar, st, full);
     const out: FairMarket[] = [moneyline(names, o.pHome)];
     const need = Math.floor(this.bestOf / 2) + 1;
     const codes: string[] = [];
@@ -294,20 +391,15 @@ export class TennisEngine implements MatchEngine {
     );
     const total = new Dist(0, o.totalGames);
     const margin = new Dist(-o.marginOffset, o.gameMargin);
-    const full = depth === 'full';
     for (const line of full ? this.lines.games : [this.lines.games[1]!])
       out.push(totals(total, line, null, null, TOTALS.key, 'Total Games'));
     for (const line of full ? this.lines.handicap : [this.lines.handicap[1]!])
       out.push(asianHandicap(names, margin, line, null, null, ASIAN_HANDICAP.key, 'Game Handicap'));
     if (!full) return out;
     const currentSet = this.setBreak ? this.sets.length + 1 : this.sets.length;
-    const pFresh =
-      (setWin(this.sp, { games: [0, 0], homeServing: true, points: [0, 0], tiebreak: false, tbHomeFirst: true }) +
-        setWin(this.sp, { games: [0, 0], homeServing: false, points: [0, 0], tiebreak: false, tbHomeFirst: false })) /
-      2;
     for (let n = 1; n <= this.bestOf; n++) {
       const decided = n < currentSet || (this.over && n === currentSet);
-      const p = decided ? 0.5 : n === currentSet ? setWin(this.sp, st) : pFresh;
+      const p = decided ? 0.5 : n === currentSet ? setNow : setFresh;
       const m = moneyline(names, p, `s${n}`, `Set ${n}`, SET_WINNER.key);
       out.push(decided ? { ...m, decided: true } : m);
     }

@@ -53,8 +53,19 @@ export interface MatchEngine {
   result(): FinalResult;
   /** Player lines for a stats message (counters as extra numeric fields). */
   stats(): PlayerStats[];
-  /** Fair markets of the current state (the same keys all game long; a missing key is locked). */
-  markets(depth: MarketDepth): FairMarket[];
+  /**
+   * Fair markets of the current state (the same keys all game long; a missing key is locked).
+   * `sinceStepMs`: how long after the last step they are priced, for an engine whose clock runs
+   * between its steps (`clockRunning`): the play still to come is what is left from there. Pure:
+   * pricing never draws from the game's random stream.
+   */
+  markets(depth: MarketDepth, sinceStepMs?: number): FairMarket[];
+  /**
+   * Whether the game clock is running now, so the price moves between steps as time passes (a
+   * soccer minute is one step, while a real book's prices decay second by second). Absent or false:
+   * the price moves at steps only.
+   */
+  clockRunning?(): boolean;
   /** Typical length of the game in simulated ms, breaks included. */
   expectedDurationMs(): number;
 }

@@ -41,22 +41,25 @@ function overlapMs(durationMs: number): number {
 export function buildSeries(seed: number, leagues: readonly SimLeague[], all: readonly SimLeague[]): Series[] {
   const nameCount = new Map<string, number>();
   for (const l of all) nameCount.set(l.name, (nameCount.get(l.name) ?? 0) + 1);
-  return leagues.map((league) => {
-    const plan = outrightPlanOf(league);
-    const periodDays = Math.round(plan.periodMs / DAY);
-    const rng = Rng.derive(seed, 'outright-series', league.index);
-    const phaseMs = rng.int(0, periodDays - 1) * DAY + plan.startHour * HOUR;
-    const sportSlug = slugify(league.sport);
-    const slug = league.slug.startsWith(`${sportSlug}-`) ? league.slug.slice(sportSlug.length + 1) : league.slug;
-    return {
-      league,
-      plan,
-      phaseMs,
-      leadMs: plan.periodMs - plan.durationMs + overlapMs(plan.durationMs),
-      displayName: (nameCount.get(league.name) ?? 0) > 1 ? `${league.name} (${league.country})` : league.name,
-      idPrefix: `t-${sportSlug}-${slug}-`,
-    };
-  });
+  // A league without a table (friendlies) runs no tournament.
+  return leagues
+    .filter((league) => league.plan.tournament !== false)
+    .map((league) => {
+      const plan = outrightPlanOf(league);
+      const periodDays = Math.round(plan.periodMs / DAY);
+      const rng = Rng.derive(seed, 'outright-series', league.index);
+      const phaseMs = rng.int(0, periodDays - 1) * DAY + plan.startHour * HOUR;
+      const sportSlug = slugify(league.sport);
+      const slug = league.slug.startsWith(`${sportSlug}-`) ? league.slug.slice(sportSlug.length + 1) : league.slug;
+      return {
+        league,
+        plan,
+        phaseMs,
+        leadMs: plan.periodMs - plan.durationMs + overlapMs(plan.durationMs),
+        displayName: (nameCount.get(league.name) ?? 0) > 1 ? `${league.name} (${league.country})` : league.name,
+        idPrefix: `t-${sportSlug}-${slug}-`,
+      };
+    });
 }
 
 export function editionStart(s: Series, k: number): number {

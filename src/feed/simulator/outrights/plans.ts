@@ -121,6 +121,9 @@ const OVERRIDES: Readonly<Record<string, Override>> = {
   'tennis/WTA 1000': { format: 'knockout', days: 7, everyDays: 14, startHour: 10 },
   'tennis/ATP Challenger': { format: 'knockout', days: 5, everyDays: 7, startHour: 9 },
   'tennis/ITF World Tour': { format: 'knockout', days: 3, everyDays: 4, startHour: 8 },
+  'tennis/WTA 125': { format: 'knockout', days: 5, everyDays: 7, startHour: 9 },
+  "tennis/ITF Women's World Tour": { format: 'knockout', days: 3, everyDays: 4, startHour: 8 },
+  'tennis/UTR Pro Tennis Tour': { format: 'knockout', days: 2, everyDays: 3, startHour: 6 },
   'table_tennis/WTT Champions': { format: 'knockout', days: 4, everyDays: 7, startHour: 9 },
   // Daily events: at any time one of them ends within a day.
   'table_tennis/TT Elite Series': { format: 'knockout', days: 0.5, everyDays: 1, startHour: 8, drawSize: 16 },

@@ -77,6 +77,8 @@ export interface SoccerPricingState {
   pens: number[];
   penKicks: number;
   players: PropPlayer[];
+  /** The player props already priced for this state's players (the engine keeps them from step to step). */
+  props?: readonly FairMarket[];
 }
 
 const MAX_GOALS = 10;
@@ -259,7 +261,14 @@ function periodFamilies(
   }
 }
 
-function playerProps(out: FairMarket[], s: SoccerPricingState): void {
+/** The player-prop markets of a state's players (tier-1 full books). */
+export function playerPropMarkets(s: Pick<SoccerPricingState, 'players'>): FairMarket[] {
+  const out: FairMarket[] = [];
+  playerProps(out, s);
+  return out;
+}
+
+function playerProps(out: FairMarket[], s: Pick<SoccerPricingState, 'players'>): void {
   for (const pl of s.players) {
     for (const stat of PROP_STATS) {
       const lines = pl.lines[stat];
@@ -311,6 +320,9 @@ export function soccerMarkets(s: SoccerPricingState, depth: 'main' | 'full'): Fa
   periodFamilies(out, s, h1, '1h', '1st Half', AH_HALF, TOTALS_HALF, TEAM_TOTALS_HALF, 3, 3);
   periodFamilies(out, s, h2, '2h', '2nd Half', AH_HALF, TOTALS_HALF, TEAM_TOTALS_HALF, 3, 3);
   if (s.knockout) out.push(toQualify(s));
-  if (s.tier === 1) playerProps(out, s);
+  if (s.tier === 1) {
+    if (s.props !== undefined) out.push(...s.props);
+    else playerProps(out, s);
+  }
   return out;
 }

@@ -137,6 +137,30 @@ export function setFinals(sp: ServeProbs, st: SetState): SetFinals {
   return out;
 }
 
+const freshCache = new Map<string, SetFinals>();
+
+/** A set from its start, either player serving first (averaged): the same all match long for the same serve. */
+function freshSetFinals(sp: ServeProbs): SetFinals {
+  const k = `${sp.home}/${sp.away}`;
+  let fresh = freshCache.get(k);
+  if (fresh !== undefined) return fresh;
+  fresh = new Map();
+  for (const homeServing of [true, false]) {
+    for (const f of setFinals(sp, {
+      games: [0, 0],
+      homeServing,
+      points: [0, 0],
+      tiebreak: false,
+      tbHomeFirst: homeServing,
+    }).values()) {
+      addFinal(fresh, f.home, f.away, f.p / 2);
+    }
+  }
+  if (freshCache.size > 5_000) freshCache.clear();
+  freshCache.set(k, fresh);
+  return fresh;
+}
+
 export interface MatchOutlook {
   pHome: number;
   /** Final set score (sets) → probability. */
@@ -160,18 +184,7 @@ export function matchOutlook(
   current: SetState,
 ): MatchOutlook {
   const need = Math.floor(bestOf / 2) + 1;
-  const fresh = new Map<string, { home: number; away: number; p: number }>();
-  for (const homeServing of [true, false]) {
-    for (const f of setFinals(sp, {
-      games: [0, 0],
-      homeServing,
-      points: [0, 0],
-      tiebreak: false,
-      tbHomeFirst: homeServing,
-    }).values()) {
-      addFinal(fresh, f.home, f.away, f.p / 2);
-    }
-  }
+  const fresh = freshSetFinals(sp);
   const MAXG = 13 * bestOf + 1;
   const OFF = MAXG;
   const sets = new Map<string, number>();

@@ -42,6 +42,8 @@ interface Outcome {
 interface EventBook {
   sport: string;
   tier: number;
+  /** The league's name (a league with its own references, `LEAGUE_TALLIES`, is tallied apart too). */
+  league: string;
   status: string;
   /** Kick-off, epoch ms: a book published at or after it is not a prematch book. */
   startMs: number;
@@ -82,6 +84,8 @@ export interface SportTally {
   maps: number;
   books: number;
   overround: number;
+  /** Books whose main market's overround is outside OVERROUND_RANGE. */
+  overroundOut: number;
   favUnder105: number;
   favUnder115: number;
   booksKickedOff: number;
@@ -116,6 +120,7 @@ function emptyTally(): SportTally {
     maps: 0,
     books: 0,
     overround: 0,
+    overroundOut: 0,
     favUnder105: 0,
     favUnder115: 0,
     booksKickedOff: 0,
@@ -130,6 +135,12 @@ function emptyTally(): SportTally {
   };
 }
 
+/** A main market's overround no real book leaves: under 1% (near fair) or over 12%. */
+export const OVERROUND_RANGE: readonly [number, number] = [0.01, 0.12];
+
+/** Leagues with references of their own: tallied apart as well (`basketball NBA`). */
+export const LEAGUE_TALLIES: Readonly<Record<string, readonly string[]>> = { basketball: ['NBA'] };
+
 const LIVE = new Set(['live']);
 const PRE = new Set(['prematch', 'delayed']);
 
@@ -141,11 +152,17 @@ export class RealismCollector {
   /** `byTier`: tally each league tier apart (`soccer t1`), to calibrate strength spreads per tier. */
   constructor(private readonly byTier = false) {}
 
-  private tally(e: EventBook): SportTally {
-    const key = this.byTier ? `${e.sport} t${e.tier}` : e.sport;
+  private tallyOf(key: string): SportTally {
     let t = this.tallies.get(key);
     if (t === undefined) this.tallies.set(key, (t = emptyTally()));
     return t;
+  }
+
+  /** The tallies an event counts in: its sport's (or tier's), and its league's when it has references of its own. */
+  private tally(e: EventBook): SportTally[] {
+    const out = [this.tallyOf(this.byTier ? `${e.sport} t${e.tier}` : e.sport)];
+    if (LEAGUE_TALLIES[e.sport]?.includes(e.league) === true) out.push(this.tallyOf(`${e.sport} ${e.league}`));
+    return out;
   }
 
   add(messages: Iterable<FeedMessage>): void {
@@ -158,6 +175,7 @@ export class RealismCollector {
         this.events.set(m.event_id, {
           sport: m.sport,
           tier: m.league.tier ?? 3,
+          league: m.league.name,
           status: 'prematch',
           startMs: Date.parse(m.start_time),
           keys: new Map(),
@@ -219,9 +237,10 @@ export class RealismCollector {
       }
       case 'status':
         if (LIVE.has(m.status) && PRE.has(e.status) && e.firstMain !== null) {
-          const t = this.tally(e);
-          t.booksKickedOff++;
-          if (e.mainMoved) t.booksMoved++;
+          for (const t of this.tally(e)) {
+            t.booksKickedOff++;
+            if (e.mainMoved) t.booksMoved++;
+          }
         }
         e.status = m.status;
         return;
@@ -248,9 +267,10 @@ export class RealismCollector {
     if (ts === undefined) return;
     const at = Date.parse(ts);
     if (e.status === 'live' && e.lastMs !== null && at > e.lastMs) {
-      const t = this.tally(e);
-      t.liveMs += at - e.lastMs;
-      if (e.unlocked <= 0) t.noOpenMs += at - e.lastMs;
+      for (const t of this.tally(e)) {
+        t.liveMs += at - e.lastMs;
+        if (e.unlocked <= 0) t.noOpenMs += at - e.lastMs;
+      }
     }
     e.lastMs = at;
   }
@@ -265,13 +285,16 @@ export class RealismCollector {
     if (prices.size < 2) return;
     e.main = marketId;
     e.firstMain = prices;
-    const t = this.tally(e);
     const odds = [...prices.values()];
     const fav = Math.min(...odds);
-    t.books++;
-    t.overround += odds.reduce((s, x) => s + 1 / x, 0) - 1;
-    if (fav <= 1.05) t.favUnder105++;
-    if (fav <= 1.15) t.favUnder115++;
+    const overround = odds.reduce((s, x) => s + 1 / x, 0) - 1;
+    for (const t of this.tally(e)) {
+      t.books++;
+      t.overround += overround;
+      if (overround < OVERROUND_RANGE[0] || overround > OVERROUND_RANGE[1]) t.overroundOut++;
+      if (fav <= 1.05) t.favUnder105++;
+      if (fav <= 1.15) t.favUnder115++;
+    }
   }
 
   private final(
@@ -280,7 +303,16 @@ export class RealismCollector {
     periods: ReadonlyArray<{ period: string; home: number; away: number }>,
     winner: 'home' | 'away' | null | undefined,
   ): void {
-    const t = this.tally(e);
+    for (const t of this.tally(e)) this.finalInto(t, e, score, periods, winner);
+  }
+
+  private finalInto(
+    t: SportTally,
+    e: EventBook,
+    score: { home: number; away: number },
+    periods: ReadonlyArray<{ period: string; home: number; away: number }>,
+    winner: 'home' | 'away' | null | undefined,
+  ): void {
     t.finals++;
     const side = winner ?? (score.home > score.away ? 'home' : score.away > score.home ? 'away' : null);
     if (side === 'home') t.home++;
@@ -312,22 +344,25 @@ export class RealismCollector {
   sample(): void {
     for (const e of this.events.values()) {
       if (e.status !== 'live') continue;
-      const t = this.tally(e);
-      t.liveSamples++;
-      const open = new Map<number, Outcome[]>();
-      for (const o of e.outcomes.values()) {
-        if (o.locked) continue;
-        t.offeredPrices++;
-        if (o.odds <= MIN_PRICE || o.odds >= MAX_PRICE) t.boundPrices++;
-        const list = open.get(o.market);
-        if (list === undefined) open.set(o.market, [o]);
-        else list.push(o);
-      }
-      for (const [marketId, outcomes] of open) {
-        t.openMarkets++;
-        const key = e.keys.get(marketId);
-        if (key !== undefined && isDecided(e.sport, key, outcomes, e)) t.decidedOpen++;
-      }
+      for (const t of this.tally(e)) this.sampleInto(t, e);
+    }
+  }
+
+  private sampleInto(t: SportTally, e: EventBook): void {
+    t.liveSamples++;
+    const open = new Map<number, Outcome[]>();
+    for (const o of e.outcomes.values()) {
+      if (o.locked) continue;
+      t.offeredPrices++;
+      if (o.odds <= MIN_PRICE || o.odds >= MAX_PRICE) t.boundPrices++;
+      const list = open.get(o.market);
+      if (list === undefined) open.set(o.market, [o]);
+      else list.push(o);
+    }
+    for (const [marketId, outcomes] of open) {
+      t.openMarkets++;
+      const key = e.keys.get(marketId);
+      if (key !== undefined && isDecided(e.sport, key, outcomes, e)) t.decidedOpen++;
     }
   }
 }
@@ -448,6 +483,8 @@ export interface SportFigures {
   mapsPerSeries: number | null;
   books: number;
   overround: number | null;
+  /** Share of prematch main books with an overround outside OVERROUND_RANGE (1-12%). */
+  overroundOutShare: number | null;
   favUnder105: number | null;
   favUnder115: number | null;
   mainMovedShare: number | null;
@@ -480,6 +517,7 @@ export function figuresOf(t: SportTally): SportFigures {
     mapsPerSeries: ratio(t.maps, t.series),
     books: t.books,
     overround: ratio(t.overround, t.books),
+    overroundOutShare: ratio(t.overroundOut, t.books),
     favUnder105: ratio(t.favUnder105, t.books),
     favUnder115: ratio(t.favUnder115, t.books),
     mainMovedShare: ratio(t.booksMoved, t.booksKickedOff),

@@ -152,6 +152,51 @@ export function nflFigures(csv: string): NflFigures {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Tennis: how short prematch favourites are, from published price-band counts.
+
+/**
+ * football-data.co.uk, "Evidence for the Favourite–Longshot Bias in Tennis Betting Odds" (2013):
+ * 7,957 ATP and WTA matches (April 2010 - May 2012), average prices of the odds comparison site,
+ * mean overround 6.4%; 2,755 of the 15,914 prices (one a match: its favourite) at 1.25 or shorter.
+ */
+export const TENNIS_PRICE_BANDS = { matches: 7_957, favouritesAtOrUnder125: 2_755, overround: 0.064 } as const;
+
+function normalQuantile(p: number): number {
+  // Bisection on normalCdf: plenty for a reference band.
+  let lo = -10;
+  let hi = 10;
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (normalCdf(mid) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+const logit = (p: number): number => Math.log(p / (1 - p));
+
+/**
+ * The shares of tennis favourites at 1.05 and 1.15 or shorter in a book with `margin` (shared
+ * evenly between the two sides, as the simulator's), from TENNIS_PRICE_BANDS: the favourite's
+ * chance is taken as a logistic of a normal spread, its spread fitted to the share priced at 1.25
+ * or shorter (34.6%). It gives ~6% of matches with an outsider at 10.00 or longer (at a 2.5% margin):
+ * Pinnacle's tennis articles (2018) show 1.2-1.7% of winning outsiders at over 10.00 (a third of
+ * matches are won by outsiders, and those priced over 10.00 win ~6%), i.e. ~6% of matches.
+ */
+export function tennisFavouriteShares(margin = 0.05): { favUnder105: number; favUnder115: number } {
+  const b = TENNIS_PRICE_BANDS;
+  const shareAt = (price: number, m: number): number => {
+    // A favourite at `price` has the chance 1/price less its half of the margin.
+    const x = logit(1 / price - m / 2);
+    return 2 * (1 - normalCdf(x / sd));
+  };
+  // The spread of logit(favourite's chance) that puts 34.6% at 1.25 or shorter at a 6.4% overround.
+  const share125 = b.favouritesAtOrUnder125 / b.matches;
+  const sd = logit(1 / 1.25 - b.overround / 2) / normalQuantile(1 - share125 / 2);
+  return { favUnder105: shareAt(1.05, margin), favUnder115: shareAt(1.15, margin) };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The reference table.
 
 const ref = (figure: FigureName, value: number, low: number, high: number, source: string): Reference => ({
@@ -170,6 +215,20 @@ const IN_PLAY: readonly Reference[] = [
   ref('decidedOpenShare', 0, 0, 0.001, 'issue 17 item 2: a decided market is closed at once'),
   ref('boundPriceShare', 0, 0, 0.01, 'issue 17 item 2: no outcome offered at the price bounds'),
 ];
+/**
+ * A main market's overround stays where bookmakers set it: a few per cent (tennis: 6.4% on average
+ * at average prices, 0.0% at the best prices across books, TENNIS_PRICE_BANDS' source); a book
+ * under 1% gives money away, one over 12% is no market anyone bets. The simulator's books: 5%,
+ * so any book outside 1-12% is a pricing fault (a near-certain favourite at the 1.01 bound against
+ * an outsider at the maximum).
+ */
+const OVERROUND_OUT = ref(
+  'overroundOutShare',
+  0,
+  0,
+  0.01,
+  'bookmakers keep main-market margins at a few per cent (tennis: 6.4% average, football-data.co.uk 2013)',
+);
 /** Prematch books drift: most main prices move at least once before kick-off. */
 const MOVES = ref('mainMovedShare', 0.9, 0.6, 1, 'issue 17 item 3: real books drift before kick-off');
 
@@ -178,7 +237,7 @@ export function referenceTable(soccer: SoccerSeasonFigures, nfl: NflFigures): Ma
   const of = 'openfootball en.1 + de.1 2023-24';
   const nflSrc = 'nfl-2012-2022-scores-lines.csv';
   const t = new Map<string, Reference[]>();
-  const common = [OVERROUND, MOVES, ...IN_PLAY];
+  const common = [OVERROUND, OVERROUND_OUT, MOVES, ...IN_PLAY];
   t.set('soccer', [
     ref('homeShare', soccer.homeShare, soccer.homeShare - 0.06, soccer.homeShare + 0.06, of),
     ref('drawShare', soccer.drawShare, soccer.drawShare - 0.06, soccer.drawShare + 0.06, of),
@@ -252,6 +311,16 @@ export function referenceTable(soccer: SoccerSeasonFigures, nfl: NflFigures): Ma
     ref('favUnder115', 0.1, 0.03, 0.2, 'NBA closing moneylines: ~10% of favourites at 1.15 or shorter'),
     ...common,
   ]);
+  // The NBA on its own: the sport's figure mixes it with 40-minute leagues (NCAA, Europe).
+  t.set('basketball NBA', [
+    ref(
+      'pointsPerGame',
+      2 * BASKETBALL.pointsPerTeam.value,
+      218,
+      239,
+      `${BASKETBALL.pointsPerTeam.source} (the NBA's games alone)`,
+    ),
+  ]);
   t.set('ice_hockey', [
     ref('homeShare', 0.54, 0.5, 0.58, 'NHL home win share incl. OT ~54% (Hockey-Reference, 2015-2024)'),
     ref('pointsPerGame', ICE_HOCKEY.goalsPerGame.value, 5.5, 6.8, ICE_HOCKEY.goalsPerGame.source),
@@ -259,9 +328,14 @@ export function referenceTable(soccer: SoccerSeasonFigures, nfl: NflFigures): Ma
     ref('shootoutShare', ICE_HOCKEY.shootoutShare.value, 0.05, 0.12, ICE_HOCKEY.shootoutShare.source),
     ...common,
   ]);
+  const tennisFav = tennisFavouriteShares();
+  const tennisSrc =
+    'football-data.co.uk 2013: 34.6% of 7,957 ATP/WTA favourites at <= 1.25 (fitted spread); Pinnacle 2018: ~6% of matches with an outsider over 10.00';
   t.set('tennis', [
     ref('straightSetsShare', 0.65, 0.55, 0.75, 'ATP/WTA best-of-3 ~63-67% straight sets (Tennis Abstract, 2015-2023)'),
     ref('tieBreakSetShare', 0.16, 0.12, 0.22, 'ATP ~16-18% of sets, WTA ~12% go to a tie-break (Tennis Abstract)'),
+    ref('favUnder105', tennisFav.favUnder105, 0, 0.08, tennisSrc),
+    ref('favUnder115', tennisFav.favUnder115, 0.1, 0.25, tennisSrc),
     ...common,
   ]);
   for (const s of ['cs2', 'valorant', 'dota2', 'lol'])
@@ -280,5 +354,5 @@ export function referenceTable(soccer: SoccerSeasonFigures, nfl: NflFigures): Ma
 
 /** Common references of a sport with no sport-specific entry. */
 export function defaultReferences(): Reference[] {
-  return [OVERROUND, MOVES, ...IN_PLAY];
+  return [OVERROUND, OVERROUND_OUT, MOVES, ...IN_PLAY];
 }

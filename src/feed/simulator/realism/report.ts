@@ -11,6 +11,8 @@ export interface RealismOptions {
   days: number;
   /** Only these sports; all when absent. */
   sports?: readonly string[];
+  /** Only leagues of these tiers; all when absent. */
+  tiers?: ReadonlyArray<1 | 2 | 3>;
   /** Simulated epoch ms of the start (a fixed date keeps the report reproducible). */
   startAt?: number;
   /** Simulated step between two looks at the live books (ms). */
@@ -54,6 +56,7 @@ function sampleOf(f: SportFigures, figure: string): number | null {
       return f.sets;
     case 'favUnder105':
     case 'favUnder115':
+    case 'overroundOutShare':
       return f.books;
     default:
       return null;
@@ -89,7 +92,11 @@ export function simulateFigures(opts: RealismOptions): Map<string, SportFigures>
     seed: opts.seed,
     speed: 60,
     startAt,
-    config: { outrights: false, ...(opts.sports !== undefined ? { sports: opts.sports } : {}) },
+    config: {
+      outrights: false,
+      ...(opts.sports !== undefined ? { sports: opts.sports } : {}),
+      ...(opts.tiers !== undefined ? { tiers: opts.tiers } : {}),
+    },
   });
   const c = new RealismCollector(opts.byTier ?? false);
   const end = startAt + opts.days * 86_400_000;
@@ -122,7 +129,8 @@ export function compare(
 ): RealismRow[] {
   const rows: RealismRow[] = [];
   for (const [sport, f] of figures) {
-    for (const r of refs.get(sport.split(' ')[0]!) ?? defaultReferences()) {
+    // A league with references of its own (`basketball NBA`), else its sport's (`soccer t1` → soccer).
+    for (const r of refs.get(sport) ?? refs.get(sport.split(' ')[0]!) ?? defaultReferences()) {
       const v = f[r.figure];
       const sample = sampleOf(f, r.figure);
       const verdict = verdictOf(f, r.figure, r, sample);
