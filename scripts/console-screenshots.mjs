@@ -123,24 +123,29 @@ async function main() {
   for (const [id, league, home, away, prices, [h, a, period, clock]] of games) {
     const book = soccerBook(prices);
     books.set(id, book);
-    await feed([fixture(id, league, home, away, -70 * MINUTE), { type: 'markets', event_id: id, markets: book }]);
-    // Prematch moves, then the kick-off and live moves: the chart's history.
+    // Published the day before, moving until the kick-off 70 minutes ago (stamped so): the chart's history,
+    // and closing prices fixed when the game went live.
+    const start = -70 * MINUTE;
+    await feed([
+      { ...fixture(id, league, home, away, start), ts: iso(start - 24 * 60 * MINUTE) },
+      { type: 'markets', event_id: id, markets: book, ts: iso(start - 24 * 60 * MINUTE) },
+    ]);
     const main = book[0].outcomes;
     for (let i = 1; i <= 6; i++) {
       await feed([
         {
           type: 'odds',
           event_id: id,
+          ts: iso(start - (7 - i) * 3 * 60 * MINUTE),
           changes: main.map((o, j) => ({
             selection_id: o.selection_id,
             odds: Math.round((o.odds + (j === 0 ? -0.03 : 0.03) * i) * 100) / 100,
           })),
         },
       ]);
-      await sleep(40);
     }
     await feed([
-      { type: 'status', event_id: id, status: 'live' },
+      { type: 'status', event_id: id, status: 'live', ts: iso(start) },
       {
         type: 'score',
         event_id: id,

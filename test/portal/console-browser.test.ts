@@ -370,12 +370,16 @@ describe('live console in a browser', { skip }, () => {
     { timeout: 120_000 },
     async (t) => {
       await feed([
-        fixture('big-1', { start_time: iso(-5 * MINUTE), home_team: 'Big Home', away_team: 'Big Away' }),
-        bigBook('big-1'),
-        odds('big-1', [{ selection_id: SEL.home, odds: 2.45 }]),
-        odds('big-1', [{ selection_id: SEL.home, odds: 2.4 }]),
-        odds('big-1', [{ selection_id: SEL.draw, odds: 3.3 }]),
-        status('big-1', 'live'),
+        // Priced before its start (stamped so), so that going live fixes closing prices.
+        {
+          ...fixture('big-1', { start_time: iso(-5 * MINUTE), home_team: 'Big Home', away_team: 'Big Away' }),
+          ts: iso(-60 * MINUTE),
+        },
+        { ...bigBook('big-1'), ts: iso(-60 * MINUTE) },
+        { ...odds('big-1', [{ selection_id: SEL.home, odds: 2.45 }]), ts: iso(-40 * MINUTE) },
+        { ...odds('big-1', [{ selection_id: SEL.home, odds: 2.4 }]), ts: iso(-20 * MINUTE) },
+        { ...odds('big-1', [{ selection_id: SEL.draw, odds: 3.3 }]), ts: iso(-10 * MINUTE) },
+        { ...status('big-1', 'live'), ts: iso(-5 * MINUTE) },
         score('big-1', 1, 0, {
           period: '1H',
           clock: '05:00',
