@@ -21,6 +21,7 @@ const winner = (pHome: number, decided = false): FairMarket =>
 describe('in-play book', () => {
   it('takes an outcome priced at 1.01 off and prices the other side alone', () => {
     const book = new Book(1, config);
+    book.withdrawDecided = true;
     const layout = layoutOf([winner(0.5)]);
     book.sync([winner(0.5)], false, layout);
     const { changes } = book.sync([winner(0.97)], false);
@@ -33,6 +34,7 @@ describe('in-play book', () => {
 
   it('takes an outcome beyond the maximum price off', () => {
     const book = new Book(1, config);
+    book.withdrawDecided = true;
     const layout = layoutOf([winner(0.5)]);
     book.sync([winner(0.5)], false, layout);
     const { changes } = book.sync([winner(0.9995)], false);
@@ -40,6 +42,23 @@ describe('in-play book', () => {
       changes.every((c) => c.is_locked === true),
       'both sides at a bound',
     );
+  });
+
+  it('before kick-off, a favourite at 1.01 leaves the outsider its share of the margin (an overround of a few per cent)', () => {
+    const book = new Book(1, config);
+    const layout = layoutOf([winner(0.5)]);
+    book.sync([winner(0.5)], false, layout);
+    for (const p of [0.97, 0.99, 0.9995]) {
+      const { changes } = book.sync([winner(p)], false);
+      const fav = changes.find((c) => c.selection_id % 100_000 === 0);
+      const out = changes.find((c) => c.selection_id % 100_000 === 1)!;
+      assert.equal(fav?.is_locked ?? true, true, `${p}: the favourite at the floor is off`);
+      // p + margin / 2: 1 / (0.03 + 0.025) = 18.18, not 1 / (0.03 x 1.05) = 31.75.
+      assert.equal(out.odds, Math.round((1 / (1 - p + config.margin / 2)) * 100) / 100, `${p}`);
+      assert.notEqual(out.is_locked, true);
+      const overround = 1 / 1.01 + 1 / out.odds! - 1;
+      assert.ok(overround >= 0.01 && overround <= 0.12, `${p}: overround ${overround}`);
+    }
   });
 
   it('withdraws a decided market in play, once, and never republishes it', () => {
