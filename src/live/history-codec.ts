@@ -108,6 +108,32 @@ export class HistoryChunkWriter {
     return out;
   }
 
+  /** Drops what was added since the last take (kept memory aside). */
+  clear(): void {
+    this.p = HEADER;
+    this.count = 0;
+    this.fromAt = Infinity;
+    this.toAt = -Infinity;
+  }
+
+  /** Bytes take() would return. */
+  get byteLength(): number {
+    return this.count === 0 ? 0 : this.p;
+  }
+
+  /** As take(), into `out` at `at` (exactly byteLength bytes); returns the end. */
+  takeInto(out: Uint8Array, at: number): number {
+    if (this.count === 0) return at;
+    const end = at + this.p;
+    out.set(this.buf.subarray(0, this.p), at);
+    writeHeader(out.subarray(at, end), this.count, this.base);
+    this.p = HEADER;
+    this.count = 0;
+    this.fromAt = Infinity;
+    this.toAt = -Infinity;
+    return end;
+  }
+
   /** What take() would return, without taking it (reads of changes not yet stored). */
   peek(): Uint8Array | null {
     if (this.count === 0) return null;

@@ -12,7 +12,9 @@ import { BookImageError } from '../live/book-image.js';
 import type { LogEntry } from '../live/change-log.js';
 import type { LiveEvent } from '../live/live-event.js';
 import { PositionRecorder, type BatchPositions } from '../live/log-replay.js';
+import { HistoryDecodeError } from '../live/history-codec.js';
 import { decodeOdds } from '../live/odds-codec.js';
+import { forcedLock } from '../live/payloads.js';
 import { decodeOddsMarks } from '../live/odds-marks.js';
 import { OutrightBook } from '../live/outright-book.js';
 import type { ReadModel } from '../live/read-model.js';
@@ -213,7 +215,8 @@ export class Pipeline implements FeedIngress {
         this.writeBehind.markMarkets(entry.eventId, [...entry.added.map((m) => m.marketId), ...entry.withdrawn]);
         return;
       case 'odds':
-        if (le !== undefined) this.writeBehind.markOdds(le, entry.changes.outcomes);
+        if (le !== undefined)
+          this.writeBehind.markOdds(le, entry, this.opts.readModel.log.encodedOddsOf(entry), forcedLock(le));
         return;
       case 'evicted':
         this.writeBehind.forget(entry.eventId);
@@ -396,12 +399,22 @@ export class Pipeline implements FeedIngress {
     } else if (markets.length > 0) readModel.restoreMarkets(le, markets, positions);
     // Odds logged after a market's document was written are newer than it: apply them in order.
     for (const row of oddsLog) {
-      const updatedAt = decodeOdds(row.data, (selectionId, odds, locked) => {
-        const o = le.book.indexOfSelection(selectionId);
-        if (o < 0 || row.seq <= writtenBy(le.book.marketOfOutcome(o))) return;
-        le.book.setOdds(o, odds);
-        le.book.setLocked(o, locked);
-      });
+      let updatedAt = 0;
+      try {
+        updatedAt = decodeOdds(row.data, (selectionId, odds, locked) => {
+          const o = le.book.indexOfSelection(selectionId);
+          if (o < 0 || row.seq <= writtenBy(le.book.marketOfOutcome(o))) return;
+          le.book.setOdds(o, odds);
+          le.book.setLocked(o, locked);
+        });
+      } catch (err) {
+        // A damaged row of changes is decoded whole before any is applied: it is skipped, not half applied.
+        if (!(err instanceof HistoryDecodeError)) throw err;
+        this.opts.log.error(
+          { err, eventId: le.event.id, seq: row.seq },
+          "an event's stored odds row is unreadable: skipped",
+        );
+      }
       if (updatedAt > le.event.updatedAt) le.event = { ...le.event, updatedAt };
     }
     // Stored before kick-off with a book: its prices are prematch ones (when it was priced is not stored).

@@ -1,7 +1,9 @@
 // Write-behind of live data: changes are marked dirty and flushed to the store in batches.
 import type { LiveEvent } from '../live/live-event.js';
 import { BufferPool } from '../live/buffer-pool.js';
-import { encodeAllOdds, encodeOutcomes, oddsRowBytes } from '../live/odds-codec.js';
+import { HistoryChunkWriter } from '../live/history-codec.js';
+import type { OddsEntry } from '../live/log-entry.js';
+import { changesRowBytes, encodeAllOdds, encodeChanges, oddsRowBytes } from '../live/odds-codec.js';
 import { encodeOddsMarks } from '../live/odds-marks.js';
 import type { ReadModel } from '../live/read-model.js';
 import type { WriteBatch } from '../store/store.js';
@@ -9,14 +11,11 @@ export { isEmptyBatch } from '../store/store.js';
 
 /** Odds changes of one event since the last flush. */
 interface PendingOdds {
-  /** The book layout the outcome indexes refer to. */
+  /** The book layout the changes were made in. */
   layout: number;
-  /** The changed outcomes: the first `count` entries (at most one per outcome, so never more than the book has). */
-  outcomes: Uint32Array;
-  count: number;
-  /** 1 for an outcome already in `outcomes`. */
-  seen: Uint8Array;
-  /** Write every selection (after a failed flush, or when the layout moved under the indexes). */
+  /** Every change since the last flush, in order, in the change log's compact form (copied from it). */
+  changes: HistoryChunkWriter;
+  /** Write every selection instead (after a failed flush, a layout change, or an event-wide lock). */
   full: boolean;
 }
 
@@ -24,21 +23,13 @@ interface PendingOdds {
 const FULL_ROW_EVERY = 50;
 /** Market documents an event's image may have written over it before the next flush images the event again (or 1/8 of its markets). */
 const DOCS_OVER_IMAGE = 64;
-/** Bookkeeping arrays kept for reuse after a flush (enough for every live event of a busy evening). */
-const SPARE_LIMIT = 2048;
-
-/** An event's reusable bookkeeping: which outcomes changed, as a list and as marks. */
-interface Marks {
-  outcomes: Uint32Array;
-  seen: Uint8Array;
-}
-
 /**
  * Odds and scores change many times a second; writing each change would make the store the
  * bottleneck. Changes are coalesced per event and flushed every interval, so a `kill -9` loses at
  * most one interval of live odds. Price and lock changes are written as compact odds rows (the
- * selections that changed, 17 bytes each), not as market documents: a tick of 100,000 changes is
- * ~2 MB, where documents would be 100 MB. An event whose markets were added or changed is written
+ * changes themselves in the change log's compact form, 5-7 bytes each, copied from the log's
+ * own encoding), not as market documents: a tick of 100,000 changes is ~0.6 MB, where documents
+ * would be 100 MB. An event whose markets were added or changed is written
  * whole, as one image of its book (book-image.ts), or, for a few markets of a book imaged before,
  * as their documents. Results never wait here: they commit at once. Nothing is deleted: withdrawn markets are
  * written with their `withdrawn` flag (they still settle).
@@ -53,11 +44,11 @@ export class WriteBehind {
   /** Events whose opening or closing prices changed since the last flush. */
   private marked = new Set<string>();
   /**
-   * Zeroed bookkeeping of flushed events, for the next ones. New arrays per ticking event per
-   * flush (a growing list and 2 KB of marks, outliving several scavenges) are promoted memory
-   * that only a full collection frees, and what starts V8's full collections during a live evening.
+   * Each ticking event's change writer, kept from one flush to the next: a ticking event fills it
+   * again every interval, and new buffers per event per flush would be promoted memory that only
+   * a full collection frees. One idle for a whole interval is let go.
    */
-  private spare: Marks[] = [];
+  private writers = new Map<string, HistoryChunkWriter>();
   /** Memory for the flushes' blocks of odds rows, and the block the flush in progress holds. */
   private readonly rowMemory = new BufferPool();
   private lentRows: Buffer | null = null;
@@ -75,7 +66,7 @@ export class WriteBehind {
   get pending(): number {
     let n = this.events.size;
     for (const s of this.markets.values()) n += s.size;
-    for (const p of this.odds.values()) n += p.full ? 1 : p.count;
+    for (const p of this.odds.values()) n += p.full ? 1 : p.changes.count;
     return n;
   }
 
@@ -96,25 +87,29 @@ export class WriteBehind {
     this.marketDocs += set.size - before;
   }
 
-  /** Price or lock changes of these outcomes (indexes into the event's book as it is now). */
-  markOdds(le: LiveEvent, outcomes: ArrayLike<number>): void {
-    const book = le.book;
-    let p = this.odds.get(le.event.id);
+  /**
+   * An odds entry of the event, as it is appended (its changes' prices and locks are those of the
+   * book now). `encoded`: the change log's compact bytes of its changes, copied when given.
+   * `eventLocked`: the event as a whole is locked (a status or a stale feed), which the entry's
+   * locks fold in: the row is then a full one, of each selection's own lock.
+   */
+  markOdds(le: LiveEvent, entry: OddsEntry, encoded: Uint8Array | null, eventLocked: boolean): void {
+    const id = le.event.id;
+    let p = this.odds.get(id);
     if (p === undefined) {
-      p = { layout: book.layout, count: 0, full: false, ...this.marks(book.outcomeCount) };
-      this.odds.set(le.event.id, p);
+      let changes = this.writers.get(id);
+      if (changes === undefined) this.writers.set(id, (changes = new HistoryChunkWriter()));
+      p = { layout: entry.changes.layout, changes, full: false };
+      this.odds.set(id, p);
     }
-    // Indexes from another layout no longer name the same selections: the row becomes a full one.
-    if (p.full || p.layout !== book.layout) {
+    if (p.full) return;
+    // Changes made in another layout, or with the event's lock folded in: the row becomes a full one.
+    if (eventLocked || p.layout !== entry.changes.layout) {
       p.full = true;
+      p.changes.clear();
       return;
     }
-    for (let k = 0; k < outcomes.length; k++) {
-      const o = outcomes[k] as number;
-      if (p.seen[o] === 1) continue;
-      p.seen[o] = 1;
-      p.outcomes[p.count++] = o;
-    }
+    p.changes.add(entry.at, entry.changes, 0, entry.changes.selectionIds.length, encoded);
   }
 
   /** Takes everything pending (or only one event's share) out as a batch built from current state. */
@@ -165,7 +160,9 @@ export class WriteBehind {
     // events) lived until the commit, was promoted, and made V8 start full collections.
     const rows: Array<{ eventId: string; le: LiveEvent; pending: PendingOdds; full: boolean }> = [];
     let bytes = 0;
+    const taken = new Set<string>();
     for (const eventId of only(this.odds)) {
+      taken.add(eventId);
       const pending = this.odds.get(eventId);
       this.odds.delete(eventId);
       const le = this.readModel.get(eventId);
@@ -173,32 +170,34 @@ export class WriteBehind {
       if (imaged.has(eventId)) {
         // The image is this flush's full row: older rows go with it.
         this.rowsSinceFull.set(eventId, 1);
-        this.recycle(pending);
+        pending.changes.clear();
         continue;
       }
       const since = this.rowsSinceFull.get(eventId) ?? 0;
       const full = since >= FULL_ROW_EVERY || pending.full || pending.layout !== le.book.layout;
+      if (full) pending.changes.clear();
+      else if (pending.changes.count === 0) continue;
       this.rowsSinceFull.set(eventId, full ? 1 : since + 1);
       rows.push({ eventId, le, pending, full });
-      bytes += oddsRowBytes(full ? le.book.outcomeCount : pending.count);
+      bytes += full ? oddsRowBytes(le.book.outcomeCount) : changesRowBytes(pending.changes);
+    }
+    // A writer idle for a whole interval is let go (its event stopped ticking, or left).
+    if (onlyEventId === undefined) {
+      for (const id of this.writers.keys()) if (!taken.has(id)) this.writers.delete(id);
     }
     let block: Uint8Array = new Uint8Array(0);
     if (onlyEventId !== undefined) block = new Uint8Array(bytes);
     else if (bytes > 0) block = this.lentRows = this.rowMemory.take(bytes);
     let at = 0;
     for (const { eventId, le, pending, full } of rows) {
-      const n = full ? le.book.outcomeCount : pending.count;
-      const into = block.subarray(at, (at += oddsRowBytes(n)));
       if (full) {
+        const into = block.subarray(at, (at += oddsRowBytes(le.book.outcomeCount)));
         batch.oddsLog?.push({ eventId, data: encodeAllOdds(le.book, le.event.updatedAt, into) });
         batch.oddsLogPrune?.push({ eventId, beforeSeq: seq });
       } else {
-        batch.oddsLog?.push({
-          eventId,
-          data: encodeOutcomes(le.book, pending.outcomes.subarray(0, pending.count), le.event.updatedAt, into),
-        });
+        const into = block.subarray(at, (at += changesRowBytes(pending.changes)));
+        batch.oddsLog?.push({ eventId, data: encodeChanges(pending.changes, le.event.updatedAt, into) });
       }
-      this.recycle(pending);
     }
     return batch;
   }
@@ -207,28 +206,6 @@ export class WriteBehind {
   returnRows(): void {
     if (this.lentRows !== null) this.rowMemory.give(this.lentRows);
     this.lentRows = null;
-  }
-
-  /** Zeroed bookkeeping for a book of n outcomes: a spare one when one fits (the last few are looked at). */
-  private marks(n: number): Marks {
-    const spare = this.spare;
-    for (let i = spare.length - 1; i >= 0 && i >= spare.length - 8; i--) {
-      const m = spare[i] as Marks;
-      if (m.seen.length >= n && m.seen.length <= 2 * n + 64) {
-        spare[i] = spare[spare.length - 1] as Marks;
-        spare.pop();
-        return m;
-      }
-    }
-    return { outcomes: new Uint32Array(n), seen: new Uint8Array(n) };
-  }
-
-  /** Zeroes a taken event's marks (only those set) and keeps its arrays for reuse. */
-  private recycle(pending: PendingOdds): void {
-    if (this.spare.length >= SPARE_LIMIT || pending.seen.length === 0) return;
-    const { seen, outcomes } = pending;
-    for (let k = 0; k < pending.count; k++) seen[outcomes[k] as number] = 0;
-    this.spare.push({ outcomes, seen });
   }
 
   /** Puts a batch that failed to write back into the pending sets, so the next flush retries it. */
@@ -244,20 +221,18 @@ export class WriteBehind {
     for (const r of batch.oddsLog ?? []) {
       // The failed row's content is current state again at the next flush: a full row is safest.
       this.rowsSinceFull.set(r.eventId, FULL_ROW_EVERY);
-      if (!this.odds.has(r.eventId))
-        this.odds.set(r.eventId, {
-          layout: -1,
-          outcomes: new Uint32Array(0),
-          count: 0,
-          seen: new Uint8Array(0),
-          full: true,
-        });
+      const pending = this.odds.get(r.eventId);
+      if (pending !== undefined) {
+        pending.full = true;
+        pending.changes.clear();
+      } else this.odds.set(r.eventId, { layout: -1, changes: new HistoryChunkWriter(), full: true });
     }
   }
 
   /** An event that left the read model: nothing more to track for it. */
   forget(eventId: string): void {
     this.rowsSinceFull.delete(eventId);
+    this.writers.delete(eventId);
     this.docsSinceImage.delete(eventId);
   }
 }

@@ -375,6 +375,59 @@ describe('pipeline: durability', () => {
     }
   });
 
+  it("an event-wide lock is not stored as the selections' own locks (the odds entries fold it in)", async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), markets(), msg({ type: 'status', event_id: 'e1', status: 'live' })]);
+    await h.pipeline.flush();
+    await h.pipeline.apply(msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 11, is_locked: true }] }));
+    await h.pipeline.flush();
+    await h.pipeline.apply(msg({ type: 'status', event_id: 'e1', status: 'suspended' }));
+    // Prices moved while the whole event is locked: each change's lock is the event's.
+    await h.pipeline.apply(msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 12, odds: 3.9 }] }));
+    await h.pipeline.flush();
+    await h.pipeline.apply(msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 13, odds: 4.1 }] }));
+    await h.pipeline.flush();
+    await h.pipeline.stop();
+    const again = await harness(await openSqliteStore({ dataDir: dir }));
+    const le = again.readModel.get('e1');
+    assert.ok(le);
+    const { book } = le;
+    assert.equal(le.event.status, 'suspended');
+    assert.equal(book.isLocked(book.indexOfSelection(11)), true, 'its own lock');
+    assert.equal(book.isLocked(book.indexOfSelection(12)), false, 'locked only by the suspension');
+    assert.equal(book.isLocked(book.indexOfSelection(13)), false, 'locked only by the suspension');
+    assert.equal(book.odds(book.indexOfSelection(12)), 3.9);
+    assert.equal(book.odds(book.indexOfSelection(13)), 4.1);
+  });
+
+  it('odds rows hold every change of the flush in order: a selection moved twice comes back at its last price', async () => {
+    const h = await harness();
+    await h.pipeline.applyAll([fixture(), markets()]);
+    await h.pipeline.flush();
+    await h.pipeline.applyAll([
+      msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 11, odds: 2.2 }] }),
+      msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 21, is_locked: true }] }),
+      msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 11, odds: 2.3 }] }),
+      msg({ type: 'odds', event_id: 'e1', changes: [{ selection_id: 21, is_locked: false, odds: 1.8 }] }),
+    ]);
+    await h.pipeline.flush();
+    const [stored] = await h.store.loadEvents();
+    const seen: Array<[number, number, boolean]> = [];
+    for (const r of stored?.oddsLog ?? []) decodeOdds(r.data, (id, o, locked) => seen.push([id, o, locked]));
+    assert.deepEqual(seen, [
+      [11, 2.2, false],
+      [21, 1.9, true],
+      [11, 2.3, false],
+      [21, 1.8, false],
+    ]);
+    await h.pipeline.stop();
+    const again = await harness(await openSqliteStore({ dataDir: dir }));
+    const book = again.readModel.get('e1')?.book;
+    assert.equal(book?.odds(book.indexOfSelection(11)), 2.3);
+    assert.equal(book?.odds(book.indexOfSelection(21)), 1.8);
+    assert.equal(book?.isLocked(book.indexOfSelection(21)), false);
+  });
+
   it('a flush writes its odds rows into one block, reused by the next flush once the store has taken it', async () => {
     const real = await openSqliteStore({ dataDir: dir });
     const blocks: ArrayBufferLike[] = [];
