@@ -326,6 +326,15 @@ export function putVarint(b: Uint8Array, p: number, v: number): number {
     b[p + 1] = v >>> 7;
     return p + 2;
   }
+  // Below 2^31, integer bit operations; a tick's id deltas are mostly here (float division costs more).
+  if (v < 2147483648) {
+    while (v >= 128) {
+      b[p++] = (v & 127) | 128;
+      v >>>= 7;
+    }
+    b[p] = v;
+    return p + 1;
+  }
   while (v >= 128) {
     b[p++] = (v % 128) | 128;
     v = Math.floor(v / 128);

@@ -11,6 +11,8 @@ import {
   LOG_CODEC_VERSION,
   LogCodecError,
   LogSegmentWriter,
+  putVarint,
+  Reader,
 } from '../../src/live/log-codec.js';
 import type { LogEntry, OddsEntry } from '../../src/live/log-entry.js';
 
@@ -299,5 +301,22 @@ describe('log codec', () => {
       assert.ok(perSelection <= limit, `${perSelection} bytes a selection`);
       assert.equal(decoded.length, entries);
     }
+  });
+});
+
+describe('varints', () => {
+  it('round-trip every size class, at and around each boundary, up to 2^53 - 1', () => {
+    const values: number[] = [0, 1, 127, 128, 16_383, 16_384, 2 ** 21, 2 ** 28 - 1, 2 ** 28];
+    for (const edge of [2 ** 31, 2 ** 32, 2 ** 35, 2 ** 49, 2 ** 53]) values.push(edge - 1, edge, edge + 1);
+    const fit = values.filter((v) => v <= Number.MAX_SAFE_INTEGER);
+    const b = new Uint8Array(fit.length * 8);
+    let p = 0;
+    for (const v of fit) p = putVarint(b, p, v);
+    const r = new Reader(b.subarray(0, p));
+    assert.deepEqual(
+      fit.map(() => r.uvarint()),
+      fit,
+    );
+    assert.equal(r.done, true);
   });
 });
