@@ -10,6 +10,7 @@ import { createLogger } from './api/logging.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { PlanBook } from './domain/quota.js';
 import { createService, importServiceModules, openStore } from './roles/index.js';
+import type { WorldLoad } from './roles/simulator.js';
 import { StartProgress } from './start-progress.js';
 import { redactDatabaseUrl } from './store/database-url.js';
 import type { Store } from './store/store.js';
@@ -84,15 +85,27 @@ async function serve(): Promise<void> {
   const load = service.worldLoad();
   if (cfg.role === 'all' && load !== null && !load.done) {
     console.log('  Loading the simulated world (the API answers meanwhile; ready when it is in)…');
-    const progress = new StartProgress('loading the simulated world', 'events');
+    // Two stretches: the simulator builds the world as it stands (its games' books, in its worker),
+    // then the service takes it in. Each says how far along it is.
+    let building: StartProgress | null = new StartProgress('building the simulated world', 'games');
+    let progress: StartProgress | null = null;
+    const endBuild = (w: WorldLoad | null): void => {
+      if (building === null) return;
+      if ((w?.built.of ?? 0) > 0) building.finish(w?.built.of ?? 0, w?.built.of ?? 0);
+      building = null;
+    };
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
         const w = service.worldLoad();
         if (w === null || w.done) {
           clearInterval(timer);
-          progress.finish(w?.events ?? 0, w?.of ?? 0);
+          endBuild(w);
+          (progress ?? new StartProgress('loading the simulated world', 'events')).finish(w?.events ?? 0, w?.of ?? 0);
           resolve();
-        } else if (w.of > 0) progress.update(w.events, w.of);
+        } else if (w.of > 0) {
+          endBuild(w);
+          (progress ??= new StartProgress('loading the simulated world', 'events')).update(w.events, w.of);
+        } else if (w.built.of > 0) building?.update(w.built.games, w.built.of);
       }, 200);
     });
   }

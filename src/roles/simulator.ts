@@ -38,6 +38,8 @@ export interface WorldLoad {
   events: number;
   of: number;
   done: boolean;
+  /** The simulator building that world, before any of it is sent: games made of games to make (0 of 0 until it says). */
+  built: { games: number; of: number };
 }
 
 export class BuiltInFeed {
@@ -49,6 +51,8 @@ export class BuiltInFeed {
   private worldLoaded = false;
   private loadedEvents = 0;
   private worldEvents = 0;
+  private builtGames = 0;
+  private buildGames = 0;
 
   constructor(
     private readonly node: NodeParts,
@@ -67,7 +71,12 @@ export class BuiltInFeed {
 
   /** The load of the world the simulator starts with: events applied of how many (0 of 0 until its first batch). */
   get progress(): WorldLoad {
-    return { events: this.loadedEvents, of: this.worldEvents, done: this.worldLoaded };
+    return {
+      events: this.loadedEvents,
+      of: this.worldEvents,
+      done: this.worldLoaded,
+      built: { games: this.builtGames, of: this.buildGames },
+    };
   }
 
   /** Starts the simulator's world where work started. */
@@ -91,6 +100,10 @@ export class BuiltInFeed {
       config: { keepAliveWallMs: simulatorKeepAliveMs(config.staleLockSeconds), ...opts.simulator },
       onBatch: (messages) => (this.producer ??= retryingProducer((m) => pipeline.applyAll(m), log)).submit(messages),
       onError: (err) => logger?.error({ err }, 'simulator error'),
+      onBuildProgress: (done, of) => {
+        this.builtGames = done;
+        this.buildGames = of;
+      },
       onLoadProgress: (events, of) => {
         this.loadedEvents = events;
         this.worldEvents = of;

@@ -102,6 +102,14 @@ describe('cli: a first start that talks', () => {
       assert.ok(events > 0, out);
       // Not a TTY: plain progress lines, the first one as the load starts.
       assert.match(out, /loading the simulated world: [\d,]+ of [\d,]+ events \(\d+%\), [\d.]+ s/);
+      // Before it, the simulator building that world is told too (it is seconds of silence otherwise).
+      const building = /building the simulated world: [\d,]+ of ([\d,]+) games \(\d+%\), [\d.]+ s/.exec(out);
+      const built = /building the simulated world: ([\d,]+) of ([\d,]+) games \(100%\) in [\d.]+ s/.exec(out);
+      assert.ok(building !== null && built !== null, `no build lines:\n${out}`);
+      assert.ok(loading < building.index && building.index < built.index, out);
+      assert.equal(built[1], built[2]);
+      assert.equal(built[2], building[1]);
+      assert.ok(built.index < out.indexOf('loading the simulated world:'), out);
       const tryLine = out.indexOf('Try:');
       assert.ok(tryLine > loaded.index, `the Try line comes after the load:\n${out}`);
       assert.ok(out.indexOf('Ready in') > tryLine, out);

@@ -26,6 +26,11 @@ export interface SimulatorOptions {
    * ids). Those whose tournament is over by the start are settled (or voided) on the first call.
    */
   openOutrights?: ReadonlyMap<string, readonly number[]>;
+  /**
+   * The first advance builds the whole world as it stands (seconds for thousands of full books):
+   * told how far along it is, games made of games to make, now and then and at its end.
+   */
+  onBuild?: (done: number, of: number) => void;
 }
 
 type Entry =
@@ -50,6 +55,7 @@ export class Simulator {
   readonly config: SimConfig;
   private readonly seed: number;
   private readonly startAt: number;
+  private readonly onBuild: ((done: number, of: number) => void) | undefined;
   private readonly repriceMs: number;
   private readonly keepAliveMs: number;
   private readonly tickMs: number;
@@ -77,6 +83,7 @@ export class Simulator {
     this.world = buildWorld(this.seed);
     this.openEvents = opts.openEvents ?? new Map();
     this.openOutrights = opts.openOutrights;
+    this.onBuild = opts.onBuild;
     this.outrights = this.config.outrights
       ? new OutrightWorld({
           seed: this.seed,
@@ -136,10 +143,21 @@ export class Simulator {
   private init(out: FeedMessage[]): void {
     const firstDay = epochDayOf(this.startAt) - 1;
     const seen = new Set<string>();
+    // The days already published, counted first: building them is the long part, told as it goes.
+    const days: Array<{ league: SimLeague; day: number; fixtures: ReturnType<typeof fixturesOfDay> }> = [];
     for (const league of this.leagues()) {
       let day = firstDay;
-      for (; this.generateAt(league, day) <= this.startAt; day++) this.generate(league, day, this.startAt, out, seen);
+      for (; this.generateAt(league, day) <= this.startAt; day++)
+        days.push({ league, day, fixtures: fixturesOfDay(this.seed, league, day) });
       this.scheduleGeneration(league, day);
+    }
+    const of = days.reduce((n, d) => n + d.fixtures.length, 0);
+    let done = 0;
+    this.onBuild?.(0, of);
+    for (const { league, day, fixtures } of days) {
+      this.generate(league, day, this.startAt, out, seen, fixtures);
+      done += fixtures.length;
+      this.onBuild?.(done, of);
     }
     // Open events of earlier days are replayed the same way; events this world does not know at
     // all (another seed or configuration) are closed without a score change.
@@ -192,9 +210,16 @@ export class Simulator {
     this.heap.push({ at, key: game.plan.eventNum, kind: 'game', game });
   }
 
-  private generate(league: SimLeague, day: number, now: number, out: FeedMessage[], seen?: Set<string>): void {
+  private generate(
+    league: SimLeague,
+    day: number,
+    now: number,
+    out: FeedMessage[],
+    seen?: Set<string>,
+    fixtures = fixturesOfDay(this.seed, league, day),
+  ): void {
     const publishAt = this.generateAt(league, day);
-    for (const f of fixturesOfDay(this.seed, league, day)) {
+    for (const f of fixtures) {
       if (this.games.has(f.eventNum)) continue;
       this.admit({ ...f, league, publishAt }, now, out);
       seen?.add(eventIdOf(f.eventNum));

@@ -24,6 +24,8 @@ export interface SimulatorWorkerOptions {
   onLoaded?: () => void;
   /** While that world loads: its events applied so far, of how many it has (after every batch). */
   onLoadProgress?: (events: number, of: number) => void;
+  /** Before that: the worker building the world as it stands, games made of games to make. */
+  onBuildProgress?: (done: number, of: number) => void;
   /** Simulator events the consumer still holds open from an earlier run (id → status). */
   openEvents?: ReadonlyMap<string, string>;
   /** Outright markets the consumer holds unsettled from an earlier run (tournament id → market ids). */
@@ -65,6 +67,10 @@ export function startSimulatorWorker(opts: SimulatorWorkerOptions): SimulatorWor
     if (stopping) return;
     if (m.type === 'error') {
       onError(new Error(`simulator: ${m.message}`));
+      return;
+    }
+    if (m.type === 'building') {
+      opts.onBuildProgress?.(m.done, m.of);
       return;
     }
     if (m.worldEvents !== undefined) {

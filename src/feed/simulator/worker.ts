@@ -31,10 +31,24 @@ export type WorkerToParent =
       /** The first batch: how many events the world it starts with has (its load's progress). */
       worldEvents?: number;
     }
+  /** The world the simulator starts with is being built: games made of games to make. */
+  | { type: 'building'; done: number; of: number }
   | { type: 'error'; message: string };
 
+/** How often the world's build says how far along it is (its last step is always told). */
+const BUILD_REPORT_MS = 250;
+
 function run(port: NonNullable<typeof parentPort>, input: WorkerInput): void {
+  let reportedAt = -Infinity;
+  const onBuild = (done: number, of: number): void => {
+    const now = Date.now();
+    if (done < of && now - reportedAt < BUILD_REPORT_MS) return;
+    reportedAt = now;
+    const msg: WorkerToParent = { type: 'building', done, of };
+    port.postMessage(msg);
+  };
   const sim = new Simulator({
+    onBuild,
     seed: input.seed,
     speed: input.speed,
     startAt: input.startAt,
