@@ -125,12 +125,22 @@ export function evictedEntry(e: SportEvent, at: number): Omit<JsonEntry, 'positi
   return jsonEntry('evicted', e, at, { event_id: e.id });
 }
 
+/**
+ * Selection ids the caller already holds for the outcomes of an odds entry: `ids[ks[k]]` is the id
+ * of `outcomes[k]` (a feed message's own ids, in cache, where the book's id column is not).
+ */
+export interface KnownIds {
+  ids: Float64Array;
+  ks: ArrayLike<number>;
+}
+
 /** The prices and locks of the given outcomes as they are now. */
 export function oddsEntry(
   le: LiveEvent,
   outcomes: ArrayLike<number>,
   allLocked: boolean,
   slab: ColumnSlab = defaultSlab,
+  known: KnownIds | null = null,
 ): Omit<OddsEntry, 'position'> {
   const n = outcomes.length;
   const book = le.book;
@@ -147,13 +157,18 @@ export function oddsEntry(
   for (let k = 0; k < n; k++) {
     const o = outcomes[k] as number;
     indexes[k] = o;
-    selectionIds[k] = book.selectionId(o);
+    selectionIds[k] = known === null ? book.selectionId(o) : (known.ids[known.ks[k] as number] as number);
     odds[k] = book.odds(o);
     locked[k] = allLocked || book.isLocked(o) ? 1 : 0;
   }
+  const e = le.event;
   return {
     kind: 'odds',
-    ...base(le.event, le.event.updatedAt),
+    // Fields rather than a spread of base(): 1,000 of these a capacity tick.
+    eventId: e.id,
+    sport: e.sport,
+    league: e.league.slug,
+    at: e.updatedAt,
     changes: { marketIds, selectionIds, odds, locked, outcomes: indexes, layout: book.layout },
     bytes: oddsEntryBytes(n),
   };

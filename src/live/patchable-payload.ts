@@ -100,7 +100,7 @@ export class PatchablePayload {
     const tailAt = bytes;
     pieces.push(']', frame.suffix);
     if (le.priceStamps === null || le.priceStamps.length !== book.outcomeCount) {
-      le.priceStamps = new Float64Array(book.outcomeCount);
+      le.priceStamps = new Uint32Array(book.outcomeCount);
     }
     const text = pieces.join('');
     let body: Buffer;

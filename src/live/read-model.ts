@@ -11,6 +11,7 @@ import {
   scoreEntry,
   statsEntry,
   statusEntry,
+  type KnownIds,
   type LockReason,
 } from './log-entries.js';
 import { queryKey, statusMatches, type EventQuery } from './event-query.js';
@@ -297,10 +298,19 @@ export class ReadModel {
    * returns how many outcomes moved. When any did, the event's updated_at becomes `at` and the
    * change is logged once, with what moved.
    */
-  applyPrices(le: LiveEvent, outcomes: Int32Array, odds: Float64Array, locks: Int8Array, at: number): number {
+  applyPrices(
+    le: LiveEvent,
+    outcomes: Int32Array,
+    odds: Float64Array,
+    locks: Int8Array,
+    at: number,
+    ids: Float64Array | null = null,
+  ): number {
     this.notePrematchPrices(le, at);
     const book = le.book;
     const moved: number[] = [];
+    // Where each moved outcome's change is in the input (its id is there: ids[ks[k]]).
+    const ks: number[] = [];
     for (let k = 0; k < outcomes.length; k++) {
       const o = outcomes[k] as number;
       const price = odds[k] as number;
@@ -308,13 +318,16 @@ export class ReadModel {
       let changed = false;
       if (!Number.isNaN(price)) changed = book.setOdds(o, price);
       if (lock >= 0) changed = book.setLocked(o, lock === 1) || changed;
-      if (changed) moved.push(o);
+      if (changed) {
+        moved.push(o);
+        ks.push(k);
+      }
     }
     if (moved.length === 0) return 0;
     // In place: a copy of the event per price tick was part of what a live evening promoted to the
     // old generation, and so of how often full collections stalled the feed.
     le.event.updatedAt = at;
-    this.touchPrices(le, moved);
+    this.touchPrices(le, moved, ids === null ? null : { ids, ks });
     return moved.length;
   }
 
@@ -322,12 +335,12 @@ export class ReadModel {
    * Records price or lock changes of the given outcome indexes: cached payloads refresh by
    * re-rendering only the markets of those outcomes.
    */
-  touchPrices(le: LiveEvent, outcomes: ArrayLike<number>): void {
+  touchPrices(le: LiveEvent, outcomes: ArrayLike<number>, known: KnownIds | null = null): void {
     // Lifted before the odds entry, so that entry carries the selections' own locks.
     if (le.stale) this.freshen(le);
     le.version++;
     this.listVersion++;
-    if (!this.log.isQuiet) this.log.append(oddsEntry(le, outcomes, forcedLock(le)));
+    if (!this.log.isQuiet) this.log.append(oddsEntry(le, outcomes, forcedLock(le), undefined, known));
     const stamps = le.priceStamps;
     if (stamps === null) return;
     for (let k = 0; k < outcomes.length; k++) stamps[outcomes[k] as number] = le.version;

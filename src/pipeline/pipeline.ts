@@ -857,10 +857,18 @@ export class Pipeline implements FeedIngress {
         return applied(true);
       }
       case 'odds': {
-        const plan = planOddsChanges(le, changesOf(msg));
+        const changes = changesOf(msg);
+        const plan = planOddsChanges(le, changes);
         if (!plan.ok) return rejected(plan.message);
         // The odds row carries the event's updated_at: no event document per price tick.
-        const moved = this.opts.readModel.applyPrices(le, plan.outcomes, plan.odds, plan.locks, priceTime(le, at));
+        const moved = this.opts.readModel.applyPrices(
+          le,
+          plan.outcomes,
+          plan.odds,
+          plan.locks,
+          priceTime(le, at),
+          changes.ids,
+        );
         return applied(moved > 0);
       }
       case 'remove_markets': {
