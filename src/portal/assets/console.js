@@ -338,6 +338,9 @@
     let timer = null;
     let pauseMs = 2000;
     let received = 0;
+    // A connection lost before any event with an id came cannot be resumed (there is no position to
+    // resume after): what changed meanwhile is unknown, so the page is told as for snapshot_required.
+    let unresumable = false;
 
     function url(withKey, resumeId) {
       const q = new URLSearchParams(params);
@@ -382,6 +385,12 @@
         if (source !== es) return;
         pauseMs = 2000;
         setStatus('open', 'Live');
+        if (unresumable) {
+          unresumable = false;
+          // A stream with a snapshot gets a new one from the service; one without asks the page to catch up.
+          if (!params.snapshot && handlers.snapshot_required)
+            handlers.snapshot_required({ reason: 'unknown', last_event_id: null });
+        }
       });
       for (const name of events) {
         es.addEventListener(name, (e) => {
@@ -401,6 +410,7 @@
       }
       es.addEventListener('error', () => {
         if (source !== es || stopped) return;
+        if (!lastId) unresumable = true;
         if (es.readyState !== EventSource.CLOSED) {
           // The browser reconnects by itself after the service's `retry` and sends Last-Event-ID.
           setStatus(
