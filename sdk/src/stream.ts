@@ -59,7 +59,7 @@ export class EventStream implements AsyncIterable<StreamEvent> {
     options.signal?.addEventListener('abort', () => this.stop.abort(options.signal?.reason), { once: true });
   }
 
-  /** The id of the last event received: keep it to resume a later stream exactly. */
+  /** The id of the last event received (or the last heartbeat's position): keep it to resume a later stream exactly. */
   get lastEventId(): string | null {
     return this.lastId;
   }
@@ -90,6 +90,9 @@ export class EventStream implements AsyncIterable<StreamEvent> {
           const ev = toEvent(msg);
           if (ev === null) continue;
           if (ev.id !== null) this.lastId = ev.id;
+          // A heartbeat's position follows everything this stream was written: resuming after it is
+          // exact, and a stream that has had no event yet is resumable from its first heartbeat.
+          else if (ev.event === 'heartbeat' && typeof ev.data.position === 'string') this.lastId = ev.data.position;
           if (ev.event === 'heartbeat' && o.heartbeats !== true) continue;
           yield ev;
           if (ev.event === 'snapshot_required' && !snapshot && resnapshot) {

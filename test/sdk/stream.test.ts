@@ -204,6 +204,48 @@ describe('stream client: the service closes the stream', () => {
   });
 });
 
+describe('stream client: cut before its first event', () => {
+  test("resumes after the last heartbeat's position: what changed while it was cut still arrives", async () => {
+    const w = await startWorld(prematchEvent('p1'), { env: { STREAM_HEARTBEAT_SECONDS: '1' } });
+    const proxy: CuttableProxy = await startProxy(w.baseUrl);
+    const reconnects: ReconnectInfo[] = [];
+    const heartbeats: string[] = [];
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const client = new SportsDataClient({ baseUrl: proxy.baseUrl, apiKey: DEMO_KEY });
+    const stream = client.stream({
+      query: { event_ids: 'p1', types: 'odds' },
+      heartbeats: true,
+      backoff: { initialMs: 10, random: seededRandom(5) },
+      onReconnect: (info) => reconnects.push(info),
+      sleep: () => gate,
+    });
+    const c = collect(stream);
+    try {
+      // Nothing but heartbeats so far: no event id to resume after.
+      await c.until((e) => e.some((x) => x.event === 'heartbeat'), 5000);
+      for (const e of c.events) if (e.event === 'heartbeat') heartbeats.push((e.data as { position: string }).position);
+      assert.equal(
+        c.events.some((e) => e.id !== null),
+        false,
+      );
+      proxy.cut();
+      await c.until(() => reconnects.length === 1);
+      await feedOk(w.svc, [priceChange(1)]);
+      openGate();
+      await c.until((e) => pricesOf(e, SEL.home).length === 1, 5000);
+      assert.deepEqual(pricesOf(c.events, SEL.home), [price(1)]);
+      const last = reconnects[0]?.lastEventId;
+      assert.ok(last !== null && last !== undefined && heartbeats.length > 0, 'resumed from a position');
+    } finally {
+      stream.close();
+      await c.done;
+      await proxy.close();
+      await w.svc.close();
+    }
+  });
+});
+
 describe('stream client: a silent connection', () => {
   test('no byte for idleTimeoutMs (not even a heartbeat) reconnects and resumes', async () => {
     const w = await startWorld(prematchEvent('p1'), { env: { STREAM_HEARTBEAT_SECONDS: '3600' } });
