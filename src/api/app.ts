@@ -17,6 +17,7 @@ import { installJsonParser } from './json-body.js';
 import { secretsEqual } from './keys.js';
 import { installMetering } from './quota/metering.js';
 import { installOpenApi } from './openapi.js';
+import { badlyEncodedParameter } from './query-encoding.js';
 import { adminFeedRoutes } from './routes/admin-feed.js';
 import { betRoutes } from './routes/bets.js';
 import { discoveryRoutes } from './routes/discovery.js';
@@ -102,6 +103,15 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+
+  // Broken percent-encoding in the query string is the client's mistake, named (after the key
+  // check, like every other query error).
+  app.addHook('preValidation', async (request) => {
+    const bad = badlyEncodedParameter(request.raw.url ?? '');
+    if (bad !== null) {
+      throw new ServiceError('bad_request', `query parameter '${bad}' is not valid percent-encoding (UTF-8)`);
+    }
   });
 
   app.addHook('onRequest', async (request) => {
