@@ -31,10 +31,14 @@ export function nestingProblem(text: string, what = 'request body'): ServiceErro
     : null;
 }
 
-/** Replaces the app's `application/json` parser (every scope inherits it). */
+/** Replaces the app's `application/json` parser and drops its `text/plain` one (every scope inherits both). */
 export function installJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
+  // Fastify's default text/plain parser handed a string to routes that take JSON or NDJSON ("body
+  // must be object", or every feed line "not a JSON object"): no route takes text, so a text body
+  // is an unsupported Content-Type like any other (docs/api.md).
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string' },

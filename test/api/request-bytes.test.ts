@@ -1,8 +1,8 @@
-// Broken percent-encoding in a query string answers 400 naming the parameter, on every route (it used to filter on the raw bytes: 200 and an empty list).
+// Bytes no route can take: broken percent-encoding in a query string (400 naming the parameter: it used to filter on the raw bytes), and bodies of a type no route reads (400 unsupported Content-Type).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { badlyEncodedParameter } from '../../src/api/query-encoding.js';
-import { feedOk, prematchEvent, startService, type TestService } from '../helpers/service.js';
+import { ADMIN_KEY, feedOk, prematchEvent, startService, type TestService } from '../helpers/service.js';
 
 describe('query strings with broken percent-encoding', () => {
   let svc: TestService;
@@ -58,4 +58,31 @@ describe('badlyEncodedParameter', () => {
     assert.equal(badlyEncodedParameter('/v1/events?flag%'), 'flag%');
     assert.equal(badlyEncodedParameter('/v1/events?a=%ED%A0%80'), 'a', 'a lone surrogate is not UTF-8');
   });
+});
+
+describe('bodies of a type no route takes', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startService();
+  });
+  after(() => svc.close());
+
+  for (const [url, admin] of [
+    ['/v1/bets/check', false],
+    ['/v1/events/batch', false],
+    ['/admin/v1/feed', true],
+  ] as const) {
+    for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/xml', 'text/csv']) {
+      it(`${url} with ${type}: 400 unsupported Content-Type, nothing applied`, async () => {
+        const r = await svc.inject<{ error: string; message: string }>('POST', url, {
+          key: admin ? null : undefined,
+          body: '{"type":"fixture","event_id":"t1"}',
+          headers: { 'content-type': type, ...(admin ? { 'x-admin-key': ADMIN_KEY } : {}) },
+        });
+        assert.equal(r.status, 400, r.text);
+        assert.equal(r.body.error, 'bad_request');
+        assert.match(r.body.message, /unsupported Content-Type/);
+      });
+    }
+  }
 });
