@@ -127,7 +127,11 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     if (access === 'admin') {
       const given = request.headers['x-admin-key'];
       const expected = ctx.settings.adminKey;
-      if (expected === null || typeof given !== 'string' || !secretsEqual(given, expected)) {
+      // Off is one behaviour for every admin route (the feed, /metrics): not there, and why.
+      if (expected === null) {
+        throw new ServiceError('not_found', 'admin routes are off on this service: set ADMIN_KEY to enable them');
+      }
+      if (typeof given !== 'string' || !secretsEqual(given, expected)) {
         throw new ServiceError('unauthorized', 'admin routes need a valid X-Admin-Key header');
       }
       return;
@@ -186,7 +190,8 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     await app.register(streamRoutes(ctx, { ended: streamEnded }));
     await app.register(logoRoutes(opts.logos));
   }
-  if (ctx.settings.adminKey !== null) await app.register(adminFeedRoutes(ctx));
+  // Registered whatever ADMIN_KEY says (documented, answering 404 while off: see the onRequest hook).
+  await app.register(adminFeedRoutes(ctx));
   if (servesReads && opts.portal !== undefined) await app.register(opts.portal, { prefix: '/portal' });
   if (servesReads) await app.register(rootRoutes({ portal: opts.portal !== undefined }));
 

@@ -1,4 +1,4 @@
-// Feed message schemas (spec/feed.md): TypeBox types, compiled validators, and the checks a schema cannot express.
+// Feed message schemas (docs/contract/feed.md): TypeBox types, compiled validators, and the checks a schema cannot express.
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';

@@ -59,16 +59,27 @@ describe('POST /admin/v1/feed access', () => {
     assert.deepEqual(res.body, { accepted: 1, rejected: 0, errors: [] });
   });
 
-  test('without ADMIN_KEY configured the admin routes do not exist', async () => {
+  test('without ADMIN_KEY configured every admin route is off the same way: 404 saying so, documented', async () => {
     const off = await startService({ env: { ADMIN_KEY: '' } });
     try {
-      const res = await off.inject<ErrorBody>('POST', '/admin/v1/feed', {
+      const feed = await off.inject<ErrorBody>('POST', '/admin/v1/feed', {
         key: null,
-        headers: { 'content-type': 'application/x-ndjson', 'x-admin-key': '' },
+        headers: { 'content-type': 'application/x-ndjson', 'x-admin-key': 'anything' },
         body: ndjson([fixture('x')]),
       });
-      assert.equal(res.status, 404);
-      assert.equal(res.body.error, 'not_found');
+      const metrics = await off.inject<ErrorBody>('GET', '/metrics', {
+        key: null,
+        headers: { 'x-admin-key': 'anything' },
+      });
+      for (const res of [feed, metrics]) {
+        assert.equal(res.status, 404, res.text);
+        assert.equal(res.body.error, 'not_found');
+        assert.match(res.body.message, /admin routes are off.*ADMIN_KEY/);
+      }
+      assert.equal((await off.get('/v1/events/x')).status, 404, 'nothing was applied');
+      // The document still describes them (what they are, and that they answer 404 while off).
+      const doc = await off.inject<{ paths: Record<string, unknown> }>('GET', '/openapi.json', { key: null });
+      assert.ok(doc.body.paths['/admin/v1/feed'] !== undefined && doc.body.paths['/metrics'] !== undefined);
     } finally {
       await off.close();
     }

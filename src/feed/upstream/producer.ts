@@ -6,7 +6,7 @@ export type FeedSink = (messages: FeedMessage[]) => Promise<void>;
 
 /**
  * An upstream adapter: one folder under src/feed/upstream/ per provider. It turns what the
- * provider says into feed messages (spec/feed.md) and gives them to its sink, nothing else: it never
+ * provider says into feed messages (docs/contract/feed.md) and gives them to its sink, nothing else: it never
  * touches the pipeline, the store or the API. docs/architecture.md, "Adding an upstream adapter".
  */
 export interface FeedProducer {

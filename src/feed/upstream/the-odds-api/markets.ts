@@ -7,7 +7,7 @@ import type { OddsEvent, ProviderOutcome } from './provider-types.js';
 /** The provider markets asked for; each one multiplies the credits an /odds call costs. */
 export const PROVIDER_MARKETS = ['h2h', 'spreads', 'totals'] as const;
 
-/** Prices below this are not valid feed odds (spec/feed.md). */
+/** Prices below this are not valid feed odds (docs/contract/feed.md). */
 const MIN_ODDS = 1.01;
 
 /** One outcome as we name it, with its price and (for lines) the line from the home side's view. */
