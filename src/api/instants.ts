@@ -1,7 +1,7 @@
 // Strict ISO 8601 date-times for query parameters: a real calendar date, a time and a zone (Z or ±hh:mm), or a 400 naming the parameter.
 import { badRequest } from '../domain/errors.js';
 
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
@@ -30,7 +30,9 @@ export function instantOf(value: string): number | null {
     if (oh > 23 || om > 59) return null;
     offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
   }
-  const ms = m[7] === undefined ? 0 : Math.floor(Number(m[7]) * 1000);
+  // Any number of fractional digits (RFC 3339 sets no limit), truncated to the millisecond from the
+  // digits themselves (a float of many digits can round up past the next millisecond).
+  const ms = m[7] === undefined ? 0 : Number(`${m[7].slice(1)}00`.slice(0, 3));
   const utc = new Date(0);
   utc.setUTCFullYear(year, month - 1, day);
   utc.setUTCHours(hour, minute, second, ms);
