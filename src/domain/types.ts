@@ -127,6 +127,13 @@ export interface SportEvent {
    */
   liveAt?: number;
   endedAt: number | null;
+  /**
+   * Whether the event was priced before its scheduled start while not live (or while delayed or
+   * postponed): only then are the prices it has when it goes live its closing prices. `false`: first
+   * priced after its start (a game in progress when a producer or the service started); absent
+   * before it is priced, and in documents written before this was kept.
+   */
+  pricedPrematch?: boolean;
   /** Latest player statistics, null until a `stats` message arrives. */
   playerStats: PlayerStats | null;
   /** The winner the official result named (absent until a result names one: the score tells). */

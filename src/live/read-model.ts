@@ -197,7 +197,8 @@ export class ReadModel {
     existing.event = event;
     // Going live: every price now is its selection's closing price (the payloads are rebuilt below),
     // if they were offered before kick-off; prices first seen after it are live prices, not closing ones.
-    if (event.status === 'live' && before.status !== 'live' && existing.pricedPrematch) existing.book.markClosing();
+    if (event.status === 'live' && before.status !== 'live' && event.pricedPrematch === true)
+      existing.book.markClosing();
     // New facts about the event are fresh data: a stale-feed lock lifts with them.
     const unlocked = existing.stale;
     existing.stale = false;
@@ -230,7 +231,7 @@ export class ReadModel {
 
   /** Upserts markets: a known market keeps its place, new ones are appended; the event's updated_at becomes `at`. */
   upsertMarkets(le: LiveEvent, markets: Market[], at: number = le.event.updatedAt): void {
-    this.notePrematchPrices(le, at);
+    this.notePrematchPrices(le, at, true);
     le.event.updatedAt = at;
     this.freshen(le);
     const allLocked = forcedLock(le);
@@ -243,14 +244,20 @@ export class ReadModel {
   /**
    * Prices given while the event is prematch and before its scheduled start are prematch prices.
    * Also at a price change: a book first priced after kick-off but re-priced before it went live
-   * (a delayed start) has prematch prices by then.
+   * (a delayed start) has prematch prices by then. Kept on the event (`pricedPrematch`), so the
+   * store has it and a restart, a new leader or a replica's reload knows it too; an event first
+   * priced late says so (`false`), as opposed to a document written before this was kept.
    */
-  private notePrematchPrices(le: LiveEvent, at: number): void {
-    if (le.pricedPrematch) return;
-    const status = le.event.status;
+  private notePrematchPrices(le: LiveEvent, at: number, first: boolean): void {
+    const e = le.event;
+    if (e.pricedPrematch === true) return;
     // A delayed or postponed event has not started whatever the clock says.
-    if ((status === 'prematch' && at < le.event.startTime) || status === 'delayed' || status === 'postponed')
-      le.pricedPrematch = true;
+    const prematch =
+      (e.status === 'prematch' && at < e.startTime) || e.status === 'delayed' || e.status === 'postponed';
+    if (!prematch && (!first || e.pricedPrematch === false)) return;
+    e.pricedPrematch = prematch;
+    // Markets entries write the event; a price change does not, so it asks for it.
+    if (!first) le.eventDirty = true;
   }
 
   /** Puts back markets loaded from the store with their stored positions (restart). */
@@ -298,7 +305,7 @@ export class ReadModel {
    * change is logged once, with what moved.
    */
   applyPrices(le: LiveEvent, outcomes: Int32Array, odds: Float64Array, locks: Int8Array, at: number): number {
-    this.notePrematchPrices(le, at);
+    this.notePrematchPrices(le, at, false);
     const book = le.book;
     const moved: number[] = [];
     for (let k = 0; k < outcomes.length; k++) {
