@@ -21,12 +21,26 @@ async function answers(svc: TestService, checks: readonly object[]): Promise<Ans
   return out;
 }
 
-/** What else is read about the game once it is over: its result and its settlement entry. */
+/**
+ * What else is read about the game once it is over: its result, its settlement entry and its odds
+ * history (a filter on an id the game never had is a 400 naming it, not an empty history).
+ */
 async function afterLife(svc: TestService, id: string): Promise<unknown[]> {
-  const result = await svc.get(`/v1/events/${id}/result`);
-  const entry = await svc.get(`/v1/settlements?event_id=${id}`);
-  const american = await svc.get(`/v1/settlements?event_id=${id}&odds_format=american`);
-  return [result.status, result.body, entry.status, entry.body, american.body];
+  const out: unknown[] = [];
+  for (const url of [
+    `/v1/events/${id}/result`,
+    `/v1/settlements?event_id=${id}`,
+    `/v1/settlements?event_id=${id}&odds_format=american`,
+    `/v1/events/${id}/odds/history?market_id=1`,
+    `/v1/events/${id}/odds/history?selection_id=41`,
+    `/v1/events/${id}/odds/history?market_id=99`,
+    `/v1/events/${id}/odds/history?selection_id=99`,
+    `/v1/events/${id}/odds/history?market_id=1&selection_id=21`,
+  ]) {
+    const r = await svc.get(url);
+    out.push([url, r.status, r.body]);
+  }
+  return out;
 }
 
 const START = T0 - 3 * HOUR;
@@ -75,6 +89,11 @@ describe('bet check across the retention boundary (ENDED_RETENTION_HOURS)', () =
       assert.deepEqual([legOf(inMemory[0] as Answer).odds, legOf(inMemory[0] as Answer).closing_odds], [1.4, 1.95]);
       const btts = inMemory[19] as Answer;
       assert.deepEqual([legOf(btts).odds, legOf(btts).closing_odds, legOf(btts).result], [1.6, null, 'won']);
+      assert.deepEqual(
+        read.slice(-3).map((r) => (r as [string, number])[1]),
+        [400, 400, 400],
+        'ids the game never had',
+      );
       assert.deepEqual(
         inMemory.slice(-3).map((a) => [a.status, (a.body as { error: string }).error]),
         [
