@@ -134,6 +134,12 @@ export interface SportEvent {
    * before it is priced, and in documents written before this was kept.
    */
   pricedPrematch?: boolean;
+  /**
+   * Markets first offered after the scheduled start while the event was still `prematch` (its live
+   * status lagging): their prices are in-play ones, so they get no closing price when it goes live.
+   * Absent when there are none.
+   */
+  lateMarkets?: number[];
   /** Latest player statistics, null until a `stats` message arrives. */
   playerStats: PlayerStats | null;
   /** The winner the official result named (absent until a result names one: the score tells). */

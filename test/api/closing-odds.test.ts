@@ -440,3 +440,38 @@ describe('closing prices over a restart are still the last prematch ones (issue 
     }
   });
 });
+
+describe('a market first offered after the scheduled start while the status lags', () => {
+  it('has no closing price when the event goes live, in memory and after a restart; the markets priced before keep theirs', async () => {
+    const first = await startService();
+    const dataDir = first.dataDir;
+    let second: TestService | undefined;
+    try {
+      for (const id of ['lm1', 'lm2']) await feedOk(first, [fixture(id, { start_time: at(10 * MINUTE) }), markets(id)]);
+      // Twelve minutes on, still prematch (the live status lags): a market is added, the 1x2 moves.
+      first.clock.set(T0 + 12 * MINUTE);
+      await feedOk(first, [liveMarket('lm1'), liveMarket('lm2')]);
+      await feedOk(first, [status('lm1', 'live')]);
+      const p = (await first.get<Payload>('/v1/events/lm1/odds')).body;
+      assert.deepEqual(
+        [outcome(p, 31).opening_odds, outcome(p, 31).closing_odds, outcome(p, SEL.home).closing_odds],
+        [1.8, null, 2.5],
+      );
+      await first.close({ keepDir: true });
+      second = await startService({ dataDir, now: T0 + 13 * MINUTE });
+      await feedOk(second, [status('lm2', 'live')]);
+      for (const id of ['lm1', 'lm2']) {
+        const q: Payload = (await second.get<Payload>(`/v1/events/${id}/odds`)).body;
+        assert.deepEqual(
+          [outcome(q, 31).closing_odds, outcome(q, 32).closing_odds, outcome(q, SEL.home).closing_odds],
+          [null, null, 2.5],
+          id,
+        );
+      }
+    } finally {
+      await second?.close();
+      await first.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
