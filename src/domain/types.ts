@@ -127,6 +127,19 @@ export interface SportEvent {
    */
   liveAt?: number;
   endedAt: number | null;
+  /**
+   * Whether the event was priced before its scheduled start while not live (or while delayed or
+   * postponed): only then are the prices it has when it goes live its closing prices. `false`: first
+   * priced after its start (a game in progress when a producer or the service started); absent
+   * before it is priced, and in documents written before this was kept.
+   */
+  pricedPrematch?: boolean;
+  /**
+   * Markets first offered after the scheduled start while the event was still `prematch` (its live
+   * status lagging): their prices are in-play ones, so they get no closing price when it goes live.
+   * Absent when there are none.
+   */
+  lateMarkets?: number[];
   /** Latest player statistics, null until a `stats` message arrives. */
   playerStats: PlayerStats | null;
   /** The winner the official result named (absent until a result names one: the score tells). */

@@ -33,11 +33,10 @@ export interface LiveEvent {
    */
   freshAt: number;
   /**
-   * Whether the event was priced before its scheduled start while not yet live: only then are the
-   * prices it has when it goes live its closing prices. An event first seen (or first priced)
-   * after kick-off, a game in progress when a producer or the service starts, has none.
+   * The event document changed without a log entry that writes it (`pricedPrematch` set at a price
+   * change): the pipeline's write-behind writes it with the next flush.
    */
-  pricedPrematch: boolean;
+  eventDirty: boolean;
 }
 
 export function newLiveEvent(event: SportEvent, version = 1): LiveEvent {
@@ -49,6 +48,6 @@ export function newLiveEvent(event: SportEvent, version = 1): LiveEvent {
     priceStamps: null,
     stale: false,
     freshAt: 0,
-    pricedPrematch: false,
+    eventDirty: false,
   };
 }

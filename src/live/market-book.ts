@@ -305,10 +305,19 @@ export class MarketBook {
     return true;
   }
 
-  /** The event went live: every price now is its outcome's closing price. Once only; returns whether it was set now. */
-  markClosing(): boolean {
+  /**
+   * The event went live: every price now is its outcome's closing price, except in `inPlay` markets
+   * (first offered after the scheduled start: none). Once only; returns whether it was set now.
+   */
+  markClosing(inPlay: readonly number[] = []): boolean {
     if (this.closingCol !== null) return false;
     this.closingCol = this.oddsCol.slice();
+    for (const id of inPlay) {
+      const i = this.indexOfMarket(id);
+      if (i < 0) continue;
+      const [a, b] = this.outcomeRange(i);
+      this.closingCol.fill(NaN, a, b);
+    }
     this.marksDirty = true;
     return true;
   }

@@ -197,8 +197,10 @@ export class ReadModel {
     }
     existing.event = event;
     // Going live: every price now is its selection's closing price (the payloads are rebuilt below),
-    // if they were offered before kick-off; prices first seen after it are live prices, not closing ones.
-    if (event.status === 'live' && before.status !== 'live' && existing.pricedPrematch) existing.book.markClosing();
+    // if they were offered before kick-off; prices first seen after it are live prices, not closing ones
+    // (a whole event first priced late, or markets first offered late: `lateMarkets`).
+    if (event.status === 'live' && before.status !== 'live' && event.pricedPrematch === true)
+      existing.book.markClosing(event.lateMarkets);
     // New facts about the event are fresh data: a stale-feed lock lifts with them.
     const unlocked = existing.stale;
     existing.stale = false;
@@ -231,7 +233,8 @@ export class ReadModel {
 
   /** Upserts markets: a known market keeps its place, new ones are appended; the event's updated_at becomes `at`. */
   upsertMarkets(le: LiveEvent, markets: Market[], at: number = le.event.updatedAt): void {
-    this.notePrematchPrices(le, at);
+    this.notePrematchPrices(le, at, true);
+    this.noteLateMarkets(le, markets, at);
     le.event.updatedAt = at;
     this.freshen(le);
     const allLocked = forcedLock(le);
@@ -244,14 +247,42 @@ export class ReadModel {
   /**
    * Prices given while the event is prematch and before its scheduled start are prematch prices.
    * Also at a price change: a book first priced after kick-off but re-priced before it went live
-   * (a delayed start) has prematch prices by then.
+   * (a delayed start) has prematch prices by then. Kept on the event (`pricedPrematch`), so the
+   * store has it and a restart, a new leader or a replica's reload knows it too; an event first
+   * priced late says so (`false`), as opposed to a document written before this was kept.
    */
-  private notePrematchPrices(le: LiveEvent, at: number): void {
-    if (le.pricedPrematch) return;
-    const status = le.event.status;
+  private notePrematchPrices(le: LiveEvent, at: number, first: boolean): void {
+    const e = le.event;
+    if (e.pricedPrematch === true) return;
     // A delayed or postponed event has not started whatever the clock says.
-    if ((status === 'prematch' && at < le.event.startTime) || status === 'delayed' || status === 'postponed')
-      le.pricedPrematch = true;
+    const prematch =
+      (e.status === 'prematch' && at < e.startTime) || e.status === 'delayed' || e.status === 'postponed';
+    if (!prematch && (!first || e.pricedPrematch === false)) return;
+    e.pricedPrematch = prematch;
+    // Markets entries write the event; a price change does not, so it asks for it.
+    if (!first) le.eventDirty = true;
+  }
+
+  /**
+   * Markets first offered after the scheduled start of an event priced before it, while its status
+   * still says prematch (the live status lags), are priced in play: noted on the event (stored with
+   * it, as markets entries write the event) so that going live gives them no closing price. A
+   * market offered or re-offered while the event is delayed or postponed is priced prematch.
+   */
+  private noteLateMarkets(le: LiveEvent, markets: readonly Market[], at: number): void {
+    const e = le.event;
+    if (e.pricedPrematch !== true) return;
+    if (e.status === 'delayed' || e.status === 'postponed') {
+      if (e.lateMarkets === undefined) return;
+      const offered = new Set(markets.map((m) => m.marketId));
+      const late = e.lateMarkets.filter((id) => !offered.has(id));
+      if (late.length > 0) e.lateMarkets = late;
+      else delete e.lateMarkets;
+      return;
+    }
+    if (e.status !== 'prematch' || at < e.startTime) return;
+    const added = markets.filter((m) => le.book.indexOfMarket(m.marketId) < 0).map((m) => m.marketId);
+    if (added.length > 0) e.lateMarkets = [...(e.lateMarkets ?? []), ...added];
   }
 
   /** Puts back markets loaded from the store with their stored positions (restart). */
@@ -306,7 +337,7 @@ export class ReadModel {
     at: number,
     ids: Float64Array | null = null,
   ): number {
-    this.notePrematchPrices(le, at);
+    this.notePrematchPrices(le, at, false);
     const book = le.book;
     const moved: number[] = [];
     // Where each moved outcome's change is in the input (its id is there: ids[ks[k]]).

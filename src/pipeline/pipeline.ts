@@ -215,8 +215,14 @@ export class Pipeline implements FeedIngress {
         this.writeBehind.markMarkets(entry.eventId, [...entry.added.map((m) => m.marketId), ...entry.withdrawn]);
         return;
       case 'odds':
-        if (le !== undefined)
+        if (le !== undefined) {
           this.writeBehind.markOdds(le, entry, this.opts.readModel.log.encodedOddsOf(entry), forcedLock(le));
+          // Priced prematch at this price change (a delayed start): the event document says so.
+          if (le.eventDirty) {
+            le.eventDirty = false;
+            this.writeBehind.markEvent(entry.eventId);
+          }
+        }
         return;
       case 'evicted':
         this.writeBehind.forget(entry.eventId);
@@ -417,9 +423,14 @@ export class Pipeline implements FeedIngress {
       }
       if (updatedAt > le.event.updatedAt) le.event = { ...le.event, updatedAt };
     }
-    // Stored before kick-off with a book: its prices are prematch ones (when it was priced is not stored).
-    if (le.book.marketCount > 0 && ['prematch', 'delayed', 'postponed'].includes(le.event.status))
-      le.pricedPrematch = true;
+    // A document written before `pricedPrematch` was kept: stored before kick-off with a book, its
+    // prices are taken as prematch ones (when it was priced was not stored then).
+    if (
+      le.event.pricedPrematch === undefined &&
+      le.book.marketCount > 0 &&
+      ['prematch', 'delayed', 'postponed'].includes(le.event.status)
+    )
+      le.event.pricedPrematch = true;
     // Opening and closing prices as stored: after the odds rows, whose replay moved prices.
     const marks = oddsMarks === null ? null : decodeOddsMarks(oddsMarks);
     if (marks !== null) le.book.restoreMarks(marks);

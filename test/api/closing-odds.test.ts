@@ -299,3 +299,179 @@ describe('opening and closing prices over a restart', () => {
     }
   });
 });
+
+describe('closing prices over a restart are still the last prematch ones (issue 32 item 2)', () => {
+  /** The odds payload of `id` after a restart on the same store, with a status fed first. */
+  async function restarted(
+    first: TestService,
+    id: string,
+    afterRestart: object[],
+  ): Promise<{ payload: Payload; second: TestService }> {
+    const dataDir = first.dataDir;
+    const now = first.clock.now();
+    await first.close({ keepDir: true });
+    const second = await startService({ dataDir, now });
+    await feedOk(second, afterRestart);
+    return { payload: (await second.get<Payload>(`/v1/events/${id}/odds`)).body, second };
+  }
+
+  it('an event first priced after its start time while still prematch, restarted before it goes live, has no closing prices', async () => {
+    const first = await startService();
+    const dataDir = first.dataDir;
+    let second: TestService | undefined;
+    try {
+      await feedOk(first, [fixture('rs1', { start_time: at(10 * MINUTE) })]);
+      // The status message lags: the first prices come 15 minutes after the scheduled start.
+      first.clock.set(T0 + 25 * MINUTE);
+      await feedOk(first, [markets('rs1', { home: 3.1 })]);
+      const r = await restarted(first, 'rs1', [
+        status('rs1', 'live'),
+        odds('rs1', [{ selection_id: SEL.home, odds: 2.8 }]),
+      ]);
+      second = r.second;
+      assert.deepEqual(
+        [
+          outcome(r.payload, SEL.home).odds,
+          outcome(r.payload, SEL.home).opening_odds,
+          outcome(r.payload, SEL.home).closing_odds,
+        ],
+        [2.8, 3.1, null],
+        'the in-play price it was first offered at is no closing price, before or after a restart',
+      );
+    } finally {
+      await second?.close();
+      await first.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a delayed event re-priced after its start while delayed, restarted, closes at that price', async () => {
+    const first = await startService();
+    const dataDir = first.dataDir;
+    let second: TestService | undefined;
+    try {
+      // First priced after its start (in play, it seems), then delayed and re-priced: prematch after all.
+      await feedOk(first, [fixture('rs2', { start_time: at(-5 * MINUTE) }), markets('rs2', { home: 2.6 })]);
+      await feedOk(first, [status('rs2', 'delayed')]);
+      await feedOk(first, [odds('rs2', [{ selection_id: SEL.home, odds: 2.4 }])]);
+      const r = await restarted(first, 'rs2', [
+        status('rs2', 'live'),
+        odds('rs2', [{ selection_id: SEL.home, odds: 2.0 }]),
+      ]);
+      second = r.second;
+      assert.deepEqual(
+        [
+          outcome(r.payload, SEL.home).odds,
+          outcome(r.payload, SEL.home).opening_odds,
+          outcome(r.payload, SEL.home).closing_odds,
+        ],
+        [2.0, 2.6, 2.4],
+      );
+    } finally {
+      await second?.close();
+      await first.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('priced before its start and restarted before kick-off: going live after the restart closes at the last prematch price', async () => {
+    const first = await startService();
+    const dataDir = first.dataDir;
+    let second: TestService | undefined;
+    try {
+      await playPrices(first, 'rs3');
+      const r = await restarted(first, 'rs3', [
+        status('rs3', 'live'),
+        odds('rs3', [{ selection_id: SEL.home, odds: 1.5 }]),
+      ]);
+      second = r.second;
+      assert.deepEqual(
+        [
+          outcome(r.payload, SEL.home).odds,
+          outcome(r.payload, SEL.home).opening_odds,
+          outcome(r.payload, SEL.home).closing_odds,
+        ],
+        [1.5, 2.5, 2.0],
+      );
+      assert.equal(outcome(r.payload, SEL.away).closing_odds, 2.9);
+    } finally {
+      await second?.close();
+      await first.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a market first offered live has no closing price after a restart, nor after it settles; an event first seen live has none at all', async () => {
+    const first = await startService();
+    const dataDir = first.dataDir;
+    let second: TestService | undefined;
+    try {
+      await playPrices(first, 'rs4');
+      await feedOk(first, [status('rs4', 'live'), liveMarket('rs4')]);
+      await feedOk(first, [
+        fixture('rs5', { start_time: at(-13 * MINUTE) }),
+        markets('rs5', { home: 4.2 }),
+        status('rs5', 'live'),
+      ]);
+      const r = await restarted(first, 'rs4', [odds('rs4', [{ selection_id: 31, odds: 1.6 }])]);
+      second = r.second;
+      assert.deepEqual([outcome(r.payload, 31).opening_odds, outcome(r.payload, 31).closing_odds], [1.8, null]);
+      assert.equal(outcome(r.payload, SEL.home).closing_odds, 2.0);
+      const seenLive = (await second.get<Payload>('/v1/events/rs5/odds')).body;
+      for (const m of seenLive.markets)
+        for (const o of m.outcomes) assert.equal(o.closing_odds, null, `rs5 selection ${o.selection_id}`);
+      // Settled after the restart: the entry says the same.
+      await feedOk(second, [result('rs4', 1, 1), result('rs5', 0, 1)]);
+      await second.service.settlement.idle();
+      const page = (await second.get<SettlementPage>('/v1/settlements?event_ids=rs4,rs5')).body;
+      const closingOf = (eventId: string, selectionId: number): unknown =>
+        page.settlements
+          .find((s) => s.event_id === eventId)
+          ?.resolved_markets.flatMap((m) => m.outcomes)
+          .find((o) => o.selection_id === selectionId)?.closing_odds;
+      assert.deepEqual(
+        [closingOf('rs4', SEL.home), closingOf('rs4', 31), closingOf('rs5', SEL.home), closingOf('rs5', SEL.draw)],
+        [2.0, null, null, null],
+      );
+    } finally {
+      await second?.close();
+      await first.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a market first offered after the scheduled start while the status lags', () => {
+  it('has no closing price when the event goes live, in memory and after a restart; the markets priced before keep theirs', async () => {
+    const first = await startService();
+    const dataDir = first.dataDir;
+    let second: TestService | undefined;
+    try {
+      for (const id of ['lm1', 'lm2']) await feedOk(first, [fixture(id, { start_time: at(10 * MINUTE) }), markets(id)]);
+      // Twelve minutes on, still prematch (the live status lags): a market is added, the 1x2 moves.
+      first.clock.set(T0 + 12 * MINUTE);
+      await feedOk(first, [liveMarket('lm1'), liveMarket('lm2')]);
+      await feedOk(first, [status('lm1', 'live')]);
+      const p = (await first.get<Payload>('/v1/events/lm1/odds')).body;
+      assert.deepEqual(
+        [outcome(p, 31).opening_odds, outcome(p, 31).closing_odds, outcome(p, SEL.home).closing_odds],
+        [1.8, null, 2.5],
+      );
+      await first.close({ keepDir: true });
+      second = await startService({ dataDir, now: T0 + 13 * MINUTE });
+      await feedOk(second, [status('lm2', 'live')]);
+      for (const id of ['lm1', 'lm2']) {
+        const q: Payload = (await second.get<Payload>(`/v1/events/${id}/odds`)).body;
+        assert.deepEqual(
+          [outcome(q, 31).closing_odds, outcome(q, 32).closing_odds, outcome(q, SEL.home).closing_odds],
+          [null, null, 2.5],
+          id,
+        );
+      }
+    } finally {
+      await second?.close();
+      await first.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -7,8 +7,11 @@ interface Outcome {
   label: string;
   result: string;
   selection_id: number | null;
+  code: string | null;
+  team_side: 'home' | 'away' | null;
   opening_odds: number | null;
   closing_odds: number | null;
+  last_odds: number | null;
   void_factor?: number;
 }
 interface Entry {
@@ -188,9 +191,13 @@ describe('settlement feed', () => {
         label: 'home',
         result: 'lost',
         selection_id: resultOf(e, 'asian_handicap:-0.25', 'home')?.selection_id,
-        // Offered at 1.95 a day before kick-off, unmoved: opening and closing alike.
+        // What the book knew: the code, the side the feed gave (none here).
+        code: 'home',
+        team_side: null,
+        // Offered at 1.95 a day before kick-off, unmoved: opening, closing and last alike.
         opening_odds: 1.95,
         closing_odds: 1.95,
+        last_odds: 1.95,
         void_factor: 0.5,
       });
       assert.equal(resultOf(e, 'asian_handicap:-0.25', 'away')?.result, 'won');

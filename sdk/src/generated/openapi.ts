@@ -923,10 +923,16 @@ export interface components {
              */
             result: "won" | "lost" | "refund";
             selection_id: number | null;
+            /** @description the outcome's canonical code (home, draw, away, over, 2-1…), as in the odds payload (null on entries settled before codes were kept) */
+            code: string | null;
+            /** @description the team the outcome backs, as in the odds payload (null for none, and on older entries) */
+            team_side: "home" | "away" | null;
             /** @description the first price of the selection (null on entries settled before prices were kept) */
             opening_odds: number | string | null;
-            /** @description its last prematch price (null for a market added live) */
+            /** @description its last prematch price (null for a market first offered live, or an event first priced after its start) */
             closing_odds: number | string | null;
+            /** @description its last price before the event ended, what a bet check without odds uses (null on entries settled before it was kept) */
+            last_odds: number | string | null;
             /** @description refunded share of a half-won or half-lost outcome (0.5) */
             void_factor?: number;
         };

@@ -33,12 +33,16 @@ interface MarketView {
     code: string | null;
     label: string;
     odds: number | null;
-    /** The last prematch price (decimal), or null (not live yet, added live, or settled before it was kept). */
+    /** The last prematch price (decimal), or null (not live yet, first offered live, or settled before it was kept). */
     closingOdds: number | null;
   }>;
 }
 
-function marketsOf(le: LiveEvent | undefined, resolved: ResolvedMarket[]): MarketView[] {
+function marketsOf(
+  le: LiveEvent | undefined,
+  resolved: ResolvedMarket[],
+  teams: { home: string; away: string } | null,
+): MarketView[] {
   if (le !== undefined) {
     const book = le.book;
     return book.markets().map((m) => ({
@@ -57,6 +61,8 @@ function marketsOf(le: LiveEvent | undefined, resolved: ResolvedMarket[]): Marke
       }),
     }));
   }
+  // The settlement entry keeps what the book knew (code, last price); an entry stored before it
+  // did has its main codes read back from the labels.
   return resolved
     .filter((m) => m.market_id !== null)
     .map((m) => ({
@@ -67,12 +73,32 @@ function marketsOf(le: LiveEvent | undefined, resolved: ResolvedMarket[]): Marke
         .filter((o) => o.selection_id !== null)
         .map((o) => ({
           selectionId: o.selection_id as number,
-          code: null,
+          code: typeof o.code === 'string' ? o.code : legacyCode(m.key, o.label, teams),
           label: o.label,
-          odds: null,
+          odds: typeof o.last_odds === 'number' ? o.last_odds : null,
           closingOdds: typeof o.closing_odds === 'number' ? o.closing_odds : null,
         })),
     }));
+}
+
+/** Families whose outcomes are a side, a draw or a plain word: what a label can say without doubt. */
+const PLAIN_FAMILIES = new Set(['1x2', 'moneyline', 'draw_no_bet', 'asian_handicap', 'totals', 'btts', 'odd_even']);
+const PLAIN_CODES = new Set(['home', 'draw', 'away', 'over', 'under', 'yes', 'no', 'odd', 'even']);
+
+/**
+ * The code of an outcome settled before codes were kept, read from its label in the families where
+ * a label cannot mean anything else: a team's name (`Arsenal`, `Arsenal -0.25`) is its side, a
+ * plain word (`Draw`, `Over 2.5`) its code; null elsewhere.
+ */
+function legacyCode(key: string, label: string, teams: { home: string; away: string } | null): string | null {
+  if (!PLAIN_FAMILIES.has(key.split(/[@:]/)[0] ?? '')) return null;
+  const l = label.trim().toLowerCase();
+  for (const side of ['home', 'away'] as const) {
+    const team = teams?.[side].trim().toLowerCase();
+    if (team !== undefined && team !== '' && (l === team || l.startsWith(`${team} `))) return side;
+  }
+  const first = l.split(/\s+/)[0] ?? '';
+  return PLAIN_CODES.has(first) ? first : null;
 }
 
 function findMarket(markets: MarketView[], leg: Leg, i: number, eventId: string): MarketView {
@@ -141,6 +167,7 @@ async function eventLeg(
   eventId: string,
   i: number,
   resolvedByEvent: Map<string, ResolvedMarket[]>,
+  teamsByEvent: Map<string, { home: string; away: string }>,
 ): Promise<CheckedLeg> {
   const le = ctx.readModel.get(eventId);
   let resolved = resolvedByEvent.get(eventId);
@@ -154,11 +181,12 @@ async function eventLeg(
     const record = await ctx.store.getSettlement(eventId);
     resolved = record === null ? [] : parseResolved(record.marketsJson);
     resolvedByEvent.set(eventId, resolved);
+    if (record !== null) teamsByEvent.set(eventId, { home: record.header.homeTeam, away: record.header.awayTeam });
     if (le === undefined && record === null) {
       throw notFound(`legs[${i}]: event '${eventId}' not found (or its settlement has left the feed)`);
     }
   }
-  const market = findMarket(marketsOf(le, resolved), leg, i, eventId);
+  const market = findMarket(marketsOf(le, resolved, teamsByEvent.get(eventId) ?? null), leg, i, eventId);
   const outcome = findOutcome(market, leg, i);
   const odds = leg.odds ?? outcome.odds;
   if (odds === null) {
@@ -278,6 +306,7 @@ export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { legs, stake } = request.body;
         const resolvedByEvent = new Map<string, ResolvedMarket[]>();
+        const teamsByEvent = new Map<string, { home: string; away: string }>();
         const outLegs: LegAnswer[] = [];
         const outcomes: LegOutcome[] = [];
         for (const [i, leg] of legs.entries()) {
@@ -290,7 +319,7 @@ export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
               `legs[${i}] names both event_id and tournament_id: a leg is either a match bet (event_id) or an outright bet (tournament_id)`,
             );
           } else if (leg.event_id !== undefined) {
-            checked = await eventLeg(ctx, leg, leg.event_id, i, resolvedByEvent);
+            checked = await eventLeg(ctx, leg, leg.event_id, i, resolvedByEvent, teamsByEvent);
           } else if (leg.tournament_id !== undefined) {
             checked = outrightLeg(ctx, leg, leg.tournament_id, i);
           } else {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { formatOdds } from '../../domain/odds.js';
+import { parseResolved, type ResolvedMarket } from '../../domain/resolved-market.js';
 import type { OddsFormat } from '../../domain/types.js';
 import type { LiveEvent } from '../../live/live-event.js';
 import { iso, marketsVisible, statusLocks } from '../../live/payloads.js';
@@ -63,22 +64,67 @@ function idParam(name: string, value: string | undefined): number | null {
   return n;
 }
 
+/** What the id check asks of an event's markets: whether a market is there, and a selection's market. */
+interface EventIds {
+  hasMarket(marketId: number): boolean;
+  /** The market id of a selection, or undefined when the event has no such selection. */
+  marketOf(selectionId: number): number | undefined;
+}
+
+function idsOfBook(le: LiveEvent): EventIds {
+  const book = le.book;
+  return {
+    hasMarket: (id) => book.indexOfMarket(id) >= 0,
+    marketOf(id) {
+      const o = book.indexOfSelection(id);
+      return o < 0 ? undefined : book.marketId(book.marketOfOutcome(o));
+    },
+  };
+}
+
+/** The markets an event's settlement entry resolved (every market it had, withdrawn ones included). */
+function idsOfEntry(resolved: ResolvedMarket[]): EventIds {
+  const markets = new Set<number>();
+  const selections = new Map<number, number>();
+  for (const m of resolved) {
+    if (m.market_id === null) continue;
+    markets.add(m.market_id);
+    for (const o of m.outcomes) if (o.selection_id !== null) selections.set(o.selection_id, m.market_id);
+  }
+  return { hasMarket: (id) => markets.has(id), marketOf: (id) => selections.get(id) };
+}
+
 /**
  * An empty page filtered on ids the event does not have is a 400 naming the id (a typo is not an
- * empty history). Checked against the event's book (withdrawn markets included) only when nothing
- * matched, so an id with history always answers it; an event evicted from memory is not checked.
+ * empty history). Checked only when nothing matched, so an id with history always answers it:
+ * against the event's book (withdrawn markets included) while it is in memory, then against its
+ * settlement entry for as long as that is held, so the answer is the same either side of
+ * ENDED_RETENTION_HOURS; an event with neither is not checked.
  */
-function checkIds(le: LiveEvent | undefined, marketId: number | null, selectionId: number | null): void {
-  if (le === undefined) return;
-  const book = le.book;
-  const market = marketId === null ? -1 : book.indexOfMarket(marketId);
-  if (marketId !== null && market < 0) {
-    throw badRequest(`query parameter 'market_id': event '${le.event.id}' has no market ${marketId}`);
+async function checkIds(
+  ctx: ApiContext,
+  eventId: string,
+  marketId: number | null,
+  selectionId: number | null,
+): Promise<void> {
+  if (marketId === null && selectionId === null) return;
+  const le = ctx.readModel.get(eventId);
+  let ids: EventIds;
+  if (le !== undefined) ids = idsOfBook(le);
+  else {
+    const record = await ctx.store.getSettlement(eventId);
+    if (record === null) return;
+    ids = idsOfEntry(parseResolved(record.marketsJson));
+  }
+  if (marketId !== null && !ids.hasMarket(marketId)) {
+    throw badRequest(`query parameter 'market_id': event '${eventId}' has no market ${marketId}`);
   }
   if (selectionId === null) return;
-  const o = book.indexOfSelection(selectionId);
-  if (o < 0) throw badRequest(`query parameter 'selection_id': event '${le.event.id}' has no selection ${selectionId}`);
-  if (marketId !== null && book.marketOfOutcome(o) !== market) {
+  const market = ids.marketOf(selectionId);
+  if (market === undefined) {
+    throw badRequest(`query parameter 'selection_id': event '${eventId}' has no selection ${selectionId}`);
+  }
+  if (marketId !== null && market !== marketId) {
     throw badRequest(`query parameter 'selection_id': selection ${selectionId} is not in market ${marketId}`);
   }
 }
@@ -129,7 +175,7 @@ export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           throw notFound(`event '${eventId}' not found`);
         }
         const page = await ctx.history.page({ eventId, fromAt, toAt, marketId, selectionId, cursor, limit });
-        if (page.changes.length === 0 && cursor === null) checkIds(readModel.get(eventId), marketId, selectionId);
+        if (page.changes.length === 0 && cursor === null) await checkIds(ctx, eventId, marketId, selectionId);
         return {
           event_id: eventId,
           odds_format: format,

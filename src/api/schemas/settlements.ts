@@ -13,11 +13,23 @@ export const ResolvedMarketSchema = Type.Object({
       label: Type.String(),
       result: Type.String({ description: 'won, lost or refund' }),
       selection_id: Nullable(Type.Integer()),
+      code: Type.Union([Type.String(), Type.Null()], {
+        description:
+          "the outcome's canonical code (home, draw, away, over, 2-1…), as in the odds payload (null on entries settled before codes were kept)",
+      }),
+      team_side: Type.Union([Type.Literal('home'), Type.Literal('away'), Type.Null()], {
+        description: 'the team the outcome backs, as in the odds payload (null for none, and on older entries)',
+      }),
       opening_odds: Type.Union([OddsValueSchema], {
         description: 'the first price of the selection (null on entries settled before prices were kept)',
       }),
       closing_odds: Type.Union([OddsValueSchema], {
-        description: 'its last prematch price (null for a market added live)',
+        description:
+          'its last prematch price (null for a market first offered live, or an event first priced after its start)',
+      }),
+      last_odds: Type.Union([OddsValueSchema], {
+        description:
+          'its last price before the event ended, what a bet check without odds uses (null on entries settled before it was kept)',
       }),
       void_factor: Type.Optional(
         Type.Number({ description: 'refunded share of a half-won or half-lost outcome (0.5)' }),

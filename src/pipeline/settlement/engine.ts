@@ -300,9 +300,14 @@ function toResolved(
         label: o.label,
         result: g.result,
         selection_id: o.selectionId,
+        // What the live book knew, so that an entry read after the event left memory answers as
+        // the book did (a bet check by code, by side, without odds).
+        code: o.code,
+        team_side: o.teamSide,
         // The prices a bettor measures closing-line value by (the book keeps them; decimal here).
         opening_odds: price(book, o.selectionId, 'opening') ?? o.odds,
         closing_odds: price(book, o.selectionId, 'closing'),
+        last_odds: o.odds,
         ...(g.voidFactor !== undefined ? { void_factor: g.voidFactor } : {}),
       };
     }),
