@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
+import { FEED_MESSAGE_SCHEMAS } from '../pipeline/ingress.js';
 import { baseUrlOf, type SiteAddress } from './base-url.js';
 import { accessOf, API_VERSION, type RouteAccess } from './context.js';
 import * as bets from './schemas/bets.js';
@@ -199,6 +200,38 @@ const SECURITY: Record<RouteAccess, unknown[] | undefined> = {
 };
 
 /** Route schemas as documented: named parts by `$ref`, described error responses, non-JSON answers, security. */
+/**
+ * The admin feed's body, for the document only: the route reads its bytes itself (NDJSON is scanned
+ * straight into typed arrays, a JSON body parsed whole), so Fastify must not validate it. Each
+ * line (or JSON element) is one feed message of docs/contract/feed.md.
+ */
+function feedRequestBody(): Record<string, unknown> {
+  const message = {
+    description: 'A feed message (docs/contract/feed.md): its `type` says which',
+    anyOf: Object.values(FEED_MESSAGE_SCHEMAS),
+  };
+  const ndjson = {
+    type: 'string',
+    description:
+      'NDJSON: one feed message (a JSON object, docs/contract/feed.md) per line; each line is validated and applied on its own, in order',
+    example:
+      '{"type":"fixture","event_id":"e1","sport":"soccer","league":{"slug":"england-premier-league","name":"Premier League","country":"England","tier":1},"home_team":"Arsenal","away_team":"Chelsea","start_time":"2026-12-01T15:00:00Z"}\n{"type":"status","event_id":"e1","status":"live"}',
+  };
+  return {
+    content: {
+      'application/x-ndjson': { schema: ndjson },
+      'application/ndjson': { schema: ndjson },
+      'application/jsonl': { schema: ndjson },
+      'application/json': {
+        schema: {
+          description: 'One message, or an array of them (each element as if it were a line); at most 4 MiB',
+          anyOf: [message, { type: 'array', items: message }],
+        },
+      },
+    },
+  };
+}
+
 function transformRoute({ schema, url, route }: { schema: unknown; url: string; route: RouteOptions }): {
   schema: unknown;
   url: string;
@@ -206,6 +239,7 @@ function transformRoute({ schema, url, route }: { schema: unknown; url: string; 
   if (!isObject(schema)) return { schema, url };
   const s = { ...schema } as RouteSchema;
   if (s.body !== undefined) s.body = (withRefs({ x: s.body }) as { x: unknown }).x;
+  if (url === '/admin/v1/feed') s.body = feedRequestBody();
   const response: Record<string, unknown> = {};
   const path = url.replace(/:(\w+)/g, '{$1}');
   for (const [status, r] of Object.entries({ ...s.response, ...OTHER_RESPONSES[path] })) {

@@ -2,6 +2,8 @@
 import type { FeedReport } from './outcome.js';
 
 export type { FeedLineError, FeedReport } from './outcome.js';
+/** What a body's lines may be: the feed message schemas (the API documents the ingress's body with them). */
+export { FEED_MESSAGE_SCHEMAS } from '../feed/messages.js';
 
 /** Where the time of one feed body went (for the ingress's debug log). */
 export interface FeedTiming {

@@ -446,7 +446,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Feed ingress: NDJSON messages (spec/feed.md), header X-Admin-Key */
+        /** Feed ingress: NDJSON messages (docs/contract/feed.md), header X-Admin-Key; 404 while ADMIN_KEY is unset */
         post: operations["postFeed"];
         delete?: never;
         options?: never;
@@ -3235,7 +3235,328 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+                "application/ndjson": string;
+                "application/jsonl": string;
+                "application/json": ({
+                    /** @enum {string} */
+                    type: "fixture";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    sport: string;
+                    league: {
+                        slug: string;
+                        name: string;
+                        country: string;
+                        tier?: number;
+                    };
+                    home_team: string;
+                    away_team: string;
+                    /** Format: date-time */
+                    start_time: string;
+                    home_logo_id?: string | null;
+                    away_logo_id?: string | null;
+                } | {
+                    /** @enum {string} */
+                    type: "markets";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    markets: {
+                        market_id: number;
+                        key: string;
+                        name: string;
+                        outcomes: {
+                            selection_id: number;
+                            code: string;
+                            label: string;
+                            odds: number;
+                            team_side?: "home" | "away" | null;
+                            is_locked?: boolean;
+                        }[];
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    type: "odds";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    changes: {
+                        selection_id: number;
+                        odds?: number;
+                        is_locked?: boolean;
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    type: "remove_markets";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    market_ids?: number[];
+                    all?: boolean;
+                } | {
+                    /** @enum {string} */
+                    type: "status";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    /** @enum {unknown} */
+                    status: "live" | "postponed" | "suspended" | "delayed" | "interrupted" | "cancelled" | "abandoned" | "retired" | "walkover";
+                } | {
+                    /** @enum {string} */
+                    type: "score";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    score: {
+                        home: number;
+                        away: number;
+                    };
+                    period?: string;
+                    clock?: string | null;
+                    period_scores?: {
+                        period: string;
+                        home: number;
+                        away: number;
+                    }[];
+                    sport_data?: {
+                        [key: string]: unknown;
+                    } | null;
+                    scoreboard?: {
+                        headers: string[];
+                        home: (number | string)[];
+                        away: (number | string)[];
+                    } | null;
+                } | {
+                    /** @enum {string} */
+                    type: "result";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    /** @enum {unknown} */
+                    status: "ended" | "cancelled" | "abandoned" | "retired" | "walkover";
+                    score: {
+                        home: number;
+                        away: number;
+                    };
+                    period_scores?: {
+                        period: string;
+                        home: number;
+                        away: number;
+                    }[];
+                    /** Format: date-time */
+                    ended_at?: string;
+                    winner?: "home" | "away" | null;
+                } | {
+                    /** @enum {string} */
+                    type: "stats";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    players: {
+                        player_id: string | number;
+                        name: string;
+                        team: "home" | "away";
+                    }[];
+                    final?: boolean;
+                } | {
+                    /** @enum {string} */
+                    type: "tournament";
+                    /** Format: date-time */
+                    ts?: string;
+                    tournament_id: string;
+                    tournament: string;
+                    sport: string;
+                    sport_id: number;
+                } | {
+                    /** @enum {string} */
+                    type: "outright_market";
+                    /** Format: date-time */
+                    ts?: string;
+                    tournament_id: string;
+                    market_id: number;
+                    market: string;
+                    selections: {
+                        selection_id: number;
+                        selection: string;
+                        odds: number;
+                        eliminated?: boolean;
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    type: "outright_result";
+                    /** Format: date-time */
+                    ts?: string;
+                    tournament_id: string;
+                    market_id: number;
+                    winners?: {
+                        selection_id: number;
+                        dead_heat_factor?: number;
+                    }[];
+                    void?: boolean;
+                }) | ({
+                    /** @enum {string} */
+                    type: "fixture";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    sport: string;
+                    league: {
+                        slug: string;
+                        name: string;
+                        country: string;
+                        tier?: number;
+                    };
+                    home_team: string;
+                    away_team: string;
+                    /** Format: date-time */
+                    start_time: string;
+                    home_logo_id?: string | null;
+                    away_logo_id?: string | null;
+                } | {
+                    /** @enum {string} */
+                    type: "markets";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    markets: {
+                        market_id: number;
+                        key: string;
+                        name: string;
+                        outcomes: {
+                            selection_id: number;
+                            code: string;
+                            label: string;
+                            odds: number;
+                            team_side?: "home" | "away" | null;
+                            is_locked?: boolean;
+                        }[];
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    type: "odds";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    changes: {
+                        selection_id: number;
+                        odds?: number;
+                        is_locked?: boolean;
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    type: "remove_markets";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    market_ids?: number[];
+                    all?: boolean;
+                } | {
+                    /** @enum {string} */
+                    type: "status";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    /** @enum {unknown} */
+                    status: "live" | "postponed" | "suspended" | "delayed" | "interrupted" | "cancelled" | "abandoned" | "retired" | "walkover";
+                } | {
+                    /** @enum {string} */
+                    type: "score";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    score: {
+                        home: number;
+                        away: number;
+                    };
+                    period?: string;
+                    clock?: string | null;
+                    period_scores?: {
+                        period: string;
+                        home: number;
+                        away: number;
+                    }[];
+                    sport_data?: {
+                        [key: string]: unknown;
+                    } | null;
+                    scoreboard?: {
+                        headers: string[];
+                        home: (number | string)[];
+                        away: (number | string)[];
+                    } | null;
+                } | {
+                    /** @enum {string} */
+                    type: "result";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    /** @enum {unknown} */
+                    status: "ended" | "cancelled" | "abandoned" | "retired" | "walkover";
+                    score: {
+                        home: number;
+                        away: number;
+                    };
+                    period_scores?: {
+                        period: string;
+                        home: number;
+                        away: number;
+                    }[];
+                    /** Format: date-time */
+                    ended_at?: string;
+                    winner?: "home" | "away" | null;
+                } | {
+                    /** @enum {string} */
+                    type: "stats";
+                    /** Format: date-time */
+                    ts?: string;
+                    event_id: string;
+                    players: {
+                        player_id: string | number;
+                        name: string;
+                        team: "home" | "away";
+                    }[];
+                    final?: boolean;
+                } | {
+                    /** @enum {string} */
+                    type: "tournament";
+                    /** Format: date-time */
+                    ts?: string;
+                    tournament_id: string;
+                    tournament: string;
+                    sport: string;
+                    sport_id: number;
+                } | {
+                    /** @enum {string} */
+                    type: "outright_market";
+                    /** Format: date-time */
+                    ts?: string;
+                    tournament_id: string;
+                    market_id: number;
+                    market: string;
+                    selections: {
+                        selection_id: number;
+                        selection: string;
+                        odds: number;
+                        eliminated?: boolean;
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    type: "outright_result";
+                    /** Format: date-time */
+                    ts?: string;
+                    tournament_id: string;
+                    market_id: number;
+                    winners?: {
+                        selection_id: number;
+                        dead_heat_factor?: number;
+                    }[];
+                    void?: boolean;
+                })[];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
