@@ -1,7 +1,7 @@
 // Same-session A/B bench: `npm run bench -- ab <section…> --against <commit>` runs each build's own bench, alternately, and prints medians and ratios.
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { getPriority, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareRounds, type FigureComparison, type RunResults } from './ab-figures.js';
@@ -132,6 +132,8 @@ async function abRounds(
   const results = { reference: [] as RunResults[], candidate: [] as RunResults[] };
   const loads: string[] = [];
   const started = Date.now();
+  const autogroup = await autogroupWarning();
+  if (autogroup !== null) log(`[ab] ${autogroup}`);
   for (let r = 0; r < rounds; r++) {
     // Alternate who goes first, so that a machine slowing down over the session weighs on both.
     const order = r % 2 === 0 ? [reference, candidate] : [candidate, reference];
@@ -159,4 +161,23 @@ async function abRounds(
     `${JSON.stringify({ date: new Date(started).toISOString(), reference: commit, candidate: candidate.name, rounds, loads, figures, results }, null, 2)}\n`,
   );
   console.log(`results written to ${file}`);
+}
+
+/**
+ * Linux's autogroup scheduling shares the CPU between sessions (terminals, services) first, and
+ * only then by nice value within each: `nice -n -15` then does not put the bench ahead of work
+ * started from another session (seen on 2026-11-29: the reference's service got 38% of a core
+ * beside three test runs at nice 19). Said when the A/B runs at a raised priority with it on.
+ */
+async function autogroupWarning(): Promise<string | null> {
+  const on = await readFile('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').then(
+    (t) => t.trim() === '1',
+    () => false,
+  );
+  if (!on || getPriority() >= 0) return null;
+  return (
+    'autogroup scheduling is on (/proc/sys/kernel/sched_autogroup_enabled): a negative nice does not ' +
+    "rank this A/B above other sessions' work; as root, `echo 0 > /proc/sys/kernel/sched_autogroup_enabled` " +
+    'for the run, or keep the machine quiet'
+  );
 }
