@@ -4,6 +4,8 @@ import type { OddsFormat } from './types.js';
 
 export interface ResolvedOutcome {
   label: string;
+  /** The outcome's code as graded (`home`, `over`…); absent on entries settled before codes were kept. */
+  code?: string;
   result: 'won' | 'lost' | 'refund';
   selection_id: number | null;
   /** The outcome's first price (decimal as stored); null on entries settled before prices were kept. */

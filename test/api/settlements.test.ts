@@ -186,6 +186,7 @@ describe('settlement feed', () => {
       const e = (await svc.get<Feed>('/v1/settlements?event_id=q1')).body.settlements[0] as Entry;
       assert.deepEqual(resultOf(e, 'asian_handicap:-0.25', 'home'), {
         label: 'home',
+        code: 'home',
         result: 'lost',
         selection_id: resultOf(e, 'asian_handicap:-0.25', 'home')?.selection_id,
         // Offered at 1.95 a day before kick-off, unmoved: opening and closing alike.

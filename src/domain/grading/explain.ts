@@ -1,6 +1,7 @@
 // Why each outcome was graded so: the grade and its explanation from one grading pass (gradeMarket and the family's describer).
 import { familyOf } from '../families/index.js';
 import { parseMarketKey } from '../market-key.js';
+import { selectionOutcome, type OutrightResult } from '../outrights.js';
 import type { Market, Score, TeamSide } from '../types.js';
 import { gradeMarket } from './catalog.js';
 import { normalizeCode } from './outcome.js';
@@ -205,4 +206,34 @@ function explainOutcome(
       return out;
     }
   }
+}
+
+/**
+ * Why a selection of a settled outright market settled so: a void market refunds everything; a
+ * winner wins (a dead heat pays the factor of the win: 1/n for n tied); every other selection loses.
+ * The result comes from selectionOutcome, the same rule the outright feed and bet check settle by.
+ */
+export function explainOutright(result: OutrightResult, selectionId: number, selection: string): OutcomeExplanation {
+  const o = selectionOutcome(result, selectionId);
+  const winners = result.winners.length;
+  if (result.void) return blank('outright_void', 'the market was declared void: every selection is refunded', null);
+  if (o.result === 'lost') {
+    const text =
+      winners === 1
+        ? `${selection} did not win; the winner was another selection`
+        : `${selection} was not among the ${winners} winners`;
+    return blank('outright_loser', `${text}: lost`, null);
+  }
+  if (o.deadHeatFactor === null) {
+    const text = winners === 1 ? `${selection} won the market` : `${selection} is one of ${winners} whole winners`;
+    return blank('outright_winner', `${text}: won at full odds`, null);
+  }
+  const tied = result.winners.filter((w) => w.deadHeatFactor !== null).length;
+  const e = blank(
+    'outright_dead_heat',
+    `${selection} finished in a ${tied}-way dead heat (${winners} winners in all): won, ${o.deadHeatFactor} of the stake paid at full odds and the rest lost`,
+    null,
+  );
+  e.dead_heat_factor = o.deadHeatFactor;
+  return e;
 }

@@ -298,6 +298,8 @@ function toResolved(
       const g = grading.outcomes[i] ?? { result: 'refund' as const };
       return {
         label: o.label,
+        // The code grading read: explanations regrade from it after the event has left memory.
+        code: o.code,
         result: g.result,
         selection_id: o.selectionId,
         // The prices a bettor measures closing-line value by (the book keeps them; decimal here).
