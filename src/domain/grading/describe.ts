@@ -118,7 +118,7 @@ export const describeDoubleChance: OutcomeDescriber = (code, _line, basis) => {
 /** Draw no bet and unit winners: the side ahead wins, a level score refunds both. */
 export const describeSideOrRefund: OutcomeDescriber = (code, _line, basis) => {
   const actual = resultOf(scoreOf(basis));
-  if (actual === 'draw') return { rule: 'draw_refund', line: null, text: 'level score: refunded' };
+  if (actual === 'draw') return { rule: 'draw_refund', line: null, text: 'level score, a draw refunds both sides' };
   return { rule: 'result', line: null, text: `${actual} ahead; ${code} ${code === actual ? 'is' : 'is not'} it` };
 };
 

@@ -158,7 +158,7 @@ function explainOutcome(
     case 'did_not_play':
       out.rule = 'did_not_play';
       out.text = sentence(
-        `${basis.stat?.player_id ?? 'the player'} did not play (absent from the final stats or 0 minutes): refunded`,
+        `player ${basis.stat?.player_id ?? ''} did not play (absent from the final stats or 0 minutes): refunded`,
       );
       return out;
     case 'tie_refund':

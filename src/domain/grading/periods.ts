@@ -177,7 +177,13 @@ export function scopeText(sport: string, scope: string): string {
       return 'the first half';
     case '2h':
       return 'the second half';
-    default:
+    default: {
+      const unit = /^([sgfm])(\d+)$/.exec(scope);
+      if (unit !== null) {
+        const names: Record<string, string> = { s: 'set', g: 'game', f: 'frame', m: unitsOf(sport).slice(0, -1) };
+        return `${names[unit[1] ?? 's'] ?? 'unit'} ${unit[2]}`;
+      }
       return `period ${periodRows(sport, scope).join('+')}`;
+    }
   }
 }
