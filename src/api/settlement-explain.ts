@@ -13,7 +13,7 @@ export interface GradingSource {
   /** The archived result; null when none was ever recorded (the 48-hour refund of a postponed event). */
   result: EventResult | null;
   sport: string;
-  /** The event's player statistics while it is in memory; null after it left. */
+  /** The event's player statistics (from memory, else as stored with the event). */
   playerStats: PlayerStats | null;
   policy: GradingPolicy;
   /** Outcome codes by selection id from the live book (entries settled before codes were stored). */
@@ -23,7 +23,7 @@ export interface GradingSource {
 
 /** The grading source of an event: result from the archive, stats and codes from memory while it is there. */
 export async function gradingSourceOf(
-  ctx: Pick<ApiContext, 'readModel' | 'results' | 'settings'>,
+  ctx: Pick<ApiContext, 'readModel' | 'results' | 'settings' | 'store'>,
   eventId: string,
   sport: string,
   finalScore: { home: number; away: number },
@@ -35,7 +35,8 @@ export async function gradingSourceOf(
   return {
     result: await ctx.results.result(eventId),
     sport,
-    playerStats: le?.event.playerStats ?? null,
+    // After the event has left memory its last statistics are in the store with its document.
+    playerStats: le !== undefined ? le.event.playerStats : ((await ctx.store.getPlayerStats?.(eventId)) ?? null),
     policy: ctx.settings.gradingPolicy ?? DEFAULT_GRADING_POLICY,
     liveCodes,
     finalScore,

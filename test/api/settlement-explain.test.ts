@@ -189,7 +189,16 @@ describe('GET /v1/events/{id}/settlement', () => {
   it('still explains after the event left memory, and past the detail window while the store holds the entry', async () => {
     const svc = await startService({ env: { ENDED_RETENTION_HOURS: '1', SETTLEMENT_DETAIL_DAYS: '1' } });
     try {
-      await settle(svc, GAME);
+      await settle(svc, [
+        ...GAME,
+        {
+          type: 'stats',
+          event_id: 'h1',
+          final: true,
+          players: [{ player_id: 'p9', name: 'Nine', team: 'home', goals: 0 }],
+        },
+      ]);
+      await svc.service.pipeline.flush();
       const before = (await svc.get<EventSettlement>('/v1/events/h1/settlement')).body;
       svc.clock.advance(3 * DAY);
       assert.equal(svc.service.pipeline.sweep(), 1);
@@ -197,10 +206,104 @@ describe('GET /v1/events/{id}/settlement', () => {
       const res = await svc.get<EventSettlement>('/v1/events/h1/settlement');
       assert.equal(res.status, 200, res.text);
       assertExplained(res.body);
-      // The same explanations either side of the eviction: codes are stored, the result is archived.
+      // The same explanations either side of the eviction: codes and statistics are stored, the result is archived.
       assert.deepEqual(res.body.resolved_markets, before.resolved_markets);
+      const under = outcome(res.body.resolved_markets, 'player_goals_p9:0.5', 'under')!;
+      assert.equal(under.result, 'won');
+      assert.deepEqual(under.explanation!.stat, { name: 'goals', player_id: 'p9', value: 0 });
+      assert.ok(res.body.resolved_markets.every((m) => m.outcomes.every((o) => o.explanation!.rule !== 'as_settled')));
     } finally {
       await svc.close();
+    }
+  });
+
+  it('names the 48-hour refund of a postponed event and the stats timeout of a player prop', async () => {
+    const svc = await startService();
+    try {
+      const postponed = hockeyGame('pp', [], [0, 0]).slice(0, 2);
+      await feedOk(svc, [...postponed, { type: 'status', event_id: 'pp', status: 'postponed', ts: at(-4 * HOUR) }]);
+      await settle(svc, GAME);
+      svc.clock.advance(49 * HOUR);
+      await svc.service.settlement.housekeeping();
+      await svc.service.settlement.idle();
+      const refunded = await svc.get<EventSettlement>('/v1/events/pp/settlement');
+      assert.equal(refunded.status, 200, refunded.text);
+      assertExplained(refunded.body);
+      for (const m of refunded.body.resolved_markets)
+        for (const o of m.outcomes) {
+          assert.equal(o.result, 'refund');
+          assert.equal(o.explanation!.rule, 'refund_48h');
+        }
+      const prop = outcome(
+        (await svc.get<EventSettlement>('/v1/events/h1/settlement')).body.resolved_markets,
+        'player_goals_p9:0.5',
+        'over',
+      )!;
+      assert.equal(prop.result, 'refund');
+      assert.equal(prop.explanation!.rule, 'stats_timeout');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('an outcome the regrade would grade otherwise (the policy changed since) is explained as settled, never contradicted', async () => {
+    const tennis = (id: string): object[] => [
+      {
+        type: 'fixture',
+        event_id: id,
+        sport: 'tennis',
+        league: { slug: 'atp', name: 'ATP', country: 'World', tier: 1 },
+        home_team: 'A',
+        away_team: 'B',
+        start_time: at(-3 * HOUR),
+        ts: at(-DAY),
+      },
+      { type: 'markets', event_id: id, ts: at(-DAY), markets: [market(1, 'moneyline', ['home', 'away'])] },
+      { type: 'status', event_id: id, status: 'live', ts: at(-3 * HOUR) },
+      {
+        type: 'result',
+        event_id: id,
+        status: 'retired',
+        score: { home: 1, away: 0 },
+        period_scores: [
+          { period: 'S1', home: 6, away: 3 },
+          { period: 'S2', home: 1, away: 2 },
+        ],
+        winner: 'home',
+        ended_at: at(-HOUR),
+        ts: at(-HOUR),
+      },
+    ];
+    const svc = await startService();
+    try {
+      await settle(svc, tennis('t1'));
+      const now = (await svc.get<EventSettlement>('/v1/events/t1/settlement')).body;
+      const home = outcome(now.resolved_markets, 'moneyline', 'home')!;
+      assert.equal(home.result, 'won');
+      assert.equal(home.explanation!.rule, 'retirement');
+      assert.match(home.explanation!.text, /one_set_completed/);
+    } finally {
+      await svc.close();
+    }
+    const refunding = await startService({ env: { TENNIS_RETIREMENT_POLICY: 'refund' } });
+    try {
+      // Settled under one_set_completed, explained by a node configured to refund: as settled.
+      await settle(refunding, tennis('t2'));
+      const rec = await refunding.service.store.getSettlement('t2');
+      assert.ok(rec !== null);
+      await refunding.service.store.saveSettlement({
+        ...rec,
+        marketsJson: rec.marketsJson
+          .replace('"result":"refund"', '"result":"won"')
+          .replace(/"result":"refund"/, '"result":"lost"'),
+      });
+      const b = (await refunding.get<EventSettlement>('/v1/events/t2/settlement')).body;
+      const h = outcome(b.resolved_markets, 'moneyline', 'home')!;
+      assert.equal(h.result, 'won');
+      assert.equal(h.explanation!.rule, 'as_settled');
+      assert.match(h.explanation!.text, /settled won/i);
+    } finally {
+      await refunding.close();
     }
   });
 
