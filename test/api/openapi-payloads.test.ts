@@ -225,6 +225,7 @@ describe('every payload matches the OpenAPI document (no undeclared field)', () 
     const pendingEntry = await call('GET', '/v1/events/pre1/settlement', '/v1/events/{eventId}/settlement', 200);
     assert.equal(pendingEntry.status, 'pending');
     await call('GET', '/v1/settlements?explain=maybe', '/v1/settlements', 400);
+    await call('GET', '/v1/settlements/outrights?explain=true', '/v1/settlements/outrights', 200);
     await call('GET', '/v1/events/nope/settlement', '/v1/events/{eventId}/settlement', 404);
     await call('POST', '/v1/bets/check?explain=true', '/v1/bets/check', 200, {
       body: {

@@ -374,7 +374,7 @@ describe('explain=true', () => {
     }
   });
 
-  it('bet check explains each leg: a match leg by code, an outright dead heat, a pending leg null', async () => {
+  it('bet check explains each leg (a match leg by code, an outright dead heat, a pending leg null); so does the outright feed', async () => {
     const svc = await startService();
     try {
       await settle(svc, [
@@ -420,6 +420,20 @@ describe('explain=true', () => {
       assert.equal(prop!.explanation, null);
       const plain = await svc.inject<{ legs: Array<Record<string, unknown>> }>('POST', '/v1/bets/check', { body });
       assert.ok(!('explanation' in plain.body.legs[0]!));
+      const feed = await svc.get<{
+        outright_settlements: Array<{ selection: string; result: string; explanation?: Explanation }>;
+      }>('/v1/settlements/outrights?explain=true');
+      assert.equal(feed.status, 200, feed.text);
+      const bySelection = new Map(feed.body.outright_settlements.map((e) => [e.selection, e]));
+      assert.equal(bySelection.get('Beta')!.explanation!.rule, 'outright_dead_heat');
+      assert.equal(bySelection.get('Beta')!.explanation!.dead_heat_factor, 0.5);
+      assert.equal(bySelection.get('Gamma')!.explanation!.rule, 'outright_loser');
+      assert.match(bySelection.get('Gamma')!.explanation!.text, /not among the 2 winners/);
+      const plainFeed = await svc.get<{ outright_settlements: Array<Record<string, unknown>> }>(
+        '/v1/settlements/outrights',
+      );
+      assert.ok(!('explanation' in plainFeed.body.outright_settlements[0]!));
+      assert.equal((await svc.get('/v1/settlements/outrights?explain=yes')).status, 400);
       const bad = await svc.inject<ErrorBody>('POST', '/v1/bets/check?explain=maybe', { body });
       assert.equal(bad.status, 400);
       assert.match(bad.body.message, /explain/);

@@ -905,6 +905,45 @@ export interface components {
             settled_at: string;
             /** @description sport key */
             sport: string;
+            /** @description with explain=true: why the selection settled so */
+            explanation?: {
+                /** @description one plain sentence */
+                text: string;
+                score: components["schemas"]["Score"] | null;
+                scope: string | null;
+                line: number | null;
+                /** @description result, handicap, handicap_quarter, handicap_push, total, total_quarter, total_push, draw_refund, decider, tie_refund, period_not_played, abandoned_refund, abandoned_decided, retirement, walkover, esports_forfeit, cancelled, refund_48h, stats_timeout, did_not_play, ungradeable, as_settled; outrights: outright_winner, outright_dead_heat, outright_loser, outright_void */
+                rule: string;
+                void_factor: number | null;
+                dead_heat_factor: number | null;
+                stat: {
+                    name: string;
+                    player_id: string | null;
+                    value: number;
+                } | null;
+                winner: ("home" | "away") | null;
+                half_time_score: components["schemas"]["Score"] | null;
+                result_revision: number | null;
+            };
+        };
+        SettlementExplanation: {
+            /** @description one plain sentence */
+            text: string;
+            score: components["schemas"]["Score"] | null;
+            scope: string | null;
+            line: number | null;
+            /** @description result, handicap, handicap_quarter, handicap_push, total, total_quarter, total_push, draw_refund, decider, tie_refund, period_not_played, abandoned_refund, abandoned_decided, retirement, walkover, esports_forfeit, cancelled, refund_48h, stats_timeout, did_not_play, ungradeable, as_settled; outrights: outright_winner, outright_dead_heat, outright_loser, outright_void */
+            rule: string;
+            void_factor: number | null;
+            dead_heat_factor: number | null;
+            stat: {
+                name: string;
+                player_id: string | null;
+                value: number;
+            } | null;
+            winner: ("home" | "away") | null;
+            half_time_score: components["schemas"]["Score"] | null;
+            result_revision: number | null;
         };
         OutrightSettlementPage: {
             outright_settlements: components["schemas"]["OutrightSettlementEntry"][];
@@ -985,25 +1024,6 @@ export interface components {
             /** @description refunded share of a half-won or half-lost outcome (0.5) */
             void_factor?: number;
             explanation: components["schemas"]["SettlementExplanation"];
-        };
-        SettlementExplanation: {
-            /** @description one plain sentence */
-            text: string;
-            score: components["schemas"]["Score"] | null;
-            scope: string | null;
-            line: number | null;
-            /** @description result, handicap, handicap_quarter, handicap_push, total, total_quarter, total_push, draw_refund, decider, tie_refund, period_not_played, abandoned_refund, abandoned_decided, retirement, walkover, esports_forfeit, cancelled, refund_48h, stats_timeout, did_not_play, ungradeable, as_settled; outrights: outright_winner, outright_dead_heat, outright_loser, outright_void */
-            rule: string;
-            void_factor: number | null;
-            dead_heat_factor: number | null;
-            stat: {
-                name: string;
-                player_id: string | null;
-                value: number;
-            } | null;
-            winner: ("home" | "away") | null;
-            half_time_score: components["schemas"]["Score"] | null;
-            result_revision: number | null;
         };
         ResolvedMarket: {
             key: string;
@@ -2659,6 +2679,8 @@ export interface operations {
                 tournament_id?: string;
                 /** @description comma-separated, at most 50 */
                 tournament_ids?: string;
+                /** @description true: each resolved outcome carries `explanation` (why it was graded so); default false */
+                explain?: "true" | "false";
             };
             header?: {
                 /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */

@@ -219,9 +219,7 @@ export function explainOutright(result: OutrightResult, selectionId: number, sel
   if (result.void) return blank('outright_void', 'the market was declared void: every selection is refunded', null);
   if (o.result === 'lost') {
     const text =
-      winners === 1
-        ? `${selection} did not win; the winner was another selection`
-        : `${selection} was not among the ${winners} winners`;
+      winners <= 1 ? `${selection} did not win the market` : `${selection} was not among the ${winners} winners`;
     return blank('outright_loser', `${text}: lost`, null);
   }
   if (o.deadHeatFactor === null) {
