@@ -121,3 +121,34 @@ function explainOutcomes(m: ResolvedMarket, src: GradingSource): ExplainedOutcom
   if (!m.outcomes.every((o, i) => grades[i] !== undefined && sameGrade(o, grades[i]))) return fallback();
   return m.outcomes.map((o, i) => ({ ...o, explanation: explanations[i] ?? asSettled(o, src) }));
 }
+
+/**
+ * Explained markets (JSON) of recent entries, by event, entry revision and odds format: explaining
+ * regrades every market (about 15 µs each), and an entry's explanations change only with a new
+ * revision (a batch, a correction). Bounded by the bytes it holds; the least recently used go first.
+ */
+export class ExplainedCache {
+  private readonly entries = new Map<string, string>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  async get(key: string, make: () => Promise<string>): Promise<string> {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const json = await make();
+    if (json.length > this.maxBytes / 4) return json;
+    this.entries.set(key, json);
+    this.bytes += json.length;
+    for (const [k, v] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= v.length;
+    }
+    return json;
+  }
+}

@@ -13,7 +13,7 @@ import { iso, logoUrl } from '../../live/payloads.js';
 import { sendRawJson } from '../raw-json.js';
 import { errorsOf, EventIdParams, keyRouteErrors, OddsFormatParam, StringEnum } from '../schemas/common.js';
 import { EventSettlementSchema, SettlementFeedSchema } from '../schemas/settlements.js';
-import { explainResolved, gradingSourceOf } from '../settlement-explain.js';
+import { ExplainedCache, explainResolved, gradingSourceOf } from '../settlement-explain.js';
 
 /** `explain=true`: each resolved outcome says why it was graded so. */
 export const ExplainParam = Type.Optional(
@@ -76,6 +76,8 @@ function idsFilter(eventId: string | undefined, eventIds: string | undefined): s
 
 export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
+    // Per app (never shared between services in one process): 16 MB of explained entries.
+    const explained = new ExplainedCache(16 * 1024 * 1024);
     app.get(
       '/v1/settlements',
       {
@@ -174,7 +176,7 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           records.map(async (r) => {
             const scoreOnly = r.endedAt < detailFrom;
             if (!explain || scoreOnly) return entryJson(r, base, scoreOnly, format);
-            return entryJson(r, base, false, format, await explainedJson(ctx, r, format));
+            return entryJson(r, base, false, format, await explainedJson(ctx, explained, r, format));
           }),
         );
         const envelope = JSON.stringify({
@@ -271,18 +273,25 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           updated_at: iso(record.updatedAt),
           revision: record.revision,
         });
-        const markets = await explainedJson(ctx, record, format);
+        const markets = await explainedJson(ctx, explained, record, format);
         return sendRawJson(reply, `${head.slice(0, -1)},"resolved_markets":${markets}}`);
       },
     );
   };
 }
 
-/** The resolved markets of an entry, every outcome with its explanation, as JSON. */
-async function explainedJson(ctx: ApiContext, r: SettlementRecord, format: OddsFormat): Promise<string> {
-  const src = await gradingSourceOf(ctx, r.eventId, r.header.sport, r.header.finalScore);
-  // Explained from the stored decimals, then priced in the format asked for.
-  return JSON.stringify(resolvedInFormat(explainResolved(parseResolved(r.marketsJson), src), format));
+/** The resolved markets of an entry, every outcome with its explanation, as JSON (cached by entry revision). */
+function explainedJson(
+  ctx: ApiContext,
+  cache: ExplainedCache,
+  r: SettlementRecord,
+  format: OddsFormat,
+): Promise<string> {
+  return cache.get(`${r.eventId}\u0000${r.revision}\u0000${r.updatedAt}\u0000${format}`, async () => {
+    const src = await gradingSourceOf(ctx, r.eventId, r.header.sport, r.header.finalScore);
+    // Explained from the stored decimals, then priced in the format asked for.
+    return JSON.stringify(resolvedInFormat(explainResolved(parseResolved(r.marketsJson), src), format));
+  });
 }
 
 /** One settlement entry; past the detail window it is `score_only` (no markets, null counts and names). */
