@@ -4,6 +4,7 @@ import { parseMarketKey } from '../market-key.js';
 import { selectionOutcome, type OutrightResult } from '../outrights.js';
 import type { Market, Score, TeamSide } from '../types.js';
 import { gradeMarket } from './catalog.js';
+import type { OutcomeDescriber } from './describe.js';
 import { normalizeCode } from './outcome.js';
 import { scopeText } from './periods.js';
 import {
@@ -45,7 +46,7 @@ export interface ExplainedMarket {
   explanations: OutcomeExplanation[] | null;
 }
 
-const RESULT_WORDS = (g: OutcomeGrade): string => {
+const resultWords = (g: OutcomeGrade): string => {
   if (g.result === 'refund') return 'refunded';
   if (g.voidFactor !== undefined) return g.result === 'won' ? 'half won, half refunded' : 'half lost, half refunded';
   return g.result;
@@ -110,9 +111,7 @@ function explainOutcome(
   keyLine: number | null,
   g: OutcomeGrade,
   basis: GradeBasis | null,
-  describe:
-    | ((code: string, line: number | null, basis: GradeBasis) => { rule: string; text: string; line: number | null })
-    | null,
+  describe: OutcomeDescriber | null,
   input: GradingInput,
   revision: number,
 ): OutcomeExplanation {
@@ -120,7 +119,7 @@ function explainOutcome(
   out.void_factor = g.voidFactor ?? null;
   if (basis === null) {
     out.rule = 'ungradeable';
-    out.text = sentence(`${code}: ${RESULT_WORDS(g)}`);
+    out.text = sentence(`${code}: ${resultWords(g)}`);
     return out;
   }
   out.score = basis.score;
@@ -132,7 +131,7 @@ function explainOutcome(
   const where = basis.scope === null ? '' : scopeText(sport, basis.scope);
   const at = basis.score === null ? '' : ` ${basis.score.home}-${basis.score.away}`;
   const corrected = revision > 1 ? ` (graded on the corrected result, revision ${revision})` : '';
-  const result = RESULT_WORDS(g);
+  const result = resultWords(g);
   const arithmetic = (): string => {
     if (describe === null) return '';
     const a = describe(code, keyLine, basis);
