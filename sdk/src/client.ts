@@ -16,6 +16,7 @@ import type {
   EventOdds,
   EventOddsAt,
   EventResult,
+  EventSettlement,
   FeaturedEventList,
   Health,
   LeagueList,
@@ -171,6 +172,18 @@ export class SportsDataClient {
     return this.get(`/v1/events/${enc(eventId)}/result`, undefined, o);
   }
 
+  /**
+   * GET /v1/events/{id}/settlement: the event's settlement entry with every resolved outcome
+   * explained (why it was graded so); `status: 'pending'` before its first market resolves.
+   */
+  getEventSettlement(
+    eventId: string,
+    query?: QueryOf<'getEventSettlement'>,
+    o?: CallOptions,
+  ): Promise<EventSettlement> {
+    return this.get(`/v1/events/${enc(eventId)}/settlement`, this.withFormat(query), o);
+  }
+
   /** POST /v1/events/batch: up to 20 events with every market; unknown ids are left out (`found` < `requested`). */
   getEventsBatch(ids: readonly string[], query?: QueryOf<'getEventsBatch'>, o?: CallOptions): Promise<BatchResponse> {
     return this.post('/v1/events/batch', { ids: [...ids] }, this.withFormat(query), o);
@@ -245,9 +258,12 @@ export class SportsDataClient {
     return this.get('/v1/outrights/sports', undefined, o);
   }
 
-  /** POST /v1/bets/check: grades a single bet or a parlay (event and outright legs) as things stand. */
-  checkBet(body: BetCheckRequest, o?: CallOptions): Promise<BetCheckResponse> {
-    return this.post('/v1/bets/check', body, undefined, o);
+  /**
+   * POST /v1/bets/check: grades a single bet or a parlay (event and outright legs) as things stand;
+   * `{ explain: 'true' }` adds each leg's explanation (why it settled so).
+   */
+  checkBet(body: BetCheckRequest, o?: CallOptions, query?: QueryOf<'checkBet'>): Promise<BetCheckResponse> {
+    return this.post('/v1/bets/check', body, query, o);
   }
 
   /** GET /v1/usage: the key's plan, limits and usage this month. */

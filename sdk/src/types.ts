@@ -12,6 +12,7 @@ export type Operations = Pick<
   | 'getEventOdds'
   | 'getEventOddsHistory'
   | 'getEventResult'
+  | 'getEventSettlement'
   | 'getEventsBatch'
   | 'listLiveEvents'
   | 'listLeagues'
@@ -72,6 +73,11 @@ export type SettlementPage = Schemas['SettlementPage'];
 export type SettlementEntry = Schemas['SettlementEntry'];
 export type ResolvedMarket = Schemas['ResolvedMarket'];
 export type ResolvedOutcome = Schemas['ResolvedOutcome'];
+export type EventSettlement = Schemas['EventSettlement'];
+export type ExplainedMarket = Schemas['ExplainedMarket'];
+export type ExplainedOutcome = Schemas['ExplainedOutcome'];
+/** Why an outcome was graded so (docs/settlement.md "Why an outcome was graded so"). */
+export type SettlementExplanation = Schemas['SettlementExplanation'];
 export type OutrightSettlementPage = Schemas['OutrightSettlementPage'];
 export type OutrightSettlementEntry = Schemas['OutrightSettlementEntry'];
 export type OutrightList = Schemas['OutrightList'];

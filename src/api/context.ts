@@ -25,6 +25,7 @@ export type StoreReads = Pick<
   | 'ping'
   | 'checkWrites'
   | 'getSettlement'
+  | 'getPlayerStats'
   | 'listSettlements'
   | 'listSettlementChanges'
   | 'countSettlementChanges'

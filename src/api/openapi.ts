@@ -28,6 +28,9 @@ name(settlements.ResolvedMarketSchema, 'ResolvedMarket');
 name(settlements.ResolvedMarketSchema.properties.outcomes.items, 'ResolvedOutcome');
 name(settlements.SettlementEntrySchema, 'SettlementEntry');
 name(settlements.SettlementFeedSchema, 'SettlementPage');
+name(settlements.ExplainedMarketSchema, 'ExplainedMarket');
+name(settlements.ExplainedMarketSchema.properties.outcomes.items, 'ExplainedOutcome');
+name(settlements.EventSettlementSchema, 'EventSettlement');
 // won, lost or refund (a half result is won or lost with a void_factor), as an enum.
 Object.assign(settlements.ResolvedMarketSchema.properties.outcomes.items.properties.result, {
   enum: ['won', 'lost', 'refund'],

@@ -1,4 +1,5 @@
 // The settings the HTTP app reads, as plain values: the composition root takes them from the configuration.
+import type { GradingPolicy } from '../domain/grading/types.js';
 import type { SiteAddress } from './base-url.js';
 
 export interface ApiSettings extends SiteAddress {
@@ -30,4 +31,6 @@ export interface ApiSettings extends SiteAddress {
   streamFrameWorker: boolean;
   /** Caught-up streams written by a process of their own (STREAM_PROCESS). */
   streamProcess: boolean;
+  /** The grading policy settlement applies (explanations regrade with it); absent: the default. */
+  gradingPolicy?: GradingPolicy;
 }

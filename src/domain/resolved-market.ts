@@ -8,8 +8,8 @@ export interface ResolvedOutcome {
   selection_id: number | null;
   /**
    * The outcome's canonical code (`home`, `over`, `2-1`…) and team side, as the live book had them:
-   * a bet check by code finds its selection after the event has left memory. Absent (null as
-   * served) on entries settled before they were kept.
+   * a bet check by code finds its selection after the event has left memory, and explanations
+   * regrade from the code grading read. Absent (null as served) on entries settled before they were kept.
    */
   code?: string | null;
   team_side?: TeamSide | null;

@@ -37,6 +37,11 @@ export function apiSettings(config: Config): ApiSettings {
     streamBufferBytes: config.streamBufferBytes,
     streamFrameWorker: config.streamFrameWorker,
     streamProcess: config.streamProcess,
+    gradingPolicy: {
+      tennisRetirement: config.tennisRetirementPolicy,
+      walkover: config.walkoverPolicy,
+      esportsForfeit: config.esportsForfeitPolicy,
+    },
   };
 }
 

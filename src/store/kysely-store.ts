@@ -454,6 +454,12 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
         return row === undefined ? null : rowToResult(row);
       }),
 
+    getPlayerStats: (eventId: string) =>
+      read('getPlayerStats', async () => {
+        const row = await db.selectFrom('events').select('doc').where('id', '=', eventId).executeTakeFirst();
+        return row === undefined ? null : rowToEvent(row).playerStats;
+      }),
+
     saveSettlement: (record: SettlementRecord) =>
       write('saveSettlement', () =>
         inTransaction(db, async (trx) => {

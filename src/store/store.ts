@@ -1,6 +1,6 @@
 // The durable store's interface: what must survive a restart (events, markets, results, API keys).
 import type { OutrightEntry, OutrightMarket, OutrightResult, TournamentInfo } from '../domain/outrights.js';
-import type { EventResult, Market, SportEvent } from '../domain/types.js';
+import type { EventResult, Market, PlayerStats, SportEvent } from '../domain/types.js';
 import type { StoreHealth } from './store-health.js';
 
 /** An API key as stored: only the SHA-256 hash of the secret is kept. */
@@ -316,6 +316,12 @@ export interface Store {
    */
   saveResult(result: EventResult, batch: WriteBatch): Promise<void>;
   getResult(eventId: string): Promise<EventResult | null>;
+  /**
+   * The player statistics last stored with an event (null: none, or an event never stored), read
+   * once the event has left memory (explanations of player props). Optional: stores that keep no
+   * event documents leave it out.
+   */
+  getPlayerStats?(eventId: string): Promise<PlayerStats | null>;
   /** Inserts or replaces an event's settlement entry. */
   saveSettlement(record: SettlementRecord): Promise<void>;
   getSettlement(eventId: string): Promise<SettlementRecord | null>;

@@ -211,6 +211,31 @@ describe('every payload matches the OpenAPI document (no undeclared field)', () 
     await call('GET', `/v1/settlements?limit=1&cursor=${String(page.next_cursor)}`, '/v1/settlements', 200);
     await call('GET', `/v1/settlements?updated_since=${encodeURIComponent(at(-DAY))}`, '/v1/settlements', 200);
     await call('GET', '/v1/settlements?event_ids=end1,end2', '/v1/settlements', 200);
+    // Explanations: the event's own entry (every outcome explained), opt-in on the feed and on bet check.
+    for (const f of FORMATS) {
+      const one = await call(
+        'GET',
+        `/v1/events/end1/settlement?odds_format=${f}`,
+        '/v1/events/{eventId}/settlement',
+        200,
+      );
+      assert.equal(one.status, 'settled');
+      await call('GET', `/v1/settlements?explain=true&odds_format=${f}`, '/v1/settlements', 200);
+    }
+    const pendingEntry = await call('GET', '/v1/events/pre1/settlement', '/v1/events/{eventId}/settlement', 200);
+    assert.equal(pendingEntry.status, 'pending');
+    await call('GET', '/v1/settlements?explain=maybe', '/v1/settlements', 400);
+    await call('GET', '/v1/settlements/outrights?explain=true', '/v1/settlements/outrights', 200);
+    await call('GET', '/v1/events/nope/settlement', '/v1/events/{eventId}/settlement', 404);
+    await call('POST', '/v1/bets/check?explain=true', '/v1/bets/check', 200, {
+      body: {
+        legs: [
+          { event_id: 'end1', market_id: 2, selection_id: 104 },
+          { tournament_id: 'tour1', market_id: 2, selection_id: 4, odds: 4 },
+          { event_id: 'pre1', market_id: 1, selection_id: SEL.draw },
+        ],
+      },
+    });
     const outrights = await call('GET', '/v1/settlements/outrights', '/v1/settlements/outrights', 200);
     assert.ok((outrights.outright_settlements as unknown[]).length >= 4);
     await call('GET', '/v1/settlements/outrights?limit=1&tournament_id=tour1', '/v1/settlements/outrights', 200);

@@ -394,6 +394,19 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
           assert.deepEqual(await loadOne(store, 'e1'), { event: ended, markets: [sampleMarket(1)] });
         }));
 
+      it('getPlayerStats reads the statistics stored with an event (null without them, or without the event)', () =>
+        withStore(async ({ store }) => {
+          const stats = {
+            final: true,
+            players: [{ playerId: 'p9', name: 'Nine', team: 'home' as const, counters: { goals: 2, minutes: 90 } }],
+          };
+          await store.writeBatch(eventWithMarkets({ ...liveEvent('e1'), playerStats: stats }, [1]));
+          await store.writeBatch(eventWithMarkets(liveEvent('e2'), [1]));
+          assert.deepEqual(await store.getPlayerStats?.('e1'), stats);
+          assert.equal(await store.getPlayerStats?.('e2'), null);
+          assert.equal(await store.getPlayerStats?.('nope'), null);
+        }));
+
       it('a result needs no stored event and an empty batch is fine', () =>
         withStore(async ({ store }) => {
           const result = sampleResult('orphan', {

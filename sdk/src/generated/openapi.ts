@@ -221,6 +221,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/{eventId}/settlement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event's settlement entry with every resolved outcome explained (why it was graded so)
+         * @description Served while the store holds the entry (SETTLEMENT_FEED_DAYS), also after the event left memory and past the detail window. An event known but not settled yet answers status pending with no resolved markets; an unknown event (or one whose entry is no longer held) is 404.
+         */
+        get: operations["getEventSettlement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/settlements/outrights": {
         parameters: {
             query?: never;
@@ -885,6 +905,45 @@ export interface components {
             settled_at: string;
             /** @description sport key */
             sport: string;
+            /** @description with explain=true: why the selection settled so */
+            explanation?: {
+                /** @description one plain sentence */
+                text: string;
+                score: components["schemas"]["Score"] | null;
+                scope: string | null;
+                line: number | null;
+                /** @description result, handicap, handicap_quarter, handicap_push, total, total_quarter, total_push, draw_refund, decider, tie_refund, period_not_played, abandoned_refund, abandoned_decided, retirement, walkover, esports_forfeit, cancelled, refund_48h, stats_timeout, did_not_play, ungradeable, as_settled; outrights: outright_winner, outright_dead_heat, outright_loser, outright_void */
+                rule: string;
+                void_factor: number | null;
+                dead_heat_factor: number | null;
+                stat: {
+                    name: string;
+                    player_id: string | null;
+                    value: number;
+                } | null;
+                winner: ("home" | "away") | null;
+                half_time_score: components["schemas"]["Score"] | null;
+                result_revision: number | null;
+            };
+        };
+        SettlementExplanation: {
+            /** @description one plain sentence */
+            text: string;
+            score: components["schemas"]["Score"] | null;
+            scope: string | null;
+            line: number | null;
+            /** @description result, handicap, handicap_quarter, handicap_push, total, total_quarter, total_push, draw_refund, decider, tie_refund, period_not_played, abandoned_refund, abandoned_decided, retirement, walkover, esports_forfeit, cancelled, refund_48h, stats_timeout, did_not_play, ungradeable, as_settled; outrights: outright_winner, outright_dead_heat, outright_loser, outright_void */
+            rule: string;
+            void_factor: number | null;
+            dead_heat_factor: number | null;
+            stat: {
+                name: string;
+                player_id: string | null;
+                value: number;
+            } | null;
+            winner: ("home" | "away") | null;
+            half_time_score: components["schemas"]["Score"] | null;
+            result_revision: number | null;
         };
         OutrightSettlementPage: {
             outright_settlements: components["schemas"]["OutrightSettlementEntry"][];
@@ -908,6 +967,67 @@ export interface components {
             name: string;
             /** @description tournaments with at least one open market */
             tournament_count: number;
+        };
+        EventSettlement: {
+            event_id: string;
+            home_team: string;
+            away_team: string;
+            /** Format: uri */
+            home_logo: string;
+            /** Format: uri */
+            away_logo: string;
+            final_score: components["schemas"]["Score"] | null;
+            sport: string;
+            league: string;
+            country: string;
+            /** Format: date-time */
+            start_time: string;
+            ended_at: string | null;
+            /**
+             * @description settled once a market is resolved; pending before (resolved_markets is then empty)
+             * @enum {string}
+             */
+            status: "settled" | "pending";
+            /**
+             * @description the same as status
+             * @enum {string}
+             */
+            settlement_status: "settled" | "pending";
+            resolved_markets: components["schemas"]["ExplainedMarket"][];
+            resolved_markets_count: number;
+            total_markets_count: number;
+            pending_markets_count: number;
+            updated_at: string | null;
+            /** @description the entry revision (0 while pending) */
+            revision: number;
+        };
+        ExplainedMarket: {
+            key: string;
+            name: string;
+            market_id: number | null;
+            outcomes: components["schemas"]["ExplainedOutcome"][];
+        };
+        ExplainedOutcome: {
+            label: string;
+            /**
+             * @description won, lost or refund
+             * @enum {string}
+             */
+            result: "won" | "lost" | "refund";
+            selection_id: number | null;
+            /** @description the outcome's canonical code (home, draw, away, over, 2-1…), as in the odds payload (null on entries settled before codes were kept) */
+            code: string | null;
+            /** @description the team the outcome backs, as in the odds payload (null for none, and on older entries) */
+            team_side: "home" | "away" | null;
+            /** @description the first price of the selection (null on entries settled before prices were kept) */
+            opening_odds: number | string | null;
+            /** @description its last prematch price (null for a market first offered live, or an event first priced after its start) */
+            closing_odds: number | string | null;
+            /** @description its last price before the event ended, what a bet check without odds uses (null on entries settled before it was kept) */
+            last_odds: number | string | null;
+            /** @description refunded share of a half-won or half-lost outcome (0.5) */
+            void_factor?: number;
+            explanation: components["schemas"]["SettlementExplanation"];
         };
         ResolvedMarket: {
             key: string;
@@ -935,6 +1055,26 @@ export interface components {
             last_odds: number | string | null;
             /** @description refunded share of a half-won or half-lost outcome (0.5) */
             void_factor?: number;
+            /** @description with explain=true */
+            explanation?: {
+                /** @description one plain sentence */
+                text: string;
+                score: components["schemas"]["Score"] | null;
+                scope: string | null;
+                line: number | null;
+                /** @description result, handicap, handicap_quarter, handicap_push, total, total_quarter, total_push, draw_refund, decider, tie_refund, period_not_played, abandoned_refund, abandoned_decided, retirement, walkover, esports_forfeit, cancelled, refund_48h, stats_timeout, did_not_play, ungradeable, as_settled; outrights: outright_winner, outright_dead_heat, outright_loser, outright_void */
+                rule: string;
+                void_factor: number | null;
+                dead_heat_factor: number | null;
+                stat: {
+                    name: string;
+                    player_id: string | null;
+                    value: number;
+                } | null;
+                winner: ("home" | "away") | null;
+                half_time_score: components["schemas"]["Score"] | null;
+                result_revision: number | null;
+            };
         };
         SettlementEntry: {
             event_id: string;
@@ -1242,6 +1382,8 @@ export interface components {
             /** @description a dead-heat winner of an outright: share of the stake paid at the odds */
             dead_heat_factor?: number;
             reason: string | null;
+            /** @description with explain=true: why the leg settled so (null while pending) */
+            explanation?: components["schemas"]["SettlementExplanation"] | null;
         };
     };
     responses: never;
@@ -2352,6 +2494,8 @@ export interface operations {
                 updated_since?: string;
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
+                /** @description true: each resolved outcome carries `explanation` (why it was graded so); default false */
+                explain?: "true" | "false";
             };
             header?: {
                 /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
@@ -2433,6 +2577,104 @@ export interface operations {
             };
         };
     };
+    getEventSettlement: {
+        parameters: {
+            query?: {
+                /** @description odds format of every odds value */
+                odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
+            };
+            header?: {
+                /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description event identifier */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSettlement"];
+                };
+            };
+            /** @description not modified: If-None-Match names the current ETag; no body (a keyed read counts as a 200 would) */
+            304: {
+                headers: {
+                    /** @description strong validator of these bytes, one per content coding (docs/api.md) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad_request: a parameter or the body is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listOutrightSettlements: {
         parameters: {
             query?: {
@@ -2445,6 +2687,8 @@ export interface operations {
                 tournament_id?: string;
                 /** @description comma-separated, at most 50 */
                 tournament_ids?: string;
+                /** @description true: each resolved outcome carries `explanation` (why it was graded so); default false */
+                explain?: "true" | "false";
             };
             header?: {
                 /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
@@ -2528,7 +2772,10 @@ export interface operations {
     };
     checkBet: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: each resolved outcome carries `explanation` (why it was graded so); default false */
+                explain?: "true" | "false";
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -1,6 +1,6 @@
 // POST /v1/bets/check: settles a single bet or a parlay (match and outright legs) from the settlement feeds, exactly.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Static } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { checkBet, isFiniteCheck, MAX_ODDS, type LegOutcome } from '../../domain/bet-check.js';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { canonicalMarketKey } from '../../domain/market-key.js';
@@ -15,6 +15,10 @@ import {
   type BetLegSchema,
 } from '../schemas/bets.js';
 import { errorsOf } from '../schemas/common.js';
+import { explainResolved, gradingSourceOf } from '../settlement-explain.js';
+import { ExplainParam } from './settlements.js';
+import { explainOutright } from '../../domain/grading/explain.js';
+import type { SettlementHeader } from '../../store/store.js';
 
 type Leg = Static<typeof BetLegSchema>;
 type LegAnswer = Static<typeof BetLegResultSchema>;
@@ -167,7 +171,8 @@ async function eventLeg(
   eventId: string,
   i: number,
   resolvedByEvent: Map<string, ResolvedMarket[]>,
-  teamsByEvent: Map<string, { home: string; away: string }>,
+  explain: boolean,
+  headers: Map<string, SettlementHeader>,
 ): Promise<CheckedLeg> {
   const le = ctx.readModel.get(eventId);
   let resolved = resolvedByEvent.get(eventId);
@@ -181,20 +186,21 @@ async function eventLeg(
     const record = await ctx.store.getSettlement(eventId);
     resolved = record === null ? [] : parseResolved(record.marketsJson);
     resolvedByEvent.set(eventId, resolved);
-    if (record !== null) teamsByEvent.set(eventId, { home: record.header.homeTeam, away: record.header.awayTeam });
+    if (record !== null) headers.set(eventId, record.header);
     if (le === undefined && record === null) {
       throw notFound(`legs[${i}]: event '${eventId}' not found (or its settlement has left the feed)`);
     }
   }
-  const market = findMarket(marketsOf(le, resolved, teamsByEvent.get(eventId) ?? null), leg, i, eventId);
+  const header = headers.get(eventId);
+  const teams = header === undefined ? null : { home: header.homeTeam, away: header.awayTeam };
+  const market = findMarket(marketsOf(le, resolved, teams), leg, i, eventId);
   const outcome = findOutcome(market, leg, i);
   const odds = leg.odds ?? outcome.odds;
   if (odds === null) {
     throw badRequest(`legs[${i}].odds is needed: the event is no longer live, so its last odds are not known`);
   }
-  const graded = resolved
-    .find((m) => m.market_id === market.marketId)
-    ?.outcomes.find((o) => o.selection_id === outcome.selectionId);
+  const gradedMarket = resolved.find((m) => m.market_id === market.marketId);
+  const graded = gradedMarket?.outcomes.find((o) => o.selection_id === outcome.selectionId);
   const leg0: LegOutcome =
     graded === undefined
       ? { result: 'pending', odds }
@@ -217,8 +223,34 @@ async function eventLeg(
       closing_odds: outcome.closingOdds,
       ...(leg0.voidFactor !== undefined ? { void_factor: leg0.voidFactor } : {}),
       reason: graded === undefined ? pendingReason(le) : null,
+      ...(explain
+        ? { explanation: await legExplanation(ctx, eventId, le, gradedMarket, outcome.selectionId, headers) }
+        : {}),
     },
   };
+}
+
+/** Why a match leg settled so: its market explained from the grading inputs still held (null while pending). */
+async function legExplanation(
+  ctx: ApiContext,
+  eventId: string,
+  le: LiveEvent | undefined,
+  market: ResolvedMarket | undefined,
+  selectionId: number,
+  headers: Map<string, SettlementHeader>,
+): Promise<LegAnswer['explanation']> {
+  if (market === undefined) return null;
+  let header = headers.get(eventId);
+  if (header === undefined) {
+    const record = await ctx.store.getSettlement(eventId);
+    if (record !== null) headers.set(eventId, (header = record.header));
+  }
+  const sport = header?.sport ?? le?.event.sport;
+  if (sport === undefined) return null;
+  const finalScore = header?.finalScore ?? le?.event.score ?? { home: 0, away: 0 };
+  const src = await gradingSourceOf(ctx, eventId, sport, finalScore);
+  const [explained] = explainResolved([market], src);
+  return explained?.outcomes.find((o) => o.selection_id === selectionId)?.explanation ?? null;
 }
 
 /**
@@ -226,7 +258,7 @@ async function eventLeg(
  * (`market`, `outcome`, case-insensitive). Settled: won (a dead heat pays its share), lost, or
  * refund when the market was void; open: pending.
  */
-function outrightLeg(ctx: ApiContext, leg: Leg, tournamentId: string, i: number): CheckedLeg {
+function outrightLeg(ctx: ApiContext, leg: Leg, tournamentId: string, i: number, explain: boolean): CheckedLeg {
   const t = ctx.outrights.tournaments.get(tournamentId);
   if (t === undefined) throw notFound(`legs[${i}]: tournament '${tournamentId}' not found`);
   let market: OutrightMarket | undefined;
@@ -284,6 +316,12 @@ function outrightLeg(ctx: ApiContext, leg: Leg, tournamentId: string, i: number)
       closing_odds: null,
       ...(leg0.deadHeatFactor !== undefined ? { dead_heat_factor: leg0.deadHeatFactor } : {}),
       reason: settled === null ? 'awaiting tournament result' : null,
+      ...(explain
+        ? {
+            explanation:
+              result === undefined ? null : explainOutright(result, selection.selectionId, selection.selection),
+          }
+        : {}),
     },
   };
 }
@@ -299,14 +337,16 @@ export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           summary: 'Check a single bet or a parlay: result per leg, combined odds and payout',
           description:
             'A leg names a match market (event_id + market_id/market + selection_id/outcome) or an outright market (tournament_id + market_id + selection_id); legs of both kinds mix in a parlay. A dead-heat winner pays stake x odds x dead_heat_factor for that leg.',
+          querystring: Type.Object({ explain: ExplainParam }),
           body: BetCheckRequestSchema,
           response: { 200: BetCheckResponseSchema, ...errorsOf(400, 401, 404, 429, 503) },
         },
       },
       async (request) => {
         const { legs, stake } = request.body;
+        const explain = request.query.explain === 'true';
+        const headers = new Map<string, SettlementHeader>();
         const resolvedByEvent = new Map<string, ResolvedMarket[]>();
-        const teamsByEvent = new Map<string, { home: string; away: string }>();
         const outLegs: LegAnswer[] = [];
         const outcomes: LegOutcome[] = [];
         for (const [i, leg] of legs.entries()) {
@@ -319,9 +359,9 @@ export function betRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
               `legs[${i}] names both event_id and tournament_id: a leg is either a match bet (event_id) or an outright bet (tournament_id)`,
             );
           } else if (leg.event_id !== undefined) {
-            checked = await eventLeg(ctx, leg, leg.event_id, i, resolvedByEvent, teamsByEvent);
+            checked = await eventLeg(ctx, leg, leg.event_id, i, resolvedByEvent, explain, headers);
           } else if (leg.tournament_id !== undefined) {
-            checked = outrightLeg(ctx, leg, leg.tournament_id, i);
+            checked = outrightLeg(ctx, leg, leg.tournament_id, i, explain);
           } else {
             throw badRequest(`legs[${i}] needs event_id (a match bet) or tournament_id (an outright bet)`);
           }

@@ -2,8 +2,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../domain/errors.js';
-import type { OutrightEntry } from '../../domain/outrights.js';
+import { explainOutright, type OutcomeExplanation } from '../../domain/grading/explain.js';
+import { selectionOutcome, type OutrightEntry, type OutrightResult } from '../../domain/outrights.js';
 import type { ApiContext } from '../context.js';
+import { ExplainParam } from './settlements.js';
 import { keyRouteErrors } from '../schemas/common.js';
 import { OutrightSettlementFeedSchema } from '../schemas/outrights.js';
 
@@ -54,7 +56,27 @@ function tournamentFilter(single: string | undefined, csv: string | undefined): 
   return [...ids];
 }
 
-function entryJson(e: OutrightEntry) {
+/**
+ * Why an entry settled so: from its market's result as held in memory (the winners, so a dead heat
+ * says how many tied) when that result still gives the entry's result, else from the entry alone.
+ */
+function explanationOf(ctx: ApiContext, e: OutrightEntry): OutcomeExplanation {
+  const held = ctx.outrights.tournaments.get(e.tournamentId)?.results.get(e.marketId);
+  if (held !== undefined) {
+    const o = selectionOutcome(held, e.selectionId);
+    if (o.result === e.result && o.deadHeatFactor === e.deadHeatFactor) {
+      return explainOutright(held, e.selectionId, e.selection);
+    }
+  }
+  const alone: OutrightResult = {
+    winners: e.result === 'won' ? [{ selectionId: e.selectionId, deadHeatFactor: e.deadHeatFactor }] : [],
+    void: e.result === 'refund',
+    settledAt: e.settledAt,
+  };
+  return explainOutright(alone, e.selectionId, e.selection);
+}
+
+function entryJson(e: OutrightEntry, explanation?: OutcomeExplanation) {
   return {
     entry_id: e.entryId,
     tournament_id: e.tournamentId,
@@ -67,6 +89,7 @@ function entryJson(e: OutrightEntry) {
     ...(e.deadHeatFactor !== null ? { dead_heat_factor: e.deadHeatFactor } : {}),
     settled_at: iso(e.settledAt),
     sport: e.sport,
+    ...(explanation !== undefined ? { explanation } : {}),
   };
 }
 
@@ -99,6 +122,7 @@ export function outrightSettlementRoutes(ctx: ApiContext): FastifyPluginAsyncTyp
             tournament_ids: Type.Optional(
               Type.String({ minLength: 1, maxLength: 10_000, description: 'comma-separated, at most 50' }),
             ),
+            explain: ExplainParam,
           }),
           response: { 200: OutrightSettlementFeedSchema, ...keyRouteErrors },
         },
@@ -119,7 +143,7 @@ export function outrightSettlementRoutes(ctx: ApiContext): FastifyPluginAsyncTyp
         const nextCursor =
           rows.length > limit && last !== undefined ? encodeOutrightCursor(last.settledAt, last.entryId) : null;
         return {
-          outright_settlements: page.map(entryJson),
+          outright_settlements: page.map((e) => entryJson(e, q.explain === 'true' ? explanationOf(ctx, e) : undefined)),
           total,
           limit,
           offset,

@@ -1,17 +1,26 @@
 // GET /v1/settlements: the automatic settlement feed (newest first with a cursor, or changes since an instant).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { badRequest } from '../../domain/errors.js';
+import { badRequest, notFound } from '../../domain/errors.js';
+import { isTerminal } from '../../domain/lifecycle.js';
 import type { OddsFormat } from '../../domain/types.js';
-import { resolvedJson } from '../../domain/resolved-market.js';
+import { parseResolved, resolvedInFormat, resolvedJson } from '../../domain/resolved-market.js';
 import type { SettlementCounts, SettlementRecord } from '../../store/store.js';
 import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
 import { parseInstant } from '../instants.js';
 import { iso, logoUrl } from '../../live/payloads.js';
 import { sendRawJson } from '../raw-json.js';
-import { keyRouteErrors, OddsFormatParam } from '../schemas/common.js';
-import { SettlementFeedSchema } from '../schemas/settlements.js';
+import { errorsOf, EventIdParams, keyRouteErrors, OddsFormatParam, StringEnum } from '../schemas/common.js';
+import { EventSettlementSchema, SettlementFeedSchema } from '../schemas/settlements.js';
+import { ExplainedCache, explainResolved, gradingSourceOf } from '../settlement-explain.js';
+
+/** `explain=true`: each resolved outcome says why it was graded so. */
+export const ExplainParam = Type.Optional(
+  StringEnum(['true', 'false'] as const, {
+    description: 'true: each resolved outcome carries `explanation` (why it was graded so); default false',
+  }),
+);
 
 const DAY_MS = 86_400_000;
 const MAX_IDS = 50;
@@ -67,6 +76,8 @@ function idsFilter(eventId: string | undefined, eventIds: string | undefined): s
 
 export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
+    // Per app (never shared between services in one process): 16 MB of explained entries.
+    const explained = new ExplainedCache(16 * 1024 * 1024);
     app.get(
       '/v1/settlements',
       {
@@ -96,6 +107,7 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
               Type.String({ description: 'ISO date-time: entries changed after it, oldest change first' }),
             ),
             odds_format: OddsFormatParam,
+            explain: ExplainParam,
           }),
           response: { 200: SettlementFeedSchema, ...keyRouteErrors },
         },
@@ -159,7 +171,14 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const total = counts.total;
 
         const format = q.odds_format ?? 'decimal';
-        const entries = records.map((r) => entryJson(r, base, r.endedAt < detailFrom, format));
+        const explain = q.explain === 'true';
+        const entries = await Promise.all(
+          records.map(async (r) => {
+            const scoreOnly = r.endedAt < detailFrom;
+            if (!explain || scoreOnly) return entryJson(r, base, scoreOnly, format);
+            return entryJson(r, base, false, format, await explainedJson(ctx, explained, r, format));
+          }),
+        );
         const envelope = JSON.stringify({
           total,
           fully_settled: counts.fullySettled,
@@ -177,11 +196,112 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         return sendRawJson(reply, `{"settlements":[${entries.join(',')}],${envelope.slice(1)}`);
       },
     );
+
+    app.get(
+      '/v1/events/:eventId/settlement',
+      {
+        config: { etag: true },
+        schema: {
+          operationId: 'getEventSettlement',
+          tags: ['settlement'],
+          summary: "An event's settlement entry with every resolved outcome explained (why it was graded so)",
+          description:
+            'Served while the store holds the entry (SETTLEMENT_FEED_DAYS), also after the event left memory and past the detail window. An event known but not settled yet answers status pending with no resolved markets; an unknown event (or one whose entry is no longer held) is 404.',
+          params: EventIdParams,
+          querystring: Type.Object({ odds_format: OddsFormatParam }),
+          response: { 200: EventSettlementSchema, ...errorsOf(400, 401, 404, 429, 503) },
+        },
+      },
+      async (request, reply) => {
+        const id = request.params.eventId;
+        const format = request.query.odds_format ?? 'decimal';
+        const base = baseUrlOf(request, ctx.settings);
+        const record = await ctx.store.getSettlement(id);
+        const le = ctx.readModel.get(id);
+        if (record === null) {
+          if (le === undefined) {
+            throw notFound(
+              `event '${id}' has no settlement entry: the event is unknown, or its entry is older than the settlement feed keeps (its score stays at GET /v1/events/${id}/result)`,
+            );
+          }
+          const e = le.event;
+          const total = le.book.markets().length;
+          const result = isTerminal(e.status) ? await ctx.results.result(id) : null;
+          return sendRawJson(
+            reply,
+            JSON.stringify({
+              event_id: id,
+              home_team: e.homeTeam,
+              away_team: e.awayTeam,
+              home_logo: logoUrl(base, e.homeLogoId),
+              away_logo: logoUrl(base, e.awayLogoId),
+              final_score: result === null ? null : result.score,
+              sport: e.sport,
+              league: e.league.name,
+              country: e.league.country,
+              start_time: iso(e.startTime),
+              ended_at: result === null ? null : iso(result.endedAt),
+              status: 'pending',
+              settlement_status: 'pending',
+              resolved_markets: [],
+              resolved_markets_count: 0,
+              total_markets_count: total,
+              pending_markets_count: total,
+              updated_at: null,
+              revision: 0,
+            }),
+          );
+        }
+        const h = record.header;
+        const head = JSON.stringify({
+          event_id: id,
+          home_team: h.homeTeam,
+          away_team: h.awayTeam,
+          home_logo: logoUrl(base, h.homeLogoId),
+          away_logo: logoUrl(base, h.awayLogoId),
+          final_score: h.finalScore,
+          sport: h.sport,
+          league: h.league,
+          country: h.country,
+          start_time: iso(h.startTime),
+          ended_at: iso(record.endedAt),
+          status: 'settled',
+          settlement_status: 'settled',
+          resolved_markets_count: record.resolvedCount,
+          total_markets_count: record.totalCount,
+          pending_markets_count: record.pendingCount,
+          updated_at: iso(record.updatedAt),
+          revision: record.revision,
+        });
+        const markets = await explainedJson(ctx, explained, record, format);
+        return sendRawJson(reply, `${head.slice(0, -1)},"resolved_markets":${markets}}`);
+      },
+    );
   };
 }
 
+/** The resolved markets of an entry, every outcome with its explanation, as JSON (cached by entry revision). */
+function explainedJson(
+  ctx: ApiContext,
+  cache: ExplainedCache,
+  r: SettlementRecord,
+  format: OddsFormat,
+): Promise<string> {
+  return cache.get(`${r.eventId}\u0000${r.revision}\u0000${r.updatedAt}\u0000${format}`, async () => {
+    const src = await gradingSourceOf(ctx, r.eventId, r.header.sport, r.header.finalScore);
+    // Explained from the stored decimals, then priced in the format asked for.
+    return JSON.stringify(resolvedInFormat(explainResolved(parseResolved(r.marketsJson), src), format));
+  });
+}
+
 /** One settlement entry; past the detail window it is `score_only` (no markets, null counts and names). */
-function entryJson(r: SettlementRecord, base: string, scoreOnly: boolean, format: OddsFormat): string {
+function entryJson(
+  r: SettlementRecord,
+  base: string,
+  scoreOnly: boolean,
+  format: OddsFormat,
+  marketsJson?: string,
+): string {
   const h = r.header;
   const head = JSON.stringify({
     event_id: r.eventId,
@@ -203,5 +323,6 @@ function entryJson(r: SettlementRecord, base: string, scoreOnly: boolean, format
     updated_at: iso(r.updatedAt),
     revision: r.revision,
   });
-  return `${head.slice(0, -1)},"resolved_markets":${scoreOnly ? '[]' : resolvedJson(r.marketsJson, format)}}`;
+  const markets = scoreOnly ? '[]' : (marketsJson ?? resolvedJson(r.marketsJson, format));
+  return `${head.slice(0, -1)},"resolved_markets":${markets}}`;
 }

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { MAX_LEGS, MAX_ODDS, MAX_STAKE } from '../../domain/bet-check.js';
 import { StringEnum } from './common.js';
+import { ExplanationSchema } from './settlements.js';
 
 export const BET_RESULTS = ['won', 'lost', 'refund', 'pending'] as const;
 
@@ -73,6 +74,11 @@ export const BetLegResultSchema = Type.Object(
       Type.Number({ description: 'a dead-heat winner of an outright: share of the stake paid at the odds' }),
     ),
     reason: Type.Union([Type.String(), Type.Null()]),
+    explanation: Type.Optional(
+      Type.Union([ExplanationSchema, Type.Null()], {
+        description: 'with explain=true: why the leg settled so (null while pending)',
+      }),
+    ),
   },
   { $id: 'BetLegResult' },
 );

@@ -1,6 +1,7 @@
 // TypeBox schemas of outrights: the futures listing, the sports that have outrights and the outright settlement feed.
 import { Type } from 'typebox';
 import { OddsValueSchema, StringEnum } from './common.js';
+import { ExplanationSchema } from './settlements.js';
 
 export const OutrightSelectionSchema = Type.Object(
   { selection_id: Type.Integer(), selection: Type.String(), odds: OddsValueSchema },
@@ -62,6 +63,9 @@ export const OutrightSettlementEntrySchema = Type.Object(
     ),
     settled_at: Type.String({ format: 'date-time' }),
     sport: Type.String({ description: 'sport key' }),
+    explanation: Type.Optional(
+      Type.Union([ExplanationSchema], { description: 'with explain=true: why the selection settled so' }),
+    ),
   },
   { $id: 'OutrightSettlementEntry' },
 );

@@ -1,4 +1,13 @@
 // Descriptors of the line markets (handicaps, totals) and the yes/no counts (both teams to score, odd/even).
+import {
+  describeBtts,
+  describeHandicap,
+  describeOddEven,
+  describeStat,
+  describeTeamTotalAway,
+  describeTeamTotalHome,
+  describeTotals,
+} from '../grading/describe.js';
 import { gradeAsianHandicap, gradeSetHandicap } from '../grading/asian-handicap.js';
 import { gradeBtts } from '../grading/btts.js';
 import { gradeFightRounds } from '../grading/fight-rounds.js';
@@ -18,6 +27,7 @@ export const ASIAN_HANDICAP: FamilyDescriptor = {
   period: 'any',
   outcomes: SIDES,
   grade: gradeAsianHandicap,
+  explain: describeHandicap,
   main: true,
   section: 'lines',
 };
@@ -30,6 +40,7 @@ export const TOTALS: FamilyDescriptor = {
   period: 'any',
   outcomes: OVER_UNDER,
   grade: gradeTotals,
+  explain: describeTotals,
   main: true,
   section: 'lines',
 };
@@ -42,6 +53,7 @@ export const TEAM_TOTALS_HOME: FamilyDescriptor = {
   period: 'any',
   outcomes: OVER_UNDER,
   grade: gradeTeamTotalsHome,
+  explain: describeTeamTotalHome,
   main: false,
   section: 'lines',
 };
@@ -54,6 +66,7 @@ export const TEAM_TOTALS_AWAY: FamilyDescriptor = {
   period: 'any',
   outcomes: OVER_UNDER,
   grade: gradeTeamTotalsAway,
+  explain: describeTeamTotalAway,
   main: false,
   section: 'lines',
 };
@@ -66,6 +79,7 @@ export const BTTS: FamilyDescriptor = {
   period: 'any',
   outcomes: fixed('yes', 'no'),
   grade: gradeBtts,
+  explain: describeBtts,
   main: true,
   section: 'lines',
 };
@@ -78,6 +92,7 @@ export const ODD_EVEN: FamilyDescriptor = {
   period: 'any',
   outcomes: fixed('odd', 'even'),
   grade: gradeOddEven,
+  explain: describeOddEven,
   main: false,
   section: 'lines',
 };
@@ -90,6 +105,7 @@ export const FIGHT_ROUNDS: FamilyDescriptor = {
   period: 'none',
   outcomes: OVER_UNDER,
   grade: gradeFightRounds,
+  explain: describeStat,
   main: false,
   section: 'lines',
 };
@@ -102,6 +118,7 @@ export const SET_HANDICAP: FamilyDescriptor = {
   period: 'none',
   outcomes: SIDES,
   grade: gradeSetHandicap,
+  explain: describeHandicap,
   main: false,
   section: 'accepted',
 };
@@ -114,6 +131,7 @@ export const TOTAL_SETS: FamilyDescriptor = {
   period: 'none',
   outcomes: OVER_UNDER,
   grade: gradeTotalSets,
+  explain: describeTotals,
   main: false,
   section: 'accepted',
 };

@@ -1,4 +1,5 @@
 // The player prop descriptor: one family per player and counter (`player_goals_p1234`), graded on final stats.
+import { describeStat } from '../grading/describe.js';
 import { gradePlayerProp, isPlayerPropFamily } from '../grading/player-props.js';
 import { fixed, type FamilyDescriptor } from './types.js';
 
@@ -11,6 +12,7 @@ export const PLAYER_PROP: FamilyDescriptor = {
   period: 'none',
   outcomes: fixed('over', 'under'),
   grade: gradePlayerProp,
+  explain: describeStat,
   main: false,
   section: 'result',
 };

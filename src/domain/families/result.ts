@@ -1,4 +1,14 @@
 // Descriptors of the result markets: who wins the game, a period or a unit, and by what score or margin.
+import {
+  describeDoubleChance,
+  describeExactScore,
+  describeExactTotal,
+  describeHtFt,
+  describeSideOrRefund,
+  describeThreeWay,
+  describeWinner,
+  describeWinningMargin,
+} from '../grading/describe.js';
 import { gradeCorrectScore } from '../grading/correct-score.js';
 import { gradeDoubleChance } from '../grading/double-chance.js';
 import { gradeDrawNoBet } from '../grading/draw-no-bet.js';
@@ -23,6 +33,7 @@ export const ONE_X_TWO: FamilyDescriptor = {
   period: 'any',
   outcomes: THREE_WAY,
   grade: gradeOneXTwo,
+  explain: describeThreeWay,
   main: true,
   section: 'result',
 };
@@ -35,6 +46,7 @@ export const DOUBLE_CHANCE: FamilyDescriptor = {
   period: 'any',
   outcomes: fixed('home_draw', 'home_away', 'draw_away'),
   grade: gradeDoubleChance,
+  explain: describeDoubleChance,
   main: true,
   section: 'result',
 };
@@ -47,6 +59,7 @@ export const DRAW_NO_BET: FamilyDescriptor = {
   period: 'any',
   outcomes: SIDES,
   grade: gradeDrawNoBet,
+  explain: describeSideOrRefund,
   main: true,
   section: 'result',
 };
@@ -59,6 +72,7 @@ export const MONEYLINE: FamilyDescriptor = {
   period: 'any',
   outcomes: SIDES,
   grade: gradeMoneyline,
+  explain: describeWinner,
   main: true,
   section: 'result',
 };
@@ -71,6 +85,7 @@ export const TO_QUALIFY: FamilyDescriptor = {
   period: 'none',
   outcomes: SIDES,
   grade: gradeToQualify,
+  explain: describeWinner,
   main: false,
   section: 'result',
 };
@@ -83,6 +98,7 @@ export const HT_FT: FamilyDescriptor = {
   period: 'none',
   outcomes: fixed(...['home', 'draw', 'away'].flatMap((ht) => ['home', 'draw', 'away'].map((ft) => `${ht}/${ft}`))),
   grade: gradeHtFt,
+  explain: describeHtFt,
   main: false,
   section: 'result',
 };
@@ -95,6 +111,7 @@ export const WINNING_MARGIN: FamilyDescriptor = {
   period: 'any',
   outcomes: pattern(/^(draw|(home|away)_\d+\+?)$/, '`home_1`, `home_2`, `home_3+`, `draw`, `away_1`…'),
   grade: gradeWinningMargin,
+  explain: describeWinningMargin,
   main: false,
   section: 'result',
 };
@@ -107,6 +124,7 @@ export const HANDICAP_3WAY: FamilyDescriptor = {
   period: 'any',
   outcomes: THREE_WAY,
   grade: gradeHandicap3Way,
+  explain: describeThreeWay,
   main: false,
   section: 'result',
 };
@@ -119,6 +137,7 @@ export const SET_BETTING: FamilyDescriptor = {
   period: 'none',
   outcomes: pattern(/^\d+-\d+$/, '`H-A` (sets won)'),
   grade: gradeSetBetting,
+  explain: describeExactScore,
   main: false,
   section: 'result',
 };
@@ -131,6 +150,7 @@ export const CORRECT_SCORE: FamilyDescriptor = {
   period: 'any',
   outcomes: pattern(/^(\d+-\d+|other)$/, '`H-A`, `other`'),
   grade: gradeCorrectScore,
+  explain: describeExactScore,
   main: false,
   section: 'result',
 };
@@ -143,6 +163,7 @@ export const EXACT_TOTAL: FamilyDescriptor = {
   period: 'any',
   outcomes: pattern(/^\d+\+?$/, '`0`, `1`, …, `N+`'),
   grade: gradeExactTotal,
+  explain: describeExactTotal,
   main: false,
   section: 'result',
 };
@@ -157,6 +178,7 @@ function unitWinner(key: string, unit: string): FamilyDescriptor {
     period: 'required',
     outcomes: SIDES,
     grade: gradeUnitWinner,
+    explain: describeSideOrRefund,
     main: false,
     section: 'result',
   };

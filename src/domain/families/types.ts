@@ -1,4 +1,5 @@
 // The shape of a market family descriptor: everything the service knows about a family, in one place.
+import type { OutcomeDescriber } from '../grading/describe.js';
 import type { FamilyGrader } from '../grading/types.js';
 
 /** The outcome codes a family's markets carry (grading reads only these, docs/markets.md). */
@@ -28,6 +29,8 @@ export interface FamilyDescriptor {
   outcomes: OutcomeCodes;
   /** The grading rule (one file per rule in domain/grading/). */
   grade: FamilyGrader;
+  /** Each outcome's arithmetic in words, from the figures `grade` graded on (explanations). */
+  explain: OutcomeDescriber;
   /** A main market: its full-game markets settle first (phase 0), before period and exotic ones. */
   main: boolean;
   section: FamilySection;

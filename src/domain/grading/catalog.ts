@@ -2,7 +2,7 @@
 import { parseMarketKey, type MarketKey } from '../market-key.js';
 import type { Market } from '../types.js';
 import { FAMILIES, familyOf, type FamilyDescriptor } from '../families/index.js';
-import { refundAll, ungradeable } from './outcome.js';
+import { basisOf, refundAll, ungradeable } from './outcome.js';
 import { completedUnits } from './periods.js';
 import { DEFAULT_GRADING_POLICY, type GradingContext, type GradingInput, type MarketGrade } from './types.js';
 import { isEsportsForfeit } from './unfinished.js';
@@ -64,7 +64,7 @@ export function gradeMarket(market: Market, input: GradingInput): MarketGrade {
   };
   const key = parsedKey(market.key);
   const status = ctx.result.status;
-  if (status === 'cancelled') return refundAll(market);
+  if (status === 'cancelled') return refundAll(market, basisOf({ rule: 'cancelled' }));
   if (key === null) return ungradeable(`malformed market key ${JSON.stringify(market.key)}`);
   const r = ruleOf(key.family);
   if (r === undefined) return ungradeable(`no grading rule for the family ${JSON.stringify(key.family)}`);
@@ -73,7 +73,7 @@ export function gradeMarket(market: Market, input: GradingInput): MarketGrade {
   if (status === 'walkover') {
     const forfeit = isEsportsForfeit(ctx) && completedUnits(ctx.result) >= 1;
     const matchWinner = key.family === 'moneyline' && key.period === null;
-    if (!forfeit && !matchWinner) return refundAll(market);
+    if (!forfeit && !matchWinner) return refundAll(market, basisOf({ rule: 'walkover' }));
   }
   return r.grade(market, key, ctx);
 }

@@ -1,6 +1,6 @@
 // Outcome grades (won, lost, refund, half won, half lost), applying a code rule to a market, and what a grade pays.
 import type { Market } from '../types.js';
-import type { CodeGrader, MarketGrade, OutcomeGrade } from './types.js';
+import type { CodeGrader, GradeBasis, MarketGrade, OutcomeGrade } from './types.js';
 
 export const WON: OutcomeGrade = Object.freeze({ result: 'won' });
 export const LOST: OutcomeGrade = Object.freeze({ result: 'lost' });
@@ -19,7 +19,7 @@ export function normalizeCode(code: string): string {
  * Grades every outcome of a market by its code. One code the rule does not know makes the whole
  * market ungradeable: grading a market with a misread outcome would pay the wrong people.
  */
-export function gradeOutcomes(market: Market, grade: CodeGrader): MarketGrade {
+export function gradeOutcomes(market: Market, grade: CodeGrader, basis?: GradeBasis): MarketGrade {
   const outcomes: OutcomeGrade[] = [];
   for (const o of market.outcomes) {
     const g = grade(normalizeCode(o.code));
@@ -28,12 +28,25 @@ export function gradeOutcomes(market: Market, grade: CodeGrader): MarketGrade {
     }
     outcomes.push(g);
   }
-  return { status: 'graded', outcomes };
+  return basis === undefined ? { status: 'graded', outcomes } : { status: 'graded', outcomes, basis };
 }
 
 /** Every outcome refunded (period not played, cancelled event, market not decided when play stopped). */
-export function refundAll(market: Market): MarketGrade {
-  return { status: 'graded', outcomes: market.outcomes.map(() => REFUND) };
+export function refundAll(market: Market, basis?: GradeBasis): MarketGrade {
+  const outcomes = market.outcomes.map(() => REFUND);
+  return basis === undefined ? { status: 'graded', outcomes } : { status: 'graded', outcomes, basis };
+}
+
+/** A basis: the figures graded on, the rest null. */
+export function basisOf(fields: Partial<GradeBasis>): GradeBasis {
+  return {
+    score: fields.score ?? null,
+    scope: fields.scope ?? null,
+    rule: fields.rule ?? null,
+    winner: fields.winner ?? null,
+    stat: fields.stat ?? null,
+    half_time: fields.half_time ?? null,
+  };
 }
 
 export const ungradeable = (reason: string): MarketGrade => ({ status: 'ungradeable', reason });

@@ -136,3 +136,54 @@ function periodScope(sport: string, result: EventResult, period: string): Scope 
 export function roundsStarted(result: EventResult): number {
   return result.periodScores.filter((r) => /^R\d+$/.test(r.period)).length;
 }
+
+/** The unit a unit sport's `score` counts. */
+function unitsOf(sport: string): string {
+  if (ESPORTS.has(sport)) return GAME_ROW_ESPORTS.has(sport) ? 'games' : 'maps';
+  if (sport === 'snooker') return 'frames';
+  return 'sets';
+}
+
+/**
+ * The name of the scope a market grades on (explanations): a period's key (`1h`, `p1`, `s2`), or for
+ * the full game `regulation`, `full_game` (overtime included), `games` (tennis), or the units a unit
+ * sport counts (`sets`, `maps`, `games`, `frames`).
+ */
+export function scopeName(sport: string, period: string | null, basis: ScoreBasis = 'match'): string {
+  if (period !== null) return period;
+  const effective = basis === 'match' ? (REGULATION_SPORTS.has(sport) ? 'regulation' : 'final') : basis;
+  if (effective === 'regulation') return 'regulation';
+  if (effective === 'games') return sport === 'tennis' ? 'games' : scopeName(sport, null, 'match');
+  return UNIT_SPORTS.has(sport) ? unitsOf(sport) : 'full_game';
+}
+
+/** A scope in words: `regulation time (P1-P3; overtime and shoot-out excluded)`, `the first half`… */
+export function scopeText(sport: string, scope: string): string {
+  switch (scope) {
+    case 'regulation':
+      if (sport === 'ice_hockey') return 'regulation time (P1-P3; overtime and shoot-out excluded)';
+      return 'regulation time (extra time and penalties excluded)';
+    case 'full_game':
+      return 'the full game (overtime included)';
+    case 'games':
+      return sport === 'tennis' ? 'games won over all sets' : 'games won';
+    case 'sets':
+    case 'maps':
+    case 'frames':
+      return `${scope} won`;
+    case 'rounds':
+      return 'rounds started';
+    case '1h':
+      return 'the first half';
+    case '2h':
+      return 'the second half';
+    default: {
+      const unit = /^([sgfm])(\d+)$/.exec(scope);
+      if (unit !== null) {
+        const names: Record<string, string> = { s: 'set', g: 'game', f: 'frame', m: unitsOf(sport).slice(0, -1) };
+        return `${names[unit[1] ?? 's'] ?? 'unit'} ${unit[2]}`;
+      }
+      return `period ${periodRows(sport, scope).join('+')}`;
+    }
+  }
+}

@@ -1,7 +1,7 @@
 // Player props `player_<stat>_<player_id>:L`: a counter of the final player stats over or under L.
 import type { PlayerLine, PlayerStats } from '../types.js';
 import { gradeOverUnder, lineQuarters, overDecided } from './lines.js';
-import { gradeOutcomes, refundAll, ungradeable } from './outcome.js';
+import { basisOf, gradeOutcomes, refundAll, ungradeable } from './outcome.js';
 import type { FamilyGrader } from './types.js';
 
 /** The player id is the last `_p<digits>` part of the family; the stat is what lies before it. */
@@ -37,19 +37,26 @@ export const gradePlayerProp: FamilyGrader = (market, key, ctx) => {
   const ended = ctx.result.status === 'ended';
   const stats = ctx.playerStats;
   if (ended && (stats === null || !stats.final)) return { status: 'pending', reason: 'awaiting final player stats' };
-  if (stats === null) return refundAll(market);
+  const none = { name: prop.stat, player_id: prop.playerId, value: 0 };
+  if (stats === null) return refundAll(market, basisOf({ rule: 'abandoned_refund' }));
   const player = findPlayer(stats, prop.playerId);
-  if (player === undefined || player.counters.minutes === 0) return refundAll(market);
+  if (player === undefined || player.counters.minutes === 0) {
+    return refundAll(market, basisOf({ rule: 'did_not_play', stat: none }));
+  }
   let value = player.counters[prop.stat];
   if (value === undefined) {
     if (!stats.players.some((p) => p.counters[prop.stat] !== undefined)) {
-      if (!ended) return refundAll(market);
+      if (!ended) return refundAll(market, basisOf({ rule: 'abandoned_refund' }));
       return ungradeable(`${market.key}: the final stats have no ${JSON.stringify(prop.stat)} counter`);
     }
     value = 0;
   }
   if (!Number.isSafeInteger(value)) return ungradeable(`${market.key}: counter ${String(value)} is not a whole number`);
   const count = value;
-  if (!ended && !overDecided(count, lineQ)) return refundAll(market);
-  return gradeOutcomes(market, (code) => gradeOverUnder(count, lineQ, code));
+  const basis = basisOf({ stat: { name: prop.stat, player_id: prop.playerId, value: count } });
+  if (!ended) {
+    if (!overDecided(count, lineQ)) return refundAll(market, { ...basis, rule: 'abandoned_refund' });
+    basis.rule = 'abandoned_decided';
+  }
+  return gradeOutcomes(market, (code) => gradeOverUnder(count, lineQ, code), basis);
 };

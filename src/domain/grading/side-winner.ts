@@ -1,9 +1,9 @@
 // Two-way winner markets: `moneyline` (overtime, shoot-out and `winner` included) and `to_qualify` (extra time and penalties).
 import type { TeamSide } from '../types.js';
-import { gradeOutcomes, refundAll, ungradeable, wonIf } from './outcome.js';
-import { scopeOf } from './periods.js';
-import { awardedMatchWinner } from './unfinished.js';
-import type { CodeGrader, FamilyGrader } from './types.js';
+import { basisOf, gradeOutcomes, refundAll, ungradeable, wonIf } from './outcome.js';
+import { scopeName, scopeOf } from './periods.js';
+import { awardedMatchWinner, unfinishedRule } from './unfinished.js';
+import type { CodeGrader, FamilyGrader, MarketRule } from './types.js';
 
 export function sideWins(side: TeamSide): CodeGrader {
   return (code) => (code === 'home' || code === 'away' ? wonIf(code === side) : undefined);
@@ -17,13 +17,22 @@ export function sideWins(side: TeamSide): CodeGrader {
 function gradeWinner(awardUnfinished: boolean): FamilyGrader {
   return (market, key, ctx) => {
     const scope = scopeOf(ctx.sport, ctx.result, key.period, 'final');
-    if (scope.kind === 'not_played') return refundAll(market);
+    const name = scopeName(ctx.sport, key.period, 'final');
+    if (scope.kind === 'not_played') return refundAll(market, basisOf({ scope: name, rule: 'period_not_played' }));
     if (scope.kind === 'missing') return ungradeable(scope.reason);
+    const score = { home: scope.home, away: scope.away };
     let side: TeamSide | null;
-    if (!scope.complete) side = key.period === null && awardUnfinished ? awardedMatchWinner(ctx) : null;
-    else if (scope.home !== scope.away) side = scope.home > scope.away ? 'home' : 'away';
-    else side = key.period === null ? ctx.result.winner : null;
-    return side === null ? refundAll(market) : gradeOutcomes(market, sideWins(side));
+    let rule: MarketRule | null = null;
+    if (!scope.complete) {
+      side = key.period === null && awardUnfinished ? awardedMatchWinner(ctx) : null;
+      rule = key.period === null && awardUnfinished ? unfinishedRule(ctx) : 'abandoned_refund';
+    } else if (scope.home !== scope.away) side = scope.home > scope.away ? 'home' : 'away';
+    else {
+      side = key.period === null ? ctx.result.winner : null;
+      rule = side === null ? 'tie_refund' : 'decider';
+    }
+    const basis = basisOf({ score, scope: name, rule, winner: rule === null ? null : side });
+    return side === null ? refundAll(market, basis) : gradeOutcomes(market, sideWins(side), basis);
   };
 }
 

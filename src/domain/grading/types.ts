@@ -1,6 +1,6 @@
 // Types of the grading rules: what a market is graded from, the policy for unfinished matches, and the grades.
 import type { MarketKey } from '../market-key.js';
-import type { EventResult, Market, PlayerStats } from '../types.js';
+import type { EventResult, Market, PlayerStats, Score, TeamSide } from '../types.js';
 
 export type GradeResult = 'won' | 'lost' | 'refund';
 
@@ -67,7 +67,7 @@ export interface GradingContext {
  * (unknown family, malformed key, line or outcome code), which settlement refunds.
  */
 export type MarketGrade =
-  | { status: 'graded'; outcomes: OutcomeGrade[] }
+  | { status: 'graded'; outcomes: OutcomeGrade[]; basis?: GradeBasis }
   | { status: 'pending'; reason: string }
   | { status: 'ungradeable'; reason: string };
 
@@ -76,3 +76,46 @@ export type FamilyGrader = (market: Market, key: MarketKey, ctx: GradingContext)
 
 /** Grade of one outcome code, or undefined for a code the family does not know. */
 export type CodeGrader = (code: string) => OutcomeGrade | undefined;
+
+/**
+ * A rule that decided a whole market rather than its arithmetic: a refund (cancelled, walkover,
+ * period not played, play stopped before the outcome was decided, a tie, a player who did not
+ * play), an award (a deciding shoot-out or penalties, a retirement, walkover or forfeit policy), or
+ * a market decided before play stopped.
+ */
+export type MarketRule =
+  | 'cancelled'
+  | 'walkover'
+  | 'retirement'
+  | 'esports_forfeit'
+  | 'period_not_played'
+  | 'abandoned_refund'
+  | 'abandoned_decided'
+  | 'decider'
+  | 'tie_refund'
+  | 'did_not_play';
+
+/** A counter a market was graded on instead of the score: a player's stat, the rounds of a fight. */
+export interface GradedStat {
+  name: string;
+  player_id: string | null;
+  value: number;
+}
+
+/**
+ * The figures a market was graded from, set by the grader that graded it (one small object per
+ * market, so settlement stays cheap): the explanation of each outcome is rendered from these and
+ * the outcome's own grade (explain.ts), never recomputed elsewhere.
+ */
+export interface GradeBasis {
+  /** The score of the scope graded on (null when a stat, or nothing, was read). */
+  score: Score | null;
+  /** Which periods: `regulation`, `full_game`, `games`, `sets`, `maps`, `frames`, `rounds`, a period (`1h`, `p1`…). */
+  scope: string | null;
+  rule: MarketRule | null;
+  /** The side a decider or a policy gave the market to (`decider`, `retirement`, `walkover`, `esports_forfeit`). */
+  winner: TeamSide | null;
+  stat: GradedStat | null;
+  /** `ht_ft`: the first-half score (`score` is regulation time). */
+  half_time: Score | null;
+}

@@ -1,7 +1,7 @@
 // Policies for matches that did not finish: who gets the match-winner market after a retirement, walkover or forfeit.
 import type { TeamSide } from '../types.js';
 import { completedUnits, ESPORTS } from './periods.js';
-import type { GradingContext } from './types.js';
+import type { GradingContext, MarketRule } from './types.js';
 
 /** An esports match stopped before its end with at least one map played: a forfeit, not a walkover. */
 export function isEsportsForfeit(ctx: GradingContext): boolean {
@@ -30,4 +30,12 @@ export function awardedMatchWinner(ctx: GradingContext): TeamSide | null {
     }
   }
   return null;
+}
+
+/** The policy that decides the match-winner market of an unfinished match (explanations). */
+export function unfinishedRule(ctx: GradingContext): MarketRule {
+  if (isEsportsForfeit(ctx)) return 'esports_forfeit';
+  if (ctx.result.status === 'walkover') return 'walkover';
+  if (ctx.sport === 'tennis' && ctx.result.status === 'retired') return 'retirement';
+  return 'abandoned_refund';
 }

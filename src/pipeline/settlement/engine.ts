@@ -301,7 +301,8 @@ function toResolved(
         result: g.result,
         selection_id: o.selectionId,
         // What the live book knew, so that an entry read after the event left memory answers as
-        // the book did (a bet check by code, by side, without odds).
+        // the book did (a bet check by code, by side, without odds); the code is also what grading
+        // read, so explanations regrade from it after the event has left memory.
         code: o.code,
         team_side: o.teamSide,
         // The prices a bettor measures closing-line value by (the book keeps them; decimal here).
