@@ -71,7 +71,8 @@ export function adminFeedRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'postFeed',
           tags: ['admin'],
-          summary: 'Feed ingress: NDJSON messages (docs/contract/feed.md), header X-Admin-Key; 404 while ADMIN_KEY is unset',
+          summary:
+            'Feed ingress: NDJSON messages (docs/contract/feed.md), header X-Admin-Key; 404 while ADMIN_KEY is unset',
           response: { 200: FeedReportSchema, ...errorsOf(400, 401, 503) },
         },
       },
