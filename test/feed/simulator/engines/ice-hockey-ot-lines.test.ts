@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gradeMarket } from '../../../../src/domain/grading/catalog.js';
 import type { EventResult, Market } from '../../../../src/domain/types.js';
-import type { MarketDef, ResultMessage } from '../../../../src/feed/messages.js';
+import type { FeedMessage, MarketDef, ResultMessage } from '../../../../src/feed/messages.js';
 import { Dist, Grid, poissonDist } from '../../../../src/feed/simulator/pricing/dist.js';
 import { countsWithDecider, marginWithDecider } from '../../../../src/feed/simulator/pricing/overtime.js';
 import { buildWorld, NO_DISRUPTIONS, playOneGame } from '../../../../src/feed/simulator/index.js';
@@ -16,7 +16,53 @@ const familyOf = (key: string): string => key.split(/[@:]/)[0]!;
 const implied = (m: MarketDef): number => m.outcomes.reduce((s, o) => s + 1 / o.odds, 0);
 const sum = (d: Dist): number => d.p.reduce((s, x) => s + x, 0);
 
-function play(seed: number): { first: Map<string, MarketDef>; markets: Market[]; result: EventResult } {
+/**
+ * Every price the feed shows an open two-way `_ot` market at, in play included: the implied
+ * probabilities of its two outcomes summed, after each message (both outcomes open, neither a long
+ * shot at the price bounds).
+ */
+function impliedThroughout(messages: readonly FeedMessage[]): Array<[string, number]> {
+  const sel = new Map<number, { key: string; odds: number; locked: boolean }>();
+  const byMarket = new Map<string, number[]>();
+  const out: Array<[string, number]> = [];
+  for (const m of messages) {
+    const touched = new Set<string>();
+    if (m.type === 'markets') {
+      for (const def of m.markets) {
+        if (!OT_FAMILIES.includes(familyOf(def.key))) continue;
+        byMarket.set(
+          def.key,
+          def.outcomes.map((o) => o.selection_id),
+        );
+        for (const o of def.outcomes)
+          sel.set(o.selection_id, { key: def.key, odds: o.odds, locked: o.is_locked === true });
+        touched.add(def.key);
+      }
+    }
+    if (m.type === 'odds') {
+      for (const c of m.changes) {
+        const s = sel.get(c.selection_id);
+        if (s === undefined) continue;
+        if (c.odds !== undefined) s.odds = c.odds;
+        if (c.is_locked !== undefined) s.locked = c.is_locked;
+        touched.add(s.key);
+      }
+    }
+    for (const key of touched) {
+      const outcomes = (byMarket.get(key) ?? []).map((id) => sel.get(id)!);
+      if (outcomes.length !== 2 || outcomes.some((o) => o.locked || o.odds > 50)) continue;
+      out.push([key, outcomes.reduce((t, o) => t + 1 / o.odds, 0)]);
+    }
+  }
+  return out;
+}
+
+function play(seed: number): {
+  first: Map<string, MarketDef>;
+  markets: Market[];
+  result: EventResult;
+  messages: FeedMessage[];
+} {
   const { messages } = playOneGame({
     seed,
     sport: 'ice_hockey',
@@ -48,7 +94,7 @@ function play(seed: number): { first: Map<string, MarketDef>; markets: Market[];
     revision: 1,
     recordedAt: 0,
   };
-  return { first, markets: [...markets.values()], result };
+  return { first, markets: [...markets.values()], result, messages };
 }
 
 describe('pricing incl. overtime and the shoot-out', () => {
@@ -77,7 +123,7 @@ describe('pricing incl. overtime and the shoot-out', () => {
 });
 
 describe('the simulator prices the NHL lines incl. overtime next to the regulation ones', () => {
-  const { first, markets, result } = play(3);
+  const { first, markets, result, messages } = play(3);
 
   it('puck line, totals and team totals incl. OT/SO are offered prematch, named as such', () => {
     for (const key of [
@@ -106,6 +152,12 @@ describe('the simulator prices the NHL lines incl. overtime next to the regulati
       assert.ok(s > 1.02 && s < 1.08, `${m.key}: implied ${s.toFixed(3)}`);
       for (const o of m.outcomes) assert.ok(o.odds >= 1.01 && o.odds <= 1000, `${m.key} ${o.code} ${o.odds}`);
     }
+  });
+
+  it('in play too: every open price pair implies 1 + margin, within rounding and the 1.01 floor', () => {
+    const seen = impliedThroughout(messages);
+    assert.ok(seen.length > 50, `${seen.length} price pairs`);
+    for (const [key, sum] of seen) assert.ok(sum > 1.0 && sum < 1.1, `${key}: implied ${sum.toFixed(3)}`);
   });
 
   it('prices agree with the regulation lines where they must', () => {
