@@ -12,7 +12,7 @@ export const ExplanationSchema = Type.Object(
     scope: Nullable(
       Type.String({
         description:
-          'the periods graded: regulation, full_game (overtime included), games, sets, maps, frames, rounds, or a period key (1h, p1, q3, s2…); null when a stat or nothing was read',
+          'the periods graded: regulation, full_game (overtime included), full_game_shootout (ice hockey *_ot lines: overtime included, the shoot-out one goal for its winner), games, sets, maps, frames, rounds, or a period key (1h, p1, q3, s2…); null when a stat or nothing was read',
       }),
     ),
     line: Nullable(

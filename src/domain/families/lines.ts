@@ -12,6 +12,12 @@ import { gradeAsianHandicap, gradeSetHandicap } from '../grading/asian-handicap.
 import { gradeBtts } from '../grading/btts.js';
 import { gradeFightRounds } from '../grading/fight-rounds.js';
 import { gradeOddEven } from '../grading/odd-even.js';
+import {
+  gradePuckLineOt,
+  gradeTeamTotalsAwayOt,
+  gradeTeamTotalsHomeOt,
+  gradeTotalsOt,
+} from '../grading/overtime-lines.js';
 import { gradeTeamTotalsAway, gradeTeamTotalsHome } from '../grading/team-totals.js';
 import { gradeTotalSets, gradeTotals } from '../grading/totals.js';
 import { fixed, type FamilyDescriptor } from './types.js';
@@ -110,6 +116,59 @@ export const FIGHT_ROUNDS: FamilyDescriptor = {
   section: 'lines',
 };
 
+/** Ice hockey lines as North American books settle them: overtime counts, the shoot-out one goal for its winner. */
+export const PUCK_LINE_OT: FamilyDescriptor = {
+  key: 'puck_line_ot',
+  doc: 'ice hockey: the margin after a handicap from the home side, overtime and the shoot-out (one goal) included',
+  name: 'Puck Line incl. OT/SO',
+  line: 'quarters',
+  period: 'none',
+  outcomes: SIDES,
+  grade: gradePuckLineOt,
+  explain: describeHandicap,
+  main: true,
+  section: 'lines',
+};
+
+export const TOTALS_OT: FamilyDescriptor = {
+  key: 'totals_ot',
+  doc: 'ice hockey: the goals over or under the line, overtime and the shoot-out (one goal) included',
+  name: 'Total Goals incl. OT/SO',
+  line: 'quarters',
+  period: 'none',
+  outcomes: OVER_UNDER,
+  grade: gradeTotalsOt,
+  explain: describeTotals,
+  main: true,
+  section: 'lines',
+};
+
+export const TEAM_TOTALS_HOME_OT: FamilyDescriptor = {
+  key: 'team_totals_home_ot',
+  doc: "ice hockey: the home side's goals over or under the line, overtime and the shoot-out (one goal) included",
+  name: 'Total incl. OT/SO',
+  line: 'quarters',
+  period: 'none',
+  outcomes: OVER_UNDER,
+  grade: gradeTeamTotalsHomeOt,
+  explain: describeTeamTotalHome,
+  main: false,
+  section: 'lines',
+};
+
+export const TEAM_TOTALS_AWAY_OT: FamilyDescriptor = {
+  key: 'team_totals_away_ot',
+  doc: "ice hockey: the away side's goals over or under the line, overtime and the shoot-out (one goal) included",
+  name: 'Total incl. OT/SO',
+  line: 'quarters',
+  period: 'none',
+  outcomes: OVER_UNDER,
+  grade: gradeTeamTotalsAwayOt,
+  explain: describeTeamTotalAway,
+  main: false,
+  section: 'lines',
+};
+
 export const SET_HANDICAP: FamilyDescriptor = {
   key: 'set_handicap',
   doc: 'the sets won after a handicap from the home side',
@@ -145,6 +204,10 @@ export const LINE_FAMILIES: readonly FamilyDescriptor[] = [
   BTTS,
   ODD_EVEN,
   FIGHT_ROUNDS,
+  PUCK_LINE_OT,
+  TOTALS_OT,
+  TEAM_TOTALS_HOME_OT,
+  TEAM_TOTALS_AWAY_OT,
   SET_HANDICAP,
   TOTAL_SETS,
 ];

@@ -22,7 +22,7 @@ export interface OutcomeExplanation {
   text: string;
   /** The score graded on (the scope's), or null when a stat or nothing was read. */
   score: Score | null;
-  /** Which periods: `regulation`, `full_game`, `games`, `sets`, `maps`, `frames`, `rounds`, or a period key (`1h`, `p1`). */
+  /** Which periods: `regulation`, `full_game`, `full_game_shootout`, `games`, `sets`, `maps`, `frames`, `rounds`, or a period key (`1h`, `p1`). */
   scope: string | null;
   /** The line as this outcome holds it (the away side of a handicap holds the opposite line). */
   line: number | null;
@@ -73,6 +73,16 @@ function blank(rule: string, text: string, revision: number | null): OutcomeExpl
 /** An explanation that names only a rule and its sentence (refunds decided outside grading: 48 hours, stats timeout…). */
 export function ruleExplanation(rule: string, text: string, revision: number | null = null): OutcomeExplanation {
   return blank(rule, text, revision);
+}
+
+/**
+ * A score that counts a shoot-out goal (the ice hockey lines incl. overtime) says where it came from:
+ * the score level after overtime and the side that won the shoot-out. Other arithmetic has no winner.
+ */
+function shootoutGoal(basis: GradeBasis): string {
+  if (basis.winner === null || basis.score === null) return '';
+  const level = basis.winner === 'home' ? basis.score.home - 1 : basis.score.away - 1;
+  return ` (${level}-${level} after overtime, ${basis.winner} won the shoot-out: one goal)`;
 }
 
 function policyText(input: GradingInput, rule: string): string {
@@ -200,7 +210,7 @@ function explainOutcome(
     case null: {
       const a = arithmetic();
       // A stat (rounds, a player's counter) names itself in the arithmetic.
-      const head = basis.score === null ? '' : `${where}${at}: `;
+      const head = basis.score === null ? '' : `${where}${at}${shootoutGoal(basis)}: `;
       out.text = sentence(`${head}${a} → ${result}${corrected}`);
       return out;
     }

@@ -165,6 +165,8 @@ export function scopeText(sport: string, scope: string): string {
       return 'regulation time (extra time and penalties excluded)';
     case 'full_game':
       return 'the full game (overtime included)';
+    case 'full_game_shootout':
+      return 'the full game incl. OT and shoot-out';
     case 'games':
       return sport === 'tennis' ? 'games won over all sets' : 'games won';
     case 'sets':

@@ -110,7 +110,7 @@ export interface GradedStat {
 export interface GradeBasis {
   /** The score of the scope graded on (null when a stat, or nothing, was read). */
   score: Score | null;
-  /** Which periods: `regulation`, `full_game`, `games`, `sets`, `maps`, `frames`, `rounds`, a period (`1h`, `p1`…). */
+  /** Which periods: `regulation`, `full_game`, `full_game_shootout`, `games`, `sets`, `maps`, `frames`, `rounds`, a period (`1h`, `p1`…). */
   scope: string | null;
   rule: MarketRule | null;
   /** The side a decider or a policy gave the market to (`decider`, `retirement`, `walkover`, `esports_forfeit`). */

@@ -114,8 +114,10 @@ export function tiltMarkets(markets: readonly FairMarket[], shift: number): Fair
       return sign === 0 ? m : tiltOver(original, sign > 0 ? up : down);
     }
     const family = original.key.split(/[@:]/)[0]!;
-    if (family === 'team_totals_home' || family === 'team_totals_away') {
-      const sign = family === 'team_totals_home' ? 1 : -1;
+    // `team_totals_home_ot` (ice hockey incl. overtime) moves as its regulation twin.
+    const teamTotal = /^team_totals_(home|away)(_ot)?$/.exec(family);
+    if (teamTotal !== null) {
+      const sign = teamTotal[1] === 'home' ? 1 : -1;
       return reweigh(original, (o) => (o.code === 'over' ? sign : o.code === 'under' ? -sign : 0), shift / 2);
     }
     const lean = leanOf(original);

@@ -111,6 +111,8 @@ describe('docs/markets.md is derived from the descriptors', () => {
       double_chance: 'double chance',
       draw_no_bet: 'draw no bet',
       btts: 'BTTS',
+      puck_line_ot: 'puck line incl. OT',
+      totals_ot: 'totals incl. OT',
     };
     const listed = /main full-game markets \(([^)]*)\)/.exec(settlement);
     assert.ok(listed !== null, 'docs/settlement.md lists the main markets');

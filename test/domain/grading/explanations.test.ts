@@ -32,9 +32,10 @@ interface Drawn {
 }
 
 /** A random result of a random sport: rows per its periods, sometimes unfinished, cancelled or a walkover. */
-function drawResult(r: () => number, pick: Pick): Drawn {
+function drawResult(r: () => number, pick: Pick, only?: string): Drawn {
   const n = (max: number): number => Math.floor(r() * (max + 1));
-  const sport = pick(['soccer', 'ice_hockey', 'basketball', 'tennis', 'cs2', 'dota2', 'mma', 'handball', 'snooker']);
+  const sport =
+    only ?? pick(['soccer', 'ice_hockey', 'basketball', 'tennis', 'cs2', 'dota2', 'mma', 'handball', 'snooker']);
   const status: FinalStatus = r() < 0.75 ? 'ended' : pick(['abandoned', 'retired', 'walkover', 'cancelled'] as const);
   let rows: string[] = [];
   let winner: TeamSide | null = null;
@@ -48,6 +49,8 @@ function drawResult(r: () => number, pick: Pick): Drawn {
     case 'ice_hockey':
       rows = [`P1:${n(2)}-${n(2)}`, `P2:${n(2)}-${n(2)}`, `P3:${n(2)}-${n(2)}`];
       if (r() < 0.3) rows.push(`OT:${n(1)}-${n(1)}`);
+      // A shoot-out tally: the decider when `winner` is not given (the score stays level).
+      if (only === 'ice_hockey' && r() < 0.3) rows.push(`SO:${n(3)}-${n(3)}`);
       break;
     case 'basketball':
       rows = [1, 2, 3, 4].map((q) => `Q${q}:${15 + n(20)}-${15 + n(20)}`);
@@ -184,6 +187,15 @@ function regrade(family: string, code: string, codes: readonly string[], e: Outc
       return ou(s.home);
     case 'team_totals_away':
       return ou(s.away);
+    // Ice hockey incl. overtime and the shoot-out: the score already holds the shoot-out goal.
+    case 'puck_line_ot':
+      return cover(side(code) === 'home' ? margin : -margin, e.line!);
+    case 'totals_ot':
+      return ou(total);
+    case 'team_totals_home_ot':
+      return ou(s.home);
+    case 'team_totals_away_ot':
+      return ou(s.away);
     case 'fight_rounds':
     case 'player_<stat>_<player_id>':
       assert.notEqual(e.stat, null, 'a stat market names its stat');
@@ -236,15 +248,26 @@ function regrade(family: string, code: string, codes: readonly string[], e: Outc
   }
 }
 
+/** Families of one sport: drawn on that sport's results only (elsewhere they are not graded). */
+const SPORT_OF: Readonly<Record<string, string>> = {
+  puck_line_ot: 'ice_hockey',
+  totals_ot: 'ice_hockey',
+  team_totals_home_ot: 'ice_hockey',
+  team_totals_away_ot: 'ice_hockey',
+};
+
 describe('every explanation regrades to its own result', () => {
   const families = [...FAMILIES.map((d) => d.key), 'player_<stat>_<player_id>'];
+  test('the ice hockey families incl. overtime are among them', () => {
+    for (const f of Object.keys(SPORT_OF)) assert.ok(families.includes(f), f);
+  });
   for (const family of families) {
     test(`${family}: ${ROUNDS} seeded random results, each outcome regraded from its explanation's figures`, () => {
       const r = rng(SEED ^ [...family].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7));
       const pick: Pick = (xs) => xs[Math.floor(r() * xs.length)]!;
       let graded = 0;
       for (let i = 0; i < ROUNDS; i++) {
-        const drawn = drawResult(r, pick);
+        const drawn = drawResult(r, pick, SPORT_OF[family]);
         const m =
           family === 'player_<stat>_<player_id>'
             ? {
@@ -272,6 +295,11 @@ describe('every explanation regrades to its own result', () => {
           const where = `${m.key} ${code} (${drawn.sport} ${drawn.result.status} ${JSON.stringify(drawn.result.periodScores)}): ${e.text}`;
           assert.ok(e.text.length > 0 && !e.text.includes('undefined') && !e.text.includes('null'), where);
           assert.equal(e.void_factor, g.voidFactor ?? null, where);
+          if (SPORT_OF[family] !== undefined && !REFUND_RULES.has(e.rule) && drawn.result.status === 'ended') {
+            // A level score cannot remain once overtime and the shoot-out count.
+            assert.equal(e.scope, 'full_game_shootout', where);
+            assert.notEqual(e.score!.home, e.score!.away, where);
+          }
           const again = regrade(family, code, m.codes, e);
           assert.deepEqual(again, { result: g.result, void_factor: g.voidFactor ?? null }, where);
         });

@@ -1,7 +1,10 @@
 // The Odds API mapping, pure: provider markets to our keys and codes, one bookmaker or the consensus, stable ids, sports and leagues.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { gradeMarket } from '../../../src/domain/grading/catalog.js';
+import type { EventResult } from '../../../src/domain/types.js';
 import { validateFeedMessage } from '../../../src/feed/messages.js';
+import { marketOf } from '../../../src/pipeline/map-messages.js';
 import { marketIdOf, selectionIdOf, stableId } from '../../../src/feed/upstream/the-odds-api/ids.js';
 import { choosePrices, marketsOf, scoreOf } from '../../../src/feed/upstream/the-odds-api/markets.js';
 import { leagueOf } from '../../../src/feed/upstream/the-odds-api/sports.js';
@@ -70,14 +73,75 @@ describe('The Odds API markets', () => {
     assert.equal(choosePrices(b, 'totals', 'consensus')![0]!.line, 2.5);
   });
 
-  it('ice hockey and tennis take h2h only: their lines would not grade as the provider means them', () => {
+  it('ice hockey spreads and totals include overtime and the shoot-out: puck_line_ot and totals_ot, never the regulation families', () => {
+    const nhl = oddsEvent('h1', 'icehockey_nhl', { home: 'Rangers', away: 'Devils' }, '2026-03-02T00:00:00Z', [
+      { key: 'x', h2h: [1.9, 1.95], spread: [-1.5, 2.6, 1.5], total: [5.5, 1.9, 1.9] },
+      { key: 'y', h2h: [1.85, 2.0], spread: [1.5, 1.45, 2.75], total: [6, 2.05, 1.8] },
+    ]);
+    const m = byKey(marketsOf(nhl, 'x', 'ice_hockey'));
+    assert.deepEqual([...m.keys()], ['moneyline', 'puck_line_ot:-1.5', 'totals_ot:5.5']);
+    assert.deepEqual(prices(m.get('puck_line_ot:-1.5')), { home: 2.6, away: 1.5 });
+    assert.deepEqual(prices(m.get('totals_ot:5.5')), { over: 1.9, under: 1.9 });
+    assert.equal(m.get('puck_line_ot:-1.5')!.name, 'Puck Line incl. OT/SO -1.5');
+    assert.deepEqual(
+      m.get('puck_line_ot:-1.5')!.outcomes.map((o) => [o.code, o.label, o.team_side]),
+      [
+        ['home', 'Rangers', 'home'],
+        ['away', 'Devils', 'away'],
+      ],
+    );
+    // The home side's point is the line, also when home is the underdog; a whole total is kept (it can push).
+    assert.deepEqual(
+      marketsOf(nhl, 'y', 'ice_hockey').map((mk) => mk.key),
+      ['moneyline', 'puck_line_ot:1.5', 'totals_ot:6'],
+    );
+    const v = validateFeedMessage({
+      type: 'markets',
+      event_id: 'toa-h1',
+      markets: marketsOf(nhl, 'consensus', 'ice_hockey'),
+    });
+    assert.equal(v.ok, true, v.ok ? '' : v.message);
+  });
+
+  it('a final score graded on the ice hockey lines incl. OT counts the shoot-out goal the provider already gives', () => {
+    // The provider reports a shoot-out win as 3-2; our _ot families take a score that is not level as it is.
+    const nhl = oddsEvent('h2', 'icehockey_nhl', { home: 'Rangers', away: 'Devils' }, '2026-03-02T00:00:00Z', [
+      { key: 'x', h2h: [1.9, 1.95], spread: [-1.5, 2.6, 1.5], total: [5, 1.9, 1.9] },
+    ]);
+    const result: EventResult = {
+      eventId: 'toa-h2',
+      status: 'ended',
+      score: scoreOf({
+        home_team: 'Rangers',
+        away_team: 'Devils',
+        scores: [
+          { name: 'Rangers', score: '3' },
+          { name: 'Devils', score: '2' },
+        ],
+      })!,
+      periodScores: [],
+      winner: null,
+      endedAt: 0,
+      revision: 1,
+      recordedAt: 0,
+    };
+    const grades = Object.fromEntries(
+      marketsOf(nhl, 'x', 'ice_hockey').map((def) => {
+        const g = gradeMarket(marketOf(def), { sport: 'ice_hockey', result, playerStats: null });
+        return [def.key, g.status === 'graded' ? g.outcomes.map((o) => o.result).join(' ') : g.status];
+      }),
+    );
+    assert.deepEqual(grades, {
+      moneyline: 'won lost',
+      'puck_line_ot:-1.5': 'lost won',
+      'totals_ot:5': 'refund refund',
+    });
+  });
+
+  it('tennis takes h2h only: its lines count games, which the provider score does not tell', () => {
     const nhl = oddsEvent('h1', 'icehockey_nhl', { home: 'Rangers', away: 'Devils' }, '2026-03-02T00:00:00Z', [
       { key: 'x', h2h: [1.9, 1.95], spread: [-1.5, 2.6, 1.5], total: [5.5, 1.9, 1.9] },
     ]);
-    assert.deepEqual(
-      marketsOf(nhl, 'x', 'ice_hockey').map((m) => m.key),
-      ['moneyline'],
-    );
     assert.deepEqual(
       marketsOf(nhl, 'x', 'tennis').map((m) => m.key),
       ['moneyline'],

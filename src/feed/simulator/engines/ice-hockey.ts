@@ -1,5 +1,12 @@
 // Ice hockey: three 20-minute periods, goals as a Poisson process raised on the power play, sudden-death overtime and a shoot-out.
-import { ASIAN_HANDICAP, TOTALS } from '../../../domain/families/index.js';
+import {
+  ASIAN_HANDICAP,
+  PUCK_LINE_OT,
+  TEAM_TOTALS_AWAY_OT,
+  TEAM_TOTALS_HOME_OT,
+  TOTALS,
+  TOTALS_OT,
+} from '../../../domain/families/index.js';
 import type { PeriodScore, TeamSide } from '../../../domain/types.js';
 import type { PlayerStats } from '../../messages.js';
 import { Dist, Grid, poissonDist } from '../pricing/dist.js';
@@ -15,6 +22,7 @@ import {
   totals,
 } from '../pricing/families.js';
 import type { FairMarket } from '../pricing/fair.js';
+import { countsWithDecider, marginWithDecider } from '../pricing/overtime.js';
 import { TeamPlayers } from './team-players.js';
 import { TimedEngine, type Tick } from './timed.js';
 import type { EngineContext, MarketDepth, Snapshot, StepResult } from './types.js';
@@ -305,11 +313,21 @@ export class IceHockeyEngine extends TimedEngine {
     const total = reg.total();
     const out: FairMarket[] = [];
     out.push(matchResult(names, margin));
-    out.push(moneyline(names, margin.above(0) + margin.at(0) * this.afterRegulationHome()));
+    const otHome = this.afterRegulationHome();
+    out.push(moneyline(names, margin.above(0) + margin.at(0) * otHome));
     const ah = full && tier === 1 ? [-2.5, -2, -1.5, -1, -0.5, 0.5, 1, 1.5, 2, 2.5] : [-1.5, 1.5];
     const tot = full && tier === 1 ? [3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7, 7.5] : [4.5, 5.5, 6.5];
     for (const line of ah) out.push(asianHandicap(names, margin, line, null, null, ASIAN_HANDICAP.key, 'Puck Line'));
     for (const line of tot) out.push(totals(total, line, null, null, TOTALS.key, 'Total Goals'));
+    // North American lines: overtime counts and the shoot-out is one goal for its winner, so a level
+    // regulation score becomes a one-goal win for the side that wins after it.
+    const otMargin = marginWithDecider(margin, otHome);
+    const ot = countsWithDecider(reg, otHome);
+    const otAh = full && tier === 1 ? [-2.5, -1.5, -1, 1, 1.5, 2.5] : [-1.5, 1.5];
+    const otTot = full && tier === 1 ? [5, 5.5, 6, 6.5, 7] : [5.5, 6.5];
+    for (const line of otAh)
+      out.push(asianHandicap(names, otMargin, line, null, null, PUCK_LINE_OT.key, PUCK_LINE_OT.name));
+    for (const line of otTot) out.push(totals(ot.total, line, null, null, TOTALS_OT.key, TOTALS_OT.name));
     if (!full) return out;
     out.push(doubleChance(names, margin));
     out.push(btts(reg));
@@ -317,6 +335,10 @@ export class IceHockeyEngine extends TimedEngine {
     for (const line of [1.5, 2.5, 3.5]) {
       out.push(teamTotals('home', names, reg.home, line));
       out.push(teamTotals('away', names, reg.away, line));
+    }
+    for (const line of [2.5, 3.5]) {
+      out.push(totals(ot.home, line, null, null, TEAM_TOTALS_HOME_OT.key, `${names.home} ${TEAM_TOTALS_HOME_OT.name}`));
+      out.push(totals(ot.away, line, null, null, TEAM_TOTALS_AWAY_OT.key, `${names.away} ${TEAM_TOTALS_AWAY_OT.name}`));
     }
     if (tier <= 2) out.push(correctScore(reg, 5));
     for (let i = 0; i < 3; i++) {

@@ -1,4 +1,5 @@
-// Pure mapping of one provider event's bookmaker prices to our markets: h2h → 1x2/moneyline, spreads → asian_handicap, totals → totals.
+// Pure mapping of one provider event's bookmaker prices to our markets: h2h → 1x2/moneyline, spreads → asian_handicap, totals → totals (ice hockey: their `_ot` twins).
+import { PUCK_LINE_OT, TOTALS_OT } from '../../../domain/families/index.js';
 import { formatMarketKey, isValidLine } from '../../../domain/market-key.js';
 import type { MarketDef, Outcome } from '../../messages.js';
 import { marketIdOf, selectionIdOf } from './ids.js';
@@ -86,25 +87,45 @@ export function choosePrices(ev: OddsEvent, marketKey: string, bookmaker: string
   return chosen[0]!.map((o, i) => ({ ...o, price: median(chosen.map((q) => q[i]!.price)) }));
 }
 
-/** Our market key and display name for a provider market at a line. */
-function keyAndName(marketKey: string, hasDraw: boolean, line: number | null): { key: string; name: string } | null {
+/**
+ * Our market key and display name for a provider market at a line. Ice hockey `spreads` and
+ * `totals` include overtime and the shoot-out at the provider (as North American books settle
+ * them): they are our `puck_line_ot` and `totals_ot`, never the regulation-time `asian_handicap`
+ * and `totals`.
+ */
+function keyAndName(
+  marketKey: string,
+  sport: string,
+  hasDraw: boolean,
+  line: number | null,
+): { key: string; name: string } | null {
   if (marketKey === 'h2h') return hasDraw ? { key: '1x2', name: '1X2' } : { key: 'moneyline', name: 'Moneyline' };
   if (line === null || !isValidLine(line)) return null;
+  const hockey = sport === 'ice_hockey';
   if (marketKey === 'spreads') {
+    if (hockey)
+      return {
+        key: formatMarketKey({ family: PUCK_LINE_OT.key, period: null, line }),
+        name: `${PUCK_LINE_OT.name} ${line}`,
+      };
     return { key: formatMarketKey({ family: 'asian_handicap', period: null, line }), name: `Asian Handicap ${line}` };
   }
+  if (hockey)
+    return { key: formatMarketKey({ family: TOTALS_OT.key, period: null, line }), name: `${TOTALS_OT.name} ${line}` };
   return { key: formatMarketKey({ family: 'totals', period: null, line }), name: `Total ${line}` };
 }
 
 /**
  * Sports whose `spreads` and `totals` our catalog grades as the provider means them, from the final
- * score alone. Elsewhere they are left out: ice hockey lines are regulation-time for us but include
- * overtime at the provider; tennis lines count games, which the provider's score (sets) does not say.
+ * score alone (ice hockey's with the `_ot` families, which count overtime and a shoot-out goal, as
+ * the provider's final score does). Elsewhere they are left out: tennis lines count games, which
+ * the provider's score (sets) does not say.
  */
 const LINES_FROM_FINAL_SCORE: ReadonlySet<string> = new Set([
   'soccer',
   'basketball',
   'american_football',
+  'ice_hockey',
   'baseball',
   'rugby',
   'handball',
@@ -119,6 +140,7 @@ export function marketsOf(ev: OddsEvent, bookmaker: string, sport: string): Mark
     if (priced === null || priced.some((o) => !(o.price >= MIN_ODDS))) continue;
     const named = keyAndName(
       providerKey,
+      sport,
       priced.some((o) => o.code === 'draw'),
       priced[0]!.line,
     );
