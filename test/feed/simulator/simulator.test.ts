@@ -23,7 +23,8 @@ function run(seed: number, until: number, step: number, config?: SimConfigInput)
 }
 
 const digest = (ms: FeedMessage[]): string => createHash('sha256').update(JSON.stringify(ms)).digest('hex');
-const SOME = { sports: ['tennis', 'cs2', 'darts', 'ice_hockey'] };
+/** Four sports, a day of fixtures ahead (not two weeks of tier-1 books): the determinism cases build it five times. */
+const SOME = { sports: ['tennis', 'cs2', 'darts', 'ice_hockey'], horizonHours: { 1: 24, 2: 24, 3: 24 } };
 
 describe('Simulator', () => {
   it('emits identical messages for the same seed, whatever the step of the caller', () => {
