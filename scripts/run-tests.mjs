@@ -48,6 +48,11 @@ files.sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
 // time, so a third keeps a 2-core machine's cores busy. TEST_CONCURRENCY overrides; 1: one by one.
 const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? 3) || 1);
 process.env.NODE_ENV = 'test';
+// Test files allocate fast (the simulator rebuilds each book it reprices, a thousand markets for a
+// top soccer game): young-generation halves of up to 64 MB (V8's default is a fraction of it)
+// collect less often, a fifth less CPU for a simulator file (GC was a quarter of it) for a few MB
+// more memory. NODE_OPTIONS given to the runner come after, so they can set it otherwise.
+process.env.NODE_OPTIONS = ['--max-semi-space-size=64', process.env.NODE_OPTIONS ?? ''].join(' ').trim();
 const nearQuiet = (f) => NEAR_QUIET.some((p) => f.startsWith(p));
 
 const SUMMARY = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
@@ -88,15 +93,36 @@ async function runFile(file) {
 const started = performance.now();
 const queue = [...files];
 const running = new Set();
+/** When each running file started (performance.now() ms). */
+const startedAt = new Map();
+/** Expected wall ms a running file has left (from its recorded time; Infinity when unknown). */
+const left = (f) => Math.max(0, expected(f) * 1000 - (performance.now() - startedAt.get(f)));
+
+/**
+ * The queue index of the next file to start, or -1. In order while the rules allow. A near-quiet
+ * file at the head waits until one other file at most runs; meanwhile a free slot takes a later,
+ * ordinary file expected to end before that (backfill): before, the slot stayed empty, and the
+ * head file starts no later for it (recorded times permitting).
+ */
+function pick() {
+  if (queue.length === 0) return -1;
+  const quietRunning = [...running].some(nearQuiet);
+  const limit = quietRunning || nearQuiet(queue[0]) ? Math.min(2, concurrency) : concurrency;
+  if (running.size < limit) return 0;
+  if (quietRunning || running.size >= concurrency) return -1;
+  // The head is near-quiet: it can start once all but one running file end.
+  const ends = [...running].map(left).sort((a, b) => a - b);
+  const shadow = ends[running.size - 2];
+  return queue.findIndex((f) => !nearQuiet(f) && Number.isFinite(expected(f)) && expected(f) * 1000 <= shadow);
+}
+
 await new Promise((allDone) => {
-  // Starts files in order while the rules allow: `concurrency` at most, two while a near-quiet one runs.
+  // Starts files while the rules allow: `concurrency` at most, two while a near-quiet one runs.
   const fill = () => {
-    while (queue.length > 0) {
-      const next = queue[0];
-      const quiet = nearQuiet(next) || [...running].some(nearQuiet);
-      if (running.size >= (quiet ? Math.min(2, concurrency) : concurrency)) break;
-      queue.shift();
+    for (let i = pick(); i >= 0; i = pick()) {
+      const [next] = queue.splice(i, 1);
       running.add(next);
+      startedAt.set(next, performance.now());
       runFile(next)
         .catch((err) => {
           failedFiles.push(next);

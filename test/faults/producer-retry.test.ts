@@ -14,7 +14,8 @@ import { anyOf, cpuBudget, worldBudget, worldOf, working, type WorldReadings } f
 
 /** Simulated seconds per wall second: games end every few hundred milliseconds. */
 const SIM_SPEED = '1200';
-const SIM = { tiers: [2, 3] as Array<1 | 2 | 3> };
+/** Minor tiers, half a day of fixtures ahead: the games that end soon, not days of books waiting to start. */
+const SIM = { tiers: [2, 3] as Array<1 | 2 | 3>, horizonHours: { 1: 12, 2: 12, 3: 12 } };
 /** World time within which the simulator ends enough games for a wait (30 wall seconds at SIM_SPEED on an idle machine). */
 const WORLD_BUDGET_MS = 10 * 3_600_000;
 /** CPU the process may use before the world's first message (building it: ~10 s on an idle machine). */

@@ -17,6 +17,8 @@ interface BookMarket {
   marketId: number;
   /** In the order of the fair market's outcomes (fixed per key). */
   outcomes: BookOutcome[];
+  /** The last sync whose fair markets had it (one not seen in a sync is locked). */
+  seenIn: number;
 }
 
 export interface BookOptions extends MarginOptions {
@@ -114,6 +116,8 @@ export class Book {
   removed = false;
   /** In play, a decided market is withdrawn rather than locked (prematch nothing is decided). */
   withdrawDecided = false;
+  /** Syncs so far: marks the markets each one saw (a set of a thousand keys per sync cost more). */
+  private syncs = 0;
 
   constructor(
     private readonly eventNum: number,
@@ -203,11 +207,11 @@ export class Book {
     const changes: OddsChange[] = [];
     const withdrawn: number[] = [];
     if (this.removed) return { added, changes, withdrawn };
-    const seen = new Set<string>();
+    const sync = ++this.syncs;
     for (const m of fairMarkets) {
-      seen.add(m.key);
       if (this.withdrawnKeys.has(m.key)) continue;
       const existing = this.markets.get(m.key);
+      if (existing !== undefined) existing.seenIn = sync;
       if (m.decided === true && this.withdrawDecided) {
         // Decided by the state (a period over, a line passed): withdrawn at once, never reopened.
         this.withdrawnKeys.add(m.key);
@@ -261,8 +265,8 @@ export class Book {
         }
       }
     }
-    for (const [key, market] of this.markets) {
-      if (!seen.has(key)) changes.push(...this.lockMarket(market));
+    for (const market of this.markets.values()) {
+      if (market.seenIn !== sync) changes.push(...this.lockMarket(market));
     }
     return { added, changes, withdrawn };
   }
@@ -294,7 +298,7 @@ export class Book {
         is_locked: lock,
       });
     });
-    this.markets.set(m.key, { marketId, outcomes });
+    this.markets.set(m.key, { marketId, outcomes, seenIn: this.syncs });
     return def;
   }
 

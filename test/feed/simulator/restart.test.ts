@@ -6,18 +6,29 @@ import { Simulator } from '../../../src/feed/simulator/simulator.js';
 
 const START = Date.parse('2026-03-07T10:00:00Z');
 const HOUR = 3_600_000;
-const CONFIG = { sports: ['tennis', 'darts'] };
+/** Half a day of fixtures ahead: the games these tests follow, not the two weeks of tier-1 books ahead. */
+const HORIZON = { 1: 12, 2: 12, 3: 12 };
+const CONFIG = { sports: ['tennis', 'darts'], horizonHours: HORIZON };
 
-function runUntil(sim: Simulator, until: number): FeedMessage[] {
+/**
+ * The world's messages minute by minute up to `until`, or up to the minute that brought one that
+ * `enough` accepts (what the test looks for is the first such message: a world run further only
+ * adds messages after it).
+ */
+function runUntil(sim: Simulator, until: number, enough: (m: FeedMessage) => boolean): FeedMessage[] {
   const out: FeedMessage[] = [];
-  for (let t = START; t <= until; t += 60_000) out.push(...sim.advance(t));
+  for (let t = START; t <= until; t += 60_000) {
+    const messages = sim.advance(t);
+    out.push(...messages);
+    if (messages.some(enough)) break;
+  }
   return out;
 }
 
 describe('Simulator restart', () => {
   it('publishes the real result of a game that finished while the consumer was away', () => {
     const first = new Simulator({ seed: 42, speed: 60, startAt: START, config: CONFIG });
-    const history = runUntil(first, START + 6 * HOUR);
+    const history = runUntil(first, START + 6 * HOUR, (m) => m.type === 'result' && m.status === 'ended');
     const results = history.filter((m): m is ResultMessage => m.type === 'result' && m.status === 'ended');
     assert.ok(results.length > 0, 'some game ended within six hours');
     const target = results[0] as ResultMessage;
@@ -70,7 +81,7 @@ describe('Simulator restart', () => {
 
   it('leaves alone open events it still plays (a game in progress continues)', () => {
     const first = new Simulator({ seed: 42, speed: 60, startAt: START, config: CONFIG });
-    const history = runUntil(first, START + 3 * HOUR);
+    const history = runUntil(first, START + 3 * HOUR, (m) => m.type === 'status' && m.status === 'live');
     const live = history.find((m) => m.type === 'status' && m.status === 'live') as { event_id: string } | undefined;
     assert.ok(live);
     const liveAt = Date.parse(
@@ -93,9 +104,9 @@ describe('Simulator restart: a game in progress', () => {
   // restarted world offers: a consumer that held the game withdraws what it holds, then takes the
   // book as it stands (same ids), so nothing stale stays open.
   it('tells a consumer that held it to withdraw its book before offering the current one; a new consumer is not', () => {
-    const config = { sports: ['basketball'], outrights: false, tiers: [1 as const] };
+    const config = { sports: ['basketball'], outrights: false, tiers: [1 as const], horizonHours: HORIZON };
     const first = new Simulator({ seed: 42, speed: 60, startAt: START, config });
-    const history = runUntil(first, START + 30 * HOUR);
+    const history = runUntil(first, START + 30 * HOUR, (m) => m.type === 'status' && m.status === 'live');
     const live = history.find((m) => m.type === 'status' && m.status === 'live') as { event_id: string; ts: string };
     assert.ok(live, 'a game went live');
     const at = Date.parse(live.ts) + 60 * 60_000;
@@ -118,9 +129,9 @@ describe('Simulator restart: a game in progress', () => {
 
 describe('Simulator restart: games that ended in play', () => {
   it('kicks off a game held as not started before its retirement result (the lifecycle needs it live)', () => {
-    const config = { sports: ['tennis'], outrights: false, disruptions: { retired: 1 } };
+    const config = { sports: ['tennis'], outrights: false, disruptions: { retired: 1 }, horizonHours: HORIZON };
     const first = new Simulator({ seed: 42, speed: 60, startAt: START, config });
-    const retired = runUntil(first, START + 8 * HOUR).find(
+    const retired = runUntil(first, START + 8 * HOUR, (m) => m.type === 'result' && m.status === 'retired').find(
       (m): m is ResultMessage => m.type === 'result' && m.status === 'retired',
     );
     assert.ok(retired);

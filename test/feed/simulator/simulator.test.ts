@@ -23,7 +23,8 @@ function run(seed: number, until: number, step: number, config?: SimConfigInput)
 }
 
 const digest = (ms: FeedMessage[]): string => createHash('sha256').update(JSON.stringify(ms)).digest('hex');
-const SOME = { sports: ['tennis', 'cs2', 'darts', 'ice_hockey'] };
+/** Four sports, a day of fixtures ahead (not two weeks of tier-1 books): the determinism cases build it five times. */
+const SOME = { sports: ['tennis', 'cs2', 'darts', 'ice_hockey'], horizonHours: { 1: 24, 2: 24, 3: 24 } };
 
 describe('Simulator', () => {
   it('emits identical messages for the same seed, whatever the step of the caller', () => {
@@ -67,7 +68,13 @@ describe('Simulator', () => {
   });
 
   it('produces a valid feed across all sports for hours: lifecycle, ids, scores, prices', () => {
-    const messages = run(7, START + 3 * HOUR, 5_000);
+    // A day of fixtures, full books from 12 hours ahead: every stage of a book (published at main
+    // depth, deepened, played, settled) within the 3 hours, without the 1,250 tier-1 books of the
+    // default two weeks ahead (most of the CPU).
+    const messages = run(7, START + 3 * HOUR, 5_000, {
+      horizonHours: { 1: 24, 2: 24, 3: 24 },
+      fullMarketsLeadMs: 12 * HOUR,
+    });
     const checker = new FeedChecker();
     checker.apply(messages);
     assert.deepEqual(checker.errors, []);
@@ -91,7 +98,13 @@ describe('Simulator', () => {
 
   it('never leaves a live game quiet longer than keepAliveWallMs of wall time: its score is sent again', () => {
     for (const speed of [1, 60]) {
-      const sim = new Simulator({ seed: 42, speed, startAt: START, config: { sports: ['soccer'], outrights: false } });
+      // Short horizons: the same day's games play, without the two weeks of fixtures published ahead.
+      const sim = new Simulator({
+        seed: 42,
+        speed,
+        startAt: START,
+        config: { sports: ['soccer'], outrights: false, horizonHours: { 1: 3, 2: 3, 3: 3 } },
+      });
       const liveSince = new Map<string, number>();
       let longest = 0;
       let repeats = 0;

@@ -75,13 +75,22 @@ describe('a world that moves: results at every hour', () => {
   });
 });
 
-/** Soccer messages of a fresh soccer world at SIM_SPEED=1, advanced `stepMs` at a time for `forMs`. */
+/**
+ * Soccer messages of a fresh soccer world at SIM_SPEED=1, advanced `stepMs` at a time for `forMs`.
+ * Its horizons are 6 hours: the games of these minutes are all published (a day's fixtures are, 6
+ * hours before it starts), without the two weeks of tier-1 books ahead (most of the CPU).
+ */
 function freshSoccerWorld(
   startAt: number,
   forMs: number,
   stepMs: number,
 ): Array<{ at: number; messages: FeedMessage[] }> {
-  const sim = new Simulator({ seed: 42, speed: 1, startAt, config: { sports: ['soccer'], outrights: false } });
+  const sim = new Simulator({
+    seed: 42,
+    speed: 1,
+    startAt,
+    config: { sports: ['soccer'], outrights: false, horizonHours: { 1: 6, 2: 6, 3: 6 } },
+  });
   const out: Array<{ at: number; messages: FeedMessage[] }> = [];
   for (let t = startAt; ; t = Math.min(startAt + forMs, t + stepMs)) {
     out.push({ at: t, messages: sim.advance(t) });

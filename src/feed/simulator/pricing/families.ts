@@ -19,16 +19,24 @@ import { formatMarketKey, isQuarterLine, splitQuarterLine } from '../../../domai
 import type { Dist, Grid } from './dist.js';
 import { decidedIfCertain, fair, signed, type FairMarket, type FairOutcome, type MatchNames } from './fair.js';
 
-const keyCache = new Map<string, string>();
+/** Keys by family, period and line: nested maps, as building a text id for the lookup cost as much as the key. */
+const keyCache = new Map<string, Map<string | null, Map<number | null, string>>>();
+let keysCached = 0;
 
 /** The canonical key text; memoised because every price update rebuilds every key. */
 export function key(family: string, period: string | null = null, line: number | null = null): string {
-  const id = `${family}@${period ?? ''}:${line ?? ''}`;
-  let k = keyCache.get(id);
+  let byPeriod = keyCache.get(family);
+  if (byPeriod === undefined) keyCache.set(family, (byPeriod = new Map()));
+  let byLine = byPeriod.get(period);
+  if (byLine === undefined) byPeriod.set(period, (byLine = new Map()));
+  let k = byLine.get(line);
   if (k === undefined) {
     k = formatMarketKey({ family, period, line });
-    if (keyCache.size > 200_000) keyCache.clear();
-    keyCache.set(id, k);
+    if (++keysCached > 200_000) {
+      keyCache.clear();
+      keysCached = 0;
+    }
+    byLine.set(line, k);
   }
   return k;
 }

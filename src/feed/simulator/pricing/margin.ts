@@ -16,38 +16,52 @@ export interface MarginOptions {
  * (1 + margin) × Σp — 1 + margin for a partition — up to rounding to 2 decimals and the maxOdds cap.
  */
 export function oddsWithMargin(ps: readonly number[], opts: MarginOptions): number[] {
+  // Plain loops over one array (every price update of every market comes here): the same
+  // arithmetic, in the same order, as mapping the chances through each step.
+  const n = ps.length;
   let total = 0;
-  for (const p of ps) total += Math.max(0, p);
+  let live = 0;
+  for (let i = 0; i < n; i++) {
+    const p = ps[i]!;
+    total += Math.max(0, p);
+    if (p > 0) live++;
+  }
   const budget = (1 + opts.margin) * total;
   const floorImplied = 1 / MIN_DECIMAL_ODDS;
-  const live = ps.reduce((n, p) => n + (p > 0 ? 1 : 0), 0);
-  const implied =
-    live === 2
-      ? ps.map((p) => (p > 0 ? p + (opts.margin * total) / 2 : 0))
-      : ps.map((p) => Math.max(0, p) * (1 + opts.margin));
-  // Rescaling the rest can push another outcome past the floor (double chance): repeat until stable.
-  const clamped = implied.map(() => false);
-  for (let round = 0; round < ps.length; round++) {
-    let changed = false;
-    implied.forEach((q, i) => {
-      if (!clamped[i] && q > floorImplied) {
-        clamped[i] = true;
-        changed = true;
-      }
-    });
-    if (!changed) break;
-    let fixed = 0;
-    let restP = 0;
-    ps.forEach((p, i) => {
-      if (clamped[i]) fixed += floorImplied;
-      else restP += Math.max(0, p);
-    });
-    const restBudget = Math.max(0, budget - fixed);
-    ps.forEach((p, i) => {
-      implied[i] = clamped[i] ? floorImplied : restP > 0 ? (Math.max(0, p) / restP) * restBudget : 0;
-    });
+  const implied = new Array<number>(n);
+  let over = false;
+  for (let i = 0; i < n; i++) {
+    const p = ps[i]!;
+    const q = live === 2 ? (p > 0 ? p + (opts.margin * total) / 2 : 0) : Math.max(0, p) * (1 + opts.margin);
+    implied[i] = q;
+    if (q > floorImplied) over = true;
   }
-  return implied.map((q) => toOdds(q, opts.maxOdds));
+  if (over) {
+    // Rescaling the rest can push another outcome past the floor (double chance): repeat until stable.
+    const clamped = new Array<boolean>(n).fill(false);
+    for (let round = 0; round < n; round++) {
+      let changed = false;
+      for (let i = 0; i < n; i++) {
+        if (!clamped[i] && implied[i]! > floorImplied) {
+          clamped[i] = true;
+          changed = true;
+        }
+      }
+      if (!changed) break;
+      let fixed = 0;
+      let restP = 0;
+      for (let i = 0; i < n; i++) {
+        if (clamped[i]) fixed += floorImplied;
+        else restP += Math.max(0, ps[i]!);
+      }
+      const restBudget = Math.max(0, budget - fixed);
+      for (let i = 0; i < n; i++) {
+        implied[i] = clamped[i] ? floorImplied : restP > 0 ? (Math.max(0, ps[i]!) / restP) * restBudget : 0;
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) implied[i] = toOdds(implied[i]!, opts.maxOdds);
+  return implied;
 }
 
 export function toOdds(implied: number, maxOdds: number): number {

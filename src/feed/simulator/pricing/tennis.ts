@@ -39,6 +39,23 @@ export function tiebreakServerIsFirst(n: number): boolean {
   return n === 0 || Math.floor((n - 1) / 2) % 2 === 1;
 }
 
+/** A tie-break from 0-0 by serve and first server: every set's forward pass reaches 6-6 with the same few serves. */
+const freshTiebreakCache = new Map<number, Map<number, [number, number]>>();
+
+function freshTiebreakWin(sp: ServeProbs, homeFirst: boolean): number {
+  let byAway = freshTiebreakCache.get(sp.home);
+  if (byAway === undefined) {
+    if (freshTiebreakCache.size > 5_000) freshTiebreakCache.clear();
+    freshTiebreakCache.set(sp.home, (byAway = new Map()));
+  }
+  let both = byAway.get(sp.away);
+  if (both === undefined) {
+    both = [tiebreakWin(sp, 0, 0, true), tiebreakWin(sp, 0, 0, false)];
+    byAway.set(sp.away, both);
+  }
+  return both[homeFirst ? 0 : 1];
+}
+
 /** P(home wins a tie-break to `target`) from (h, a) points, `homeFirst`: home served its first point. */
 export function tiebreakWin(sp: ServeProbs, h: number, a: number, homeFirst: boolean, target = 7): number {
   const memo = new Map<number, number>();
@@ -122,7 +139,7 @@ export function setFinals(sp: ServeProbs, st: SetState): SetFinals {
       }
       const homeServing = ((total - (h0 + a0)) % 2 === 0) === st.homeServing;
       if (h === 6 && a === 6) {
-        const w = tiebreakWin(sp, 0, 0, homeServing);
+        const w = freshTiebreakWin(sp, homeServing);
         addFinal(out, 7, 6, q * w);
         addFinal(out, 6, 7, q * (1 - w));
         continue;
@@ -184,6 +201,7 @@ export function matchOutlook(
   current: SetState,
 ): MatchOutlook {
   const need = Math.floor(bestOf / 2) + 1;
+  if (need > 7) throw new RangeError(`best of ${bestOf}: the set layers count up to 7 sets won`);
   const fresh = freshSetFinals(sp);
   const MAXG = 13 * bestOf + 1;
   const OFF = MAXG;
@@ -202,13 +220,17 @@ export function matchOutlook(
     total: Float64Array;
     margin: Float64Array;
   }
-  const layers = new Map<string, Layer>();
+  // By sets won (sh × 8 + sa; a side wins 4 at most), and the order they were made in (the sums below
+  // keep it). Texts such as "2-1" as keys cost more than the sums at every price.
+  const layers: Array<Layer | undefined> = [];
+  const made: number[] = [];
   const layerOf = (sh: number, sa: number): Layer => {
-    const k = `${sh}-${sa}`;
-    let l = layers.get(k);
+    const k = sh * 8 + sa;
+    let l = layers[k];
     if (l === undefined) {
       l = { total: new Float64Array(MAXG + 1), margin: new Float64Array(2 * MAXG + 1) };
-      layers.set(k, l);
+      layers[k] = l;
+      made.push(k);
     }
     return l;
   };
@@ -222,7 +244,7 @@ export function matchOutlook(
     for (let sh = 0; sh <= played; sh++) {
       const sa = played - sh;
       if (sh >= need || sa >= need) continue;
-      const l = layers.get(`${sh}-${sa}`);
+      const l = layers[sh * 8 + sa];
       if (l === undefined) continue;
       const finals = sh === setsWon[0] && sa === setsWon[1] ? currentFinals : freshFinals;
       for (const f of finals) {
@@ -242,8 +264,10 @@ export function matchOutlook(
       }
     }
   }
-  for (const [k, l] of layers) {
-    const [sh, sa] = k.split('-').map(Number) as [number, number];
+  for (const k of made) {
+    const l = layers[k]!;
+    const sh = Math.floor(k / 8);
+    const sa = k % 8;
     if (sh < need && sa < need) continue;
     let mass = 0;
     for (let g = 0; g <= MAXG; g++) {
@@ -251,7 +275,7 @@ export function matchOutlook(
       totalGames[g]! += l.total[g]!;
     }
     for (let d = 0; d < l.margin.length; d++) gameMargin[d]! += l.margin[d]!;
-    sets.set(k, mass);
+    sets.set(`${sh}-${sa}`, mass);
     if (sh >= need) pHome += mass;
   }
   return { pHome, sets, totalGames, gameMargin, marginOffset: OFF };
