@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism, loadavg } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -21,8 +22,15 @@ const skip = existsSync(CHROMIUM)
 const MINUTE = 60_000;
 /** How long a change may take to show before it counts as not shown at all (a deadline, not a speed target). */
 const SHOWN = 10_000;
-/** A main-thread task this long means the page froze (a quiet machine's tasks stay under 100 ms: see docs/console.md). */
+/** A main-thread task this long means the page froze, whatever the machine. */
 const FROZEN = 2_000;
+/**
+ * The console's own bounds (a price shown within a second of its feed message, no task over 100 ms
+ * while a 1,000-market event ticks) are asserted when the machine has a core free for the page;
+ * beside other suites (CI runs three files at a time on two cores) they are reported, and only the
+ * deadlines above hold.
+ */
+const quiet = (): boolean => (loadavg()[0] ?? 0) < availableParallelism();
 const iso = (offsetMs: number): string => new Date(Date.now() + offsetMs).toISOString();
 const NBA = { slug: 'usa-nba', name: 'NBA', country: 'United States', tier: 1 };
 
@@ -274,10 +282,13 @@ describe('live console in a browser', { skip }, () => {
 
       // A new price shows in place (no reload, no poll), with its direction. How fast is a figure of the
       // machine's load, not a pass mark (speed targets live in bench/): it is reported, not asserted.
+      const wasQuiet = quiet();
       const started = Date.now();
       await feed([odds('live-1', [{ selection_id: SEL.home, odds: 2.4 }])]);
       await page.waitForSelector(`${priceCell('live-1', SEL.home)}[data-odds="2.4"]`, { timeout: SHOWN });
-      t.diagnostic(`a price shown ${Date.now() - started} ms after its feed message`);
+      const shownMs = Date.now() - started;
+      t.diagnostic(`a price shown ${shownMs} ms after its feed message (${wasQuiet ? 'quiet' : 'busy'} machine)`);
+      if (wasQuiet) assert.ok(shownMs < 1_000, `shown ${shownMs} ms after the feed message`);
       assert.match((await page.textContent(priceCell('live-1', SEL.home))) ?? '', /^2\.40▼ down$/);
       assert.match((await page.getAttribute(priceCell('live-1', SEL.home), 'class')) ?? '', /flash-down-/);
       await feed([odds('live-1', [{ selection_id: SEL.home, odds: 2.6 }])]);
@@ -370,7 +381,7 @@ describe('live console in a browser', { skip }, () => {
   });
 
   test(
-    'an event of 1,000 markets renders, and 100 changes every 300 ms never freeze its main thread (long tasks reported)',
+    'an event of 1,000 markets renders, and 100 changes every 300 ms never block its main thread (100 ms on a quiet machine, a freeze on a busy one)',
     { timeout: 120_000 },
     async (t) => {
       await feed([
@@ -468,6 +479,9 @@ describe('live console in a browser', { skip }, () => {
       // A frozen page is a defect whatever the machine; how long each task took depends on its load
       // (CI runs this beside other suites), so the bound is a frozen page's, and the figures are reported.
       assert.ok(Math.max(0, ...longTasks) <= FROZEN, `long tasks while prices moved: ${JSON.stringify(longTasks)}`);
+      if (quiet()) {
+        assert.ok(Math.max(0, ...longTasks) <= 100, `long tasks on a quiet machine: ${JSON.stringify(longTasks)}`);
+      }
       t.diagnostic(`long tasks (over 50 ms) while 20 ticks of 100 changes arrived: ${JSON.stringify(longTasks)}`);
 
       // The chart: the history's points, then the live ones.
