@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { loadConfig } from '../../src/config.js';
-import { createService, type Service } from '../../src/service.js';
+import type { Service } from '../../src/service.js';
 import { betChecks, betLife } from '../helpers/bet-life.js';
 import { clusterSkip } from '../helpers/cluster.js';
+import { nodeSet, type NodeSet } from '../helpers/in-process-node.js';
 import { createTestSchema, type TestSchema } from '../helpers/postgres.js';
 import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
@@ -20,40 +20,12 @@ describe('bet check on an API node across the retention boundary', { skip }, () 
   let schema: TestSchema;
   let prefix: string;
   let redis: Redis;
-  const services: Service[] = [];
   /** The world clock of every node: near the wall clock, moved by the test. */
   let t = Date.now();
 
-  async function start(role: 'api' | 'pipeline'): Promise<Service> {
-    const config = loadConfig({
-      ROLE: role,
-      DATABASE_URL: schema.url,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: prefix,
-      FEED: 'none',
-      ADMIN_KEY: ADMIN,
-      DEMO_API_KEY: KEY,
-      DEMO_PLAN: 'unlimited',
-      LOG_LEVEL: 'silent',
-      FLUSH_INTERVAL_MS: '100',
-      STALE_LOCK_SECONDS: '0',
-      ENDED_RETENTION_HOURS: '1',
-    });
-    const service = await createService(config, { now: () => t });
-    services.push(service);
-    return service;
-  }
-
-  async function feed(s: Service, lines: object[]): Promise<void> {
-    const res = await s.app.inject({
-      method: 'POST',
-      url: '/admin/v1/feed',
-      headers: { 'x-admin-key': ADMIN, 'content-type': 'application/x-ndjson' },
-      payload: lines.map((l) => JSON.stringify(l)).join('\n'),
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    assert.equal(res.json<{ rejected: number }>().rejected, 0, res.body);
-  }
+  let nodes: NodeSet;
+  const start = (role: 'api' | 'pipeline'): Promise<Service> => nodes.start(role);
+  const feed = (s: Service, lines: object[]): Promise<void> => nodes.feed(s, lines);
 
   async function answers(s: Service, checks: readonly object[]): Promise<Array<{ status: number; body: unknown }>> {
     const out = [];
@@ -77,13 +49,21 @@ describe('bet check on an API node across the retention boundary', { skip }, () 
     schema = await createTestSchema();
     prefix = testPrefix();
     redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    nodes = nodeSet({
+      databaseUrl: schema.url,
+      redisPrefix: prefix,
+      adminKey: ADMIN,
+      apiKey: KEY,
+      now: () => t,
+      env: { ENDED_RETENTION_HOURS: '1' },
+    });
     leader = await start('pipeline');
     await until('a leader', async () => (await leader.app.inject({ url: '/readyz' })).statusCode === 200);
     api = await start('api');
   });
 
   after(async () => {
-    for (const s of services.reverse()) await s.close().catch(() => undefined);
+    await nodes.closeAll();
     await dropPrefix(redis, prefix);
     redis.disconnect();
     await schema.drop();

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { loadConfig } from '../../src/config.js';
-import { createService, type Service } from '../../src/service.js';
+import type { Service } from '../../src/service.js';
 import { clusterSkip } from '../helpers/cluster.js';
+import { nodeSet, type NodeSet } from '../helpers/in-process-node.js';
 import { createTestSchema, type TestSchema } from '../helpers/postgres.js';
 import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
@@ -26,42 +26,15 @@ describe('closing prices across a pipeline leader failover', { skip }, () => {
   let schema: TestSchema;
   let prefix: string;
   let redis: Redis;
-  const services: Service[] = [];
   /** The world clock every node reads (near the wall clock: election and stream timing stay real). */
   let t = Date.now();
 
-  async function start(role: 'api' | 'pipeline'): Promise<Service> {
-    const config = loadConfig({
-      ROLE: role,
-      DATABASE_URL: schema.url,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: prefix,
-      FEED: 'none',
-      ADMIN_KEY: ADMIN,
-      DEMO_API_KEY: KEY,
-      DEMO_PLAN: 'unlimited',
-      LOG_LEVEL: 'silent',
-      FLUSH_INTERVAL_MS: '100',
-      STALE_LOCK_SECONDS: '0',
-    });
-    const service = await createService(config, { now: () => t });
-    services.push(service);
-    return service;
-  }
+  let nodes: NodeSet;
+  const start = (role: 'api' | 'pipeline'): Promise<Service> => nodes.start(role);
+  const feed = (s: Service, lines: object[]): Promise<void> => nodes.feed(s, lines);
 
   async function leads(s: Service): Promise<void> {
     await until('a leader', async () => (await s.app.inject({ url: '/readyz' })).statusCode === 200);
-  }
-
-  async function feed(s: Service, lines: object[]): Promise<void> {
-    const res = await s.app.inject({
-      method: 'POST',
-      url: '/admin/v1/feed',
-      headers: { 'x-admin-key': ADMIN, 'content-type': 'application/x-ndjson' },
-      payload: lines.map((l) => JSON.stringify(l)).join('\n'),
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    assert.equal(res.json<{ rejected: number }>().rejected, 0, res.body);
   }
 
   async function odds(s: Service, id: string): Promise<Payload> {
@@ -119,20 +92,21 @@ describe('closing prices across a pipeline leader failover', { skip }, () => {
     schema = await createTestSchema();
     prefix = testPrefix();
     redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    nodes = nodeSet({ databaseUrl: schema.url, redisPrefix: prefix, adminKey: ADMIN, apiKey: KEY, now: () => t });
     const first = await start('pipeline');
     await leads(first);
     api = await start('api');
   });
 
   after(async () => {
-    for (const s of services.reverse()) await s.close().catch(() => undefined);
+    await nodes.closeAll();
     await dropPrefix(redis, prefix);
     redis.disconnect();
     await schema.drop();
   });
 
   it('the standby that takes over fixes the last prematch prices as closing, and none for prices first given after the start', async () => {
-    const leader = services[0] as Service;
+    const leader = nodes.services[0] as Service;
     const standby = await start('pipeline');
     // cf1: priced and moved before its start. cf2: first priced 15 minutes after its start, still
     // prematch (its status lags). cf3: first seen live.
