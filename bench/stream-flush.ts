@@ -124,13 +124,14 @@ export const streamFlushSection: Section = {
           league: 'capacity',
           at: now,
           bytes: CHANGES * 40,
+          count: CHANGES,
+          layout: -1,
+          packed: null,
           changes: {
             marketIds: sel.map((s) => Math.ceil(s / 3)),
             selectionIds: sel,
             odds: sel.map(() => Math.round((1.01 + random() * 20) * 100) / 100),
             locked: Uint8Array.from(sel, () => (random() < 0.05 ? 1 : 0)),
-            outcomes: new Uint32Array(CHANGES),
-            layout: -1,
           },
         });
       }

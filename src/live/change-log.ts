@@ -353,7 +353,7 @@ export class ChangeLog {
    * than encoding the same changes a second time. A view: copy it before returning.
    */
   encodedOddsOf(entry: OddsEntry): Uint8Array | null {
-    return this.writer?.oddsBytesOf(entry) ?? null;
+    return entry.packed ?? this.writer?.oddsBytesOf(entry) ?? null;
   }
 
   subscribe(listener: (entry: LogEntry) => void): () => void {

@@ -9,6 +9,8 @@
 export class ColumnSlab {
   private slab: ArrayBuffer;
   private used = 0;
+  /** Where the last take from the slab began (-1: it had a buffer of its own). */
+  private lastAt = -1;
 
   constructor(private readonly size = 256 * 1024) {
     this.slab = new ArrayBuffer(size);
@@ -20,13 +22,29 @@ export class ColumnSlab {
    */
   take(bytes: number): { buffer: ArrayBuffer; offset: number } {
     const need = Math.ceil(bytes / 8) * 8;
-    if (need > this.size / 4) return { buffer: new ArrayBuffer(need), offset: 0 };
+    if (need > this.size / 4) {
+      this.lastAt = -1;
+      return { buffer: new ArrayBuffer(need), offset: 0 };
+    }
     if (this.used + need > this.slab.byteLength) {
       this.slab = new ArrayBuffer(this.size);
       this.used = 0;
     }
     const offset = this.used;
     this.used += need;
+    this.lastAt = offset;
     return { buffer: this.slab, offset };
+  }
+
+  /**
+   * The last take needed only `bytes` of the room it asked for (a worst case reserved before an
+   * encoding): the rest goes back to the slab. Returns false when that take had a buffer of its
+   * own (the caller copies what it keeps, rather than holding the whole buffer).
+   */
+  shrinkLast(bytes: number): boolean {
+    if (this.lastAt < 0) return false;
+    this.used = this.lastAt + Math.ceil(bytes / 8) * 8;
+    this.lastAt = -1;
+    return true;
   }
 }

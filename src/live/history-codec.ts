@@ -37,6 +37,9 @@ const GROUP_AT_FLOAT = 1;
 
 export class HistoryDecodeError extends Error {}
 
+/** Columns never read: changes given in the compact form (addEncoded). */
+const NO_COLUMNS: OddsChangeColumns = { marketIds: [], selectionIds: [], odds: [], locked: [] };
+
 /** An empty set of columns able to hold n changes. */
 export function historyColumns(n: number): HistoryColumns {
   return {
@@ -68,7 +71,8 @@ export class HistoryChunkWriter {
   add(at: number, c: OddsChangeColumns, from: number, n: number, encoded: Uint8Array | null = null): void {
     if (n === 0) return;
     if (this.count === 0) this.base = at;
-    const raw = !oddsIdsSafe(c, from, n);
+    // Bytes in the compact form exist only for ids it holds: their columns need no look.
+    const raw = encoded === null && !oddsIdsSafe(c, from, n);
     const atWhole = Number.isSafeInteger(at) && Number.isSafeInteger(at - this.base);
     const room = 20 + (raw ? 25 * n : encoded !== null ? encoded.byteLength : ODDS_CHANGE_MAX_BYTES * n);
     this.ensure(room);
@@ -93,6 +97,11 @@ export class HistoryChunkWriter {
     this.count += n;
     if (at < this.fromAt) this.fromAt = at;
     if (at > this.toAt) this.toAt = at;
+  }
+
+  /** n changes made at `at`, given only in the compact form (an odds entry's packed bytes). */
+  addEncoded(at: number, n: number, encoded: Uint8Array): void {
+    this.add(at, NO_COLUMNS, 0, n, encoded);
   }
 
   /** The chunk of everything added since the last take (null if nothing); the writer starts again, keeping its memory. */

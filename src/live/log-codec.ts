@@ -154,9 +154,19 @@ export class LogSegmentWriter {
   }
 
   private odds(entry: OddsEntry): void {
-    const c = entry.changes;
-    const n = c.odds.length;
+    const n = entry.count;
     this.uvarint(n);
+    const packed = entry.packed;
+    if (packed !== null) {
+      // Encoded as the changes were applied (ReadModel.applyPrices): copied as it is.
+      this.ensure(packed.byteLength);
+      this.buf.set(packed, this.p);
+      this.lastOdds = entry;
+      this.lastOddsStart = this.p;
+      this.p += packed.byteLength;
+      return;
+    }
+    const c = entry.changes;
     // Room for the worst case once, then the loop writes with no call and no check per byte: a
     // capacity tick is 100,000 selections every 300 ms, encoded on the event loop as they append.
     this.ensure(n * ODDS_CHANGE_MAX_BYTES);
@@ -177,7 +187,7 @@ export class LogSegmentWriter {
 
   private oddsRaw(entry: OddsEntry): void {
     const c = entry.changes;
-    const n = c.odds.length;
+    const n = entry.count;
     this.uvarint(n);
     this.ensure(25 * n);
     for (let k = 0; k < n; k++) {
@@ -344,7 +354,7 @@ export function putVarint(b: Uint8Array, p: number, v: number): number {
 }
 
 function safeIds(entry: OddsEntry): boolean {
-  return oddsIdsSafe(entry.changes, 0, entry.changes.marketIds.length);
+  return entry.packed !== null || oddsIdsSafe(entry.changes, 0, entry.count);
 }
 
 /** Encodes entries as one segment (tests, and a segment written at once). */
@@ -429,7 +439,11 @@ export function decodeLogSegment(data: Uint8Array): LogEntry[] {
   return out;
 }
 
-function decodeOdds(r: Reader, base: Omit<OddsEntry, 'kind' | 'changes' | 'bytes'>, raw: boolean): OddsEntry {
+function decodeOdds(
+  r: Reader,
+  base: Omit<OddsEntry, 'kind' | 'changes' | 'bytes' | 'count' | 'layout' | 'packed'>,
+  raw: boolean,
+): OddsEntry {
   const n = r.uvarint();
   if (n > r.remaining) throw new LogCodecError('log segment odds entry is damaged');
   const marketIds = new Float64Array(n);
@@ -440,7 +454,10 @@ function decodeOdds(r: Reader, base: Omit<OddsEntry, 'kind' | 'changes' | 'bytes
   return {
     kind: 'odds',
     ...base,
-    changes: { marketIds, selectionIds, odds, locked, outcomes: new Uint32Array(0), layout: -1 },
+    count: n,
+    layout: -1,
+    packed: null,
+    changes: { marketIds, selectionIds, odds, locked },
     bytes: oddsEntryBytes(n),
   };
 }

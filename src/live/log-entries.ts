@@ -144,19 +144,17 @@ export function oddsEntry(
 ): Omit<OddsEntry, 'position'> {
   const n = outcomes.length;
   const book = le.book;
-  // The five columns side by side in a shared slab: a capacity tick makes 1,000 of these, and a
-  // backing store of their own cost more than the loop that fills them (29 bytes a change, as
-  // oddsEntryBytes counts).
-  const { buffer: buf, offset: at } = slab.take(29 * n);
+  // The four columns side by side in a shared slab: many entries a tick, and a backing store of
+  // their own cost more than the loop that fills them. (A feed's ticks take the packed path of
+  // ReadModel.applyPrices instead; this one is for ids the compact form cannot hold.)
+  const { buffer: buf, offset: at } = slab.take(25 * n);
   const marketIds = new Float64Array(buf, at, n);
   const selectionIds = new Float64Array(buf, at + 8 * n, n);
   const odds = new Float64Array(buf, at + 16 * n, n);
-  const indexes = new Uint32Array(buf, at + 24 * n, n);
-  const locked = new Uint8Array(buf, at + 28 * n, n);
+  const locked = new Uint8Array(buf, at + 24 * n, n);
   book.marketIdsOf(outcomes, marketIds);
   for (let k = 0; k < n; k++) {
     const o = outcomes[k] as number;
-    indexes[k] = o;
     selectionIds[k] = known === null ? book.selectionId(o) : (known.ids[known.ks[k] as number] as number);
     odds[k] = book.odds(o);
     locked[k] = allLocked || book.isLocked(o) ? 1 : 0;
@@ -169,7 +167,10 @@ export function oddsEntry(
     sport: e.sport,
     league: e.league.slug,
     at: e.updatedAt,
-    changes: { marketIds, selectionIds, odds, locked, outcomes: indexes, layout: book.layout },
+    count: n,
+    layout: book.layout,
+    packed: null,
+    changes: { marketIds, selectionIds, odds, locked },
     bytes: oddsEntryBytes(n),
   };
 }

@@ -19,9 +19,6 @@ export interface OddsChanges {
   odds: Float64Array;
   /** 1 when the selection is locked (including a lock of the whole event). */
   locked: Uint8Array;
-  /** The outcomes' indexes in the event's book, valid while the book keeps this `layout` (write-behind). */
-  outcomes: Uint32Array;
-  layout: number;
 }
 
 interface EntryBase {
@@ -46,7 +43,17 @@ export interface JsonEntry extends EntryBase {
 
 export interface OddsEntry extends EntryBase {
   kind: 'odds';
-  changes: OddsChanges;
+  /** How many changes (without decoding them). */
+  count: number;
+  /** The book layout the changes were made in (write-behind: another one means a full row); -1 unknown. */
+  layout: number;
+  /**
+   * The changes in the compact form (log-codec's putOddsChanges), when the entry was made in that
+   * form: the window, the odds history and the odds rows copy these bytes as they are.
+   */
+  packed: Uint8Array | null;
+  /** The changes as columns (decoded from `packed` on first use: a tick nobody streams is never decoded). */
+  readonly changes: OddsChanges;
 }
 
 export interface MarketsEntry extends EntryBase {

@@ -194,8 +194,13 @@ export class MarketBook {
 
   /** The market id of each outcome, into `out` (a capacity tick asks this of 100,000 outcomes). */
   marketIdsOf(outcomes: ArrayLike<number>, out: Float64Array): void {
-    const owner = (this.marketOf ??= this.buildMarketOf());
+    const owner = this.owners();
     for (let k = 0; k < outcomes.length; k++) out[k] = this.marketId(owner[outcomes[k] as number] as number);
+  }
+
+  /** Each outcome's market index (see buildMarketOf): for a loop that asks it of many outcomes. */
+  owners(): Uint16Array | Uint32Array {
+    return (this.marketOf ??= this.buildMarketOf());
   }
 
   /**

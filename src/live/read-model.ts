@@ -11,9 +11,12 @@ import {
   scoreEntry,
   statsEntry,
   statusEntry,
-  type KnownIds,
+  oddsEntryBytes,
   type LockReason,
 } from './log-entries.js';
+import { ODDS_CHANGE_MAX_BYTES, putVarint } from './log-codec.js';
+import { ColumnSlab } from './column-slab.js';
+import { PackedOddsEntry } from './packed-odds-entry.js';
 import { queryKey, statusMatches, type EventQuery } from './event-query.js';
 import { newLiveEvent, type LiveEvent } from './live-event.js';
 import { PayloadCache } from './payload-cache.js';
@@ -95,6 +98,8 @@ export class ReadModel {
   /** Raised by every change to any event: list pages and summaries built before it are stale. */
   private listVersion = 1;
   private readonly pages = new Map<string, CachedPage>();
+  /** Where odds entries' compact bytes are written (see applyPrices). */
+  private readonly packSlab = new ColumnSlab();
   private readonly payloads: PayloadCache;
   /** Compressed forms of batch responses by tag (a poller asking for the same events again reuses them). */
   private readonly batchForms: TaggedForms;
@@ -327,7 +332,7 @@ export class ReadModel {
   /**
    * Sets prices and locks (per change: outcome index, price or NaN, lock 1/0 or -1), in order;
    * returns how many outcomes moved. When any did, the event's updated_at becomes `at` and the
-   * change is logged once, with what moved.
+   * change is logged once, with what moved. `ids`: each change's selection id (the feed message's).
    */
   applyPrices(
     le: LiveEvent,
@@ -339,39 +344,104 @@ export class ReadModel {
   ): number {
     this.notePrematchPrices(le, at, false);
     const book = le.book;
-    const moved: number[] = [];
-    // Where each moved outcome's change is in the input (its id is there: ids[ks[k]]).
-    const ks: number[] = [];
-    for (let k = 0; k < outcomes.length; k++) {
+    const n = outcomes.length;
+    const movedAt = scratchOf(n);
+    // Written now with the version the event takes below; a stale event's lift rebuilds its payloads whole.
+    const stamps = le.stale ? null : le.priceStamps;
+    const stamp = le.version + 1;
+    // One pass: each change that moves is applied, stamped and written in the change log's compact
+    // form (log-codec.ts) while its outcome is in cache. A tick is 100,000 changes; a pass per step
+    // (apply, columns for the entry, their encoding for the window) was most of what it cost.
+    const pack = ids !== null && !this.log.isQuiet;
+    let region: Buffer | null = null;
+    if (pack) {
+      const room = this.packSlab.take(n * ODDS_CHANGE_MAX_BYTES);
+      region = Buffer.from(room.buffer, room.offset, n * ODDS_CHANGE_MAX_BYTES);
+    }
+    const owner = pack ? book.owners() : null;
+    // The event's lock by status folds into each change's; a stale feed's lock lifts below (fresh data).
+    const allLocked = statusLocks(le);
+    let p = 0;
+    let market = 0;
+    let selection = 0;
+    let moved = 0;
+    for (let k = 0; k < n; k++) {
       const o = outcomes[k] as number;
       const price = odds[k] as number;
       const lock = locks[k] as number;
       let changed = false;
       if (!Number.isNaN(price)) changed = book.setOdds(o, price);
       if (lock >= 0) changed = book.setLocked(o, lock === 1) || changed;
-      if (changed) {
-        moved.push(o);
-        ks.push(k);
+      if (!changed) continue;
+      movedAt[moved++] = k;
+      if (stamps !== null) stamps[o] = stamp;
+      if (region === null) continue;
+      const m = book.marketId((owner as Uint16Array)[o] as number);
+      const s = (ids as Float64Array)[k] as number;
+      if (m > MAX_PACKED_ID || s > MAX_PACKED_ID) {
+        // Ids the compact form cannot hold: the entry is made of columns instead (below).
+        region = null;
+        continue;
+      }
+      p = putVarint(region, p, m >= market ? 2 * (m - market) : 2 * (market - m) - 1);
+      p = putVarint(region, p, s >= selection ? 2 * (s - selection) : 2 * (selection - s) - 1);
+      market = m;
+      selection = s;
+      const v = book.odds(o);
+      const locked = allLocked || book.isLocked(o) ? 1 : 0;
+      const milli = Math.round(v * 1000);
+      if (milli >= 1 && milli <= 2 ** 50 && milli / 1000 === v) p = putVarint(region, p, milli * 2 + locked);
+      else {
+        region[p++] = locked;
+        p = region.writeDoubleLE(v, p);
       }
     }
-    if (moved.length === 0) return 0;
+    if (pack) {
+      const kept = this.packSlab.shrinkLast(region === null || moved === 0 ? 0 : p);
+      if (!kept && region !== null) region = Buffer.from(region.subarray(0, p));
+    }
+    if (moved === 0) return 0;
     // In place: a copy of the event per price tick was part of what a live evening promoted to the
     // old generation, and so of how often full collections stalled the feed.
     le.event.updatedAt = at;
-    this.touchPrices(le, moved, ids === null ? null : { ids, ks });
-    return moved.length;
-  }
-
-  /**
-   * Records price or lock changes of the given outcome indexes: cached payloads refresh by
-   * re-rendering only the markets of those outcomes.
-   */
-  touchPrices(le: LiveEvent, outcomes: ArrayLike<number>, known: KnownIds | null = null): void {
     // Lifted before the odds entry, so that entry carries the selections' own locks.
     if (le.stale) this.freshen(le);
     le.version++;
     this.listVersion++;
-    if (!this.log.isQuiet) this.log.append(oddsEntry(le, outcomes, forcedLock(le), undefined, known));
+    if (this.log.isQuiet) return moved;
+    const e = le.event;
+    if (region !== null) {
+      const packed = region.subarray(0, p);
+      this.log.append(
+        new PackedOddsEntry(
+          e.id,
+          e.sport,
+          e.league.slug,
+          e.updatedAt,
+          moved,
+          book.layout,
+          packed,
+          oddsEntryBytes(moved),
+        ),
+      );
+      return moved;
+    }
+    const changed = new Int32Array(moved);
+    for (let j = 0; j < moved; j++) changed[j] = outcomes[movedAt[j] as number] as number;
+    const known = ids === null ? null : { ids, ks: movedAt.subarray(0, moved) };
+    this.log.append(oddsEntry(le, changed, forcedLock(le), undefined, known));
+    return moved;
+  }
+
+  /**
+   * Records price or lock changes made on the book of the given outcome indexes (a caller that
+   * set them itself): cached payloads refresh by re-rendering only those outcomes.
+   */
+  touchPrices(le: LiveEvent, outcomes: ArrayLike<number>): void {
+    if (le.stale) this.freshen(le);
+    le.version++;
+    this.listVersion++;
+    if (!this.log.isQuiet) this.log.append(oddsEntry(le, outcomes, forcedLock(le)));
     const stamps = le.priceStamps;
     if (stamps === null) return;
     for (let k = 0; k < outcomes.length; k++) stamps[outcomes[k] as number] = le.version;
@@ -771,4 +841,15 @@ function repricedOutcomes(le: LiveEvent, markets: readonly Market[]): Uint8Array
     }
   }
   return flags;
+}
+
+/** Ids the compact form of a change holds (its zigzag deltas stay exact below 2^53). */
+const MAX_PACKED_ID = 2 ** 50;
+
+/** Which changes of an odds message moved, reused from one message to the next (a tick is 1,000 messages). */
+let movedScratch = new Int32Array(1024);
+
+function scratchOf(n: number): Int32Array {
+  if (movedScratch.length < n) movedScratch = new Int32Array(Math.max(n, 2 * movedScratch.length));
+  return movedScratch;
 }

@@ -42,8 +42,11 @@ export class OddsHistoryRecorder {
 
   record(entry: LogEntry): void {
     if (entry.kind === 'odds') {
-      const n = entry.changes.selectionIds.length;
-      this.writerOf(entry.eventId).add(entry.at, entry.changes, 0, n, this.encoded(entry));
+      const n = entry.count;
+      const encoded = this.encoded(entry);
+      const writer = this.writerOf(entry.eventId);
+      if (encoded !== null) writer.addEncoded(entry.at, n, encoded);
+      else writer.add(entry.at, entry.changes, 0, n);
       this.recorded += n;
     } else if (entry.kind === 'markets') {
       const flags = entry.repriced;

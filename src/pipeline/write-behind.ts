@@ -99,17 +99,18 @@ export class WriteBehind {
     if (p === undefined) {
       let changes = this.writers.get(id);
       if (changes === undefined) this.writers.set(id, (changes = new HistoryChunkWriter()));
-      p = { layout: entry.changes.layout, changes, full: false };
+      p = { layout: entry.layout, changes, full: false };
       this.odds.set(id, p);
     }
     if (p.full) return;
     // Changes made in another layout, or with the event's lock folded in: the row becomes a full one.
-    if (eventLocked || p.layout !== entry.changes.layout) {
+    if (eventLocked || p.layout !== entry.layout) {
       p.full = true;
       p.changes.clear();
       return;
     }
-    p.changes.add(entry.at, entry.changes, 0, entry.changes.selectionIds.length, encoded);
+    if (encoded !== null) p.changes.addEncoded(entry.at, entry.count, encoded);
+    else p.changes.add(entry.at, entry.changes, 0, entry.count);
   }
 
   /** Takes everything pending (or only one event's share) out as a batch built from current state. */

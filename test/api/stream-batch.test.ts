@@ -15,13 +15,15 @@ function oddsEntry(rng: Rng, i: number): OddsEntry {
     league: i % 2 === 0 ? 'england-premier-league' : '',
     at: 1_790_000_000_000 + i * 300,
     bytes: 100,
+    count: n,
+    // Book layouts mean nothing outside the service's book: an unpacked entry says -1.
+    layout: -1,
+    packed: null,
     changes: {
       marketIds: Float64Array.from({ length: n }, () => rng.int(1, 1e6) * 1e6),
       selectionIds: Float64Array.from({ length: n }, () => rng.int(1, 1e9) * 1e4),
       odds: Float64Array.from({ length: n }, () => Math.round(rng.uniform(1.01, 1000) * 100) / 100),
       locked: Uint8Array.from({ length: n }, () => (rng.next() < 0.2 ? 1 : 0)),
-      outcomes: new Uint32Array(n),
-      layout: 1,
     },
   };
 }

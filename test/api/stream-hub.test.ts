@@ -60,13 +60,14 @@ function appendBatch(log: ChangeLog, round: number): void {
       league: `${sport}-league`,
       at: 1000 + round,
       bytes: 100,
+      count: 3,
+      layout: -1,
+      packed: null,
       changes: {
         marketIds: Float64Array.from([2, 2, 3]),
         selectionIds: Float64Array.from([1, 2, 3]),
         odds: Float64Array.from([1.5 + round / 100, 2.5, 3.25 + e / 100]),
         locked: Uint8Array.from([0, 0, round % 2]),
-        outcomes: new Uint32Array(3),
-        layout: -1,
       },
     });
     if (e % 5 === 0) {

@@ -30,7 +30,10 @@ function entry(rng: Rng, eventId: string, n: number): OddsEntry {
     league: 'l',
     at: 0,
     bytes: 0,
-    changes: { marketIds, selectionIds, odds, locked, outcomes: new Uint32Array(n), layout: 1 },
+    count: n,
+    layout: 1,
+    packed: null,
+    changes: { marketIds, selectionIds, odds, locked },
   };
 }
 

@@ -30,13 +30,14 @@ function oddsEntry(selectionIds: number[], odds: number[]): OddsEntry {
     league: 'soccer-england-1',
     at: 1_700_000_000_000,
     bytes: 0,
+    count: n,
+    layout: -1,
+    packed: null,
     changes: {
       marketIds: Float64Array.from(selectionIds, () => 1),
       selectionIds: Float64Array.from(selectionIds),
       odds: Float64Array.from(odds),
       locked: new Uint8Array(n),
-      outcomes: new Uint32Array(n),
-      layout: -1,
     },
   };
 }

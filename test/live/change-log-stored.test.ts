@@ -22,8 +22,19 @@ function entry(eventId: string, rng: Rng, i: number): LogEntryInput {
     selectionIds[k] = 100 + k;
     odds[k] = Math.round((1.01 + rng.next() * 20) * 100) / 100;
   }
-  const changes = { marketIds, selectionIds, odds, locked: new Uint8Array(n), outcomes: new Uint32Array(n), layout: 1 };
-  return { kind: 'odds', eventId, sport: 'soccer', league: 'l', at: T, bytes: 160 + 29 * n, changes };
+  const changes = { marketIds, selectionIds, odds, locked: new Uint8Array(n) };
+  return {
+    kind: 'odds',
+    eventId,
+    sport: 'soccer',
+    league: 'l',
+    at: T,
+    bytes: 160 + 29 * n,
+    count: n,
+    layout: 1,
+    packed: null,
+    changes,
+  };
 }
 
 /** What a client is shown of an entry. */

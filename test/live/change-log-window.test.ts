@@ -26,8 +26,19 @@ function oddsEntry(eventId: string, rng: Rng, n: number): LogEntryInput {
     odds[k] = Math.round((1.01 + rng.next() * 20) * 100) / 100;
     locked[k] = rng.next() < 0.1 ? 1 : 0;
   }
-  const changes = { marketIds, selectionIds, odds, locked, outcomes: new Uint32Array(n), layout: 1 };
-  return { kind: 'odds', eventId, sport: 'soccer', league: 'l', at: T, bytes: 160 + 29 * n, changes };
+  const changes = { marketIds, selectionIds, odds, locked };
+  return {
+    kind: 'odds',
+    eventId,
+    sport: 'soccer',
+    league: 'l',
+    at: T,
+    bytes: 160 + 29 * n,
+    count: n,
+    layout: 1,
+    packed: null,
+    changes,
+  };
 }
 
 /** What a stream renders of an entry (book indexes are the write-behind's, not the client's). */

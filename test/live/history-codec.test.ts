@@ -133,13 +133,14 @@ describe('odds history codec', () => {
       eventId: 'e1',
       sport: 'soccer',
       league: 'l',
+      count: 100,
+      layout: 0,
+      packed: null,
       changes: {
         marketIds: c.marketIds,
         selectionIds: c.selectionIds,
         odds: c.odds,
         locked: c.locked,
-        outcomes: new Uint32Array(100),
-        layout: 0,
       },
       bytes: 0,
     } as unknown as OddsEntry;

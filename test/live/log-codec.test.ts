@@ -33,13 +33,14 @@ function odds(
     league: 'england-premier-league',
     at,
     bytes: 160 + 29 * n,
+    count: n,
+    layout: -1,
+    packed: null,
     changes: {
       marketIds: Float64Array.from(rows.map((r) => r[0])),
       selectionIds: Float64Array.from(rows.map((r) => r[1])),
       odds: Float64Array.from(rows.map((r) => r[2])),
       locked: Uint8Array.from(rows.map((r) => r[3])),
-      outcomes: new Uint32Array(0),
-      layout: -1,
     },
   };
 }
@@ -150,9 +151,10 @@ function everyKind(): LogEntry[] {
 function comparable(e: LogEntry): unknown {
   const { bytes: _bytes, ...rest } = e;
   if (rest.kind !== 'odds') return rest;
-  const { outcomes: _o, layout: _l, ...changes } = rest.changes;
+  const { layout: _l, packed: _p, ...others } = rest;
+  const changes = rest.changes;
   return {
-    ...rest,
+    ...others,
     changes: {
       marketIds: [...changes.marketIds],
       selectionIds: [...changes.selectionIds],

@@ -32,13 +32,14 @@ function oddsEntry(marketIds: number[]): OddsEntry {
     league: 'l',
     at: 0,
     bytes: 0,
+    count: n,
+    layout: -1,
+    packed: null,
     changes: {
       marketIds: Float64Array.from(marketIds),
       selectionIds: Float64Array.from(marketIds, (m) => m * 10),
       odds: new Float64Array(n).fill(2),
       locked: new Uint8Array(n),
-      outcomes: new Uint32Array(n),
-      layout: -1,
     },
   };
 }

@@ -14,13 +14,14 @@ function asOddsEntry(e: FrameWorkEntry): OddsEntry {
     league: '',
     at: 0,
     bytes: 0,
+    count: n,
+    layout: -1,
+    packed: null,
     changes: {
       marketIds: e.marketIds,
       selectionIds: e.selectionIds,
       odds: e.odds,
       locked: e.locked,
-      outcomes: new Uint32Array(n),
-      layout: -1,
     },
   };
 }

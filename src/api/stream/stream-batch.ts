@@ -99,14 +99,14 @@ export function unpackBatch(b: PackedBatch): Array<{ entry: LogEntry; families: 
       league: b.leagues[j] as string,
       at: b.at[j] as number,
       bytes: 0,
+      count: end - at,
+      layout: -1,
+      packed: null,
       changes: {
         marketIds: b.marketIds.subarray(at, end),
         selectionIds: b.selectionIds.subarray(at, end),
         odds: b.odds.subarray(at, end),
         locked: b.locked.subarray(at, end),
-        // Book indexes mean nothing outside the service's book (only write-behind reads them).
-        outcomes: new Uint32Array(0),
-        layout: -1,
       },
     };
     out.push({ entry, families: b.families.subarray(at, end) });

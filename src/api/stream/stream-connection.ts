@@ -578,13 +578,14 @@ export class StreamConnection {
         league: ev.league,
         at: ev.at,
         bytes: 0,
+        count: n,
+        layout: -1,
+        packed: null,
         changes: {
           marketIds: Float64Array.from(prices, ([, p]) => p.marketId),
           selectionIds: Float64Array.from(prices, ([id]) => id),
           odds: Float64Array.from(prices, ([, p]) => p.odds),
           locked: Uint8Array.from(prices, ([, p]) => p.locked),
-          outcomes: new Uint32Array(n),
-          layout: -1,
         },
       };
       const data = renderEntryData(entry, {
