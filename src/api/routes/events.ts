@@ -229,7 +229,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'getEventsBatch',
           tags,
-          summary: 'Up to 20 events with every market in full (or those of some families: `markets`)',
+          summary: 'Up to 20 events with every market in full',
           querystring: MarketsReadQuery,
           body: BatchBodySchema,
           response: { 200: BatchResponseSchema, ...keyRouteErrors },
