@@ -40,11 +40,16 @@ export function parseMarkets(value: string | undefined): MarketFilter | null {
   for (const f of items) {
     if (!FAMILY.test(f)) {
       throw badRequest(
-        `query parameter 'markets' has an invalid market family '${f}' (letters, digits and _, at most 64: ${ACCEPTED})`,
+        `query parameter 'markets' has an invalid market family '${shown(f)}' (letters, digits and _, at most 64: ${ACCEPTED})`,
       );
     }
   }
   return new MarketFilter(items);
+}
+
+/** A refused item as an error message quotes it: a long one cut short (it may be kilobytes of anything). */
+function shown(item: string): string {
+  return item.length <= 80 ? item : `${item.slice(0, 80)}…`;
 }
 
 /**

@@ -135,11 +135,11 @@ export class ReadModel {
     return { bytes: this.variants.usedBytes, entries: this.variants.size };
   }
 
-  /** Bytes of compressed forms held: market payloads', list pages' and batch responses'. */
+  /** Bytes of compressed forms held: market payloads' (filtered ones too), list pages' and batch responses'. */
   get compressedBytes(): number {
     let pages = 0;
     for (const page of this.pages.values()) pages += page.forms.bytes;
-    return this.payloads.compressedBytes + pages + this.batchForms.usedBytes;
+    return this.payloads.compressedBytes + this.variants.compressedBytes + pages + this.batchForms.usedBytes;
   }
   /** Market payloads rendered whole (first read, change of shape, or evicted from the cache). */
   payloadBuilds = 0;

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { familyOf } from '../../src/live/market-families.js';
-import { decoded } from '../helpers/codings.js';
+import { decoded, metric } from '../helpers/codings.js';
 import {
   at,
   feedOk,
@@ -291,6 +291,16 @@ describe('the markets filter on reads', () => {
       assert.ok(ids.includes(300), `${r.name}: the new market is there`);
       assert.equal(ids.length, 22, `${r.name}: twenty totals lines, totals@1h and the new one`);
     }
+  });
+
+  test('filtered payloads count in a budget of their own, not in the payload cache', async () => {
+    await svc.get('/v1/events/ev/odds');
+    const full = await metric(svc, 'read_model_payload_cache_bytes');
+    const variants = await metric(svc, 'read_model_variant_cache_bytes');
+    const odds = await svc.get('/v1/events/ev/odds?markets=double_chance,totals');
+    assert.equal(odds.status, 200, odds.text);
+    assert.equal(await metric(svc, 'read_model_payload_cache_bytes'), full);
+    assert.equal(await metric(svc, 'read_model_variant_cache_bytes'), variants + odds.raw.length);
   });
 
   test('markets works with odds_format, each format a variant of its own', async () => {
