@@ -16,6 +16,8 @@ export interface MetricSources {
     builtBytes: number;
     refreshes: number;
     cacheBytes: number;
+    /** Bytes held by the cache of filtered payloads (`markets=`). */
+    variantCacheBytes?: number;
     poolAllocatedBytes: number;
   };
   /**
@@ -109,6 +111,11 @@ export class ApiMetrics {
     );
     payloadGauge('read_model_payload_cache_bytes', 'Bytes held by the market payload cache', (p) => p.cacheBytes);
     payloadGauge(
+      'read_model_variant_cache_bytes',
+      'Bytes held by the cache of filtered market payloads (markets=), compressed forms included',
+      (p) => p.variantCacheBytes ?? 0,
+    );
+    payloadGauge(
       'read_model_payload_pool_allocated_bytes',
       'Bytes allocated since start for refreshed payloads because no pooled buffer fitted',
       (p) => p.poolAllocatedBytes,
@@ -146,7 +153,7 @@ export class ApiMetrics {
       );
       compressedGauge(
         'read_model_payload_compressed_bytes',
-        'Bytes of compressed forms held (market payloads, list pages, batch answers); those of market payloads count in read_model_payload_cache_bytes',
+        'Bytes of compressed forms held (market payloads, list pages, batch answers); those of market payloads count in read_model_payload_cache_bytes (filtered ones in read_model_variant_cache_bytes)',
         (c) => c.heldBytes,
       );
     }

@@ -9,6 +9,8 @@ export class CachedPayload implements ServedPayload {
   /** What the cache last counted this entry at (its body and finished forms). */
   accountedBytes = 0;
   accountedCompressedBytes = 0;
+  /** The event it belongs to in the cache (set by the cache). */
+  owner: string | undefined = undefined;
 
   constructor(
     /** The cache key: event id and kind (`o|decimal`, `d|decimal|base`…). */

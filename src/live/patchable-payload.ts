@@ -62,9 +62,16 @@ export class PatchablePayload {
 
   /**
    * Renders the payload whole; into pooled memory when a pool is given, so that the body can be
-   * recycled like a refreshed one (a first refresh then allocates nothing).
+   * recycled like a refreshed one (a first refresh then allocates nothing). `keep` leaves out the
+   * markets it refuses (a read's `markets` filter); a refresh then rewrites the kept ones only.
    */
-  static build(le: LiveEvent, format: OddsFormat, frame: PayloadFrame, pool?: BufferPool): PatchablePayload {
+  static build(
+    le: LiveEvent,
+    format: OddsFormat,
+    frame: PayloadFrame,
+    pool?: BufferPool,
+    keep?: (market: number) => boolean,
+  ): PatchablePayload {
     const book = le.book;
     const pieces: string[] = [frame.prefix, '['];
     let bytes = Buffer.byteLength(frame.prefix) + 1;
@@ -92,6 +99,7 @@ export class PatchablePayload {
       let first = true;
       for (let i = 0; i < book.marketCount; i++) {
         if (book.isWithdrawn(i)) continue;
+        if (keep !== undefined && !keep(i)) continue;
         if (!first) sink.text(',');
         first = false;
         writeMarket(book, i, format, locked, sink);

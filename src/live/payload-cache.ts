@@ -22,6 +22,8 @@ export class PayloadCache {
     private readonly maxBytes: number,
     /** Called with each entry that leaves the cache (its memory may be recycled). */
     private readonly onDrop: (entry: CachedPayload) => void = () => undefined,
+    /** Entries kept at most, whatever their size (a cache of many small payloads: filtered variants). */
+    private readonly maxEntries = Infinity,
   ) {}
 
   get(key: string, marketsVersion: number): CachedPayload | undefined {
@@ -45,6 +47,7 @@ export class PayloadCache {
     this.entries.set(key, entry);
     this.count(entry);
     if (owner !== undefined) {
+      entry.owner = owner;
       let keys = this.byOwner.get(owner);
       if (keys === undefined) this.byOwner.set(owner, (keys = new Set()));
       keys.add(key);
@@ -98,7 +101,7 @@ export class PayloadCache {
   }
 
   private evict(): void {
-    while (this.bytes > this.maxBytes) {
+    while (this.bytes > this.maxBytes || this.entries.size > this.maxEntries) {
       const first = this.entries.keys().next();
       if (first.done) break;
       const victim = this.entries.get(first.value);
@@ -108,6 +111,12 @@ export class PayloadCache {
 
   private drop(key: string, e: CachedPayload): void {
     this.entries.delete(key);
+    // An owner's set forgets the keys that left, so it never outgrows the entries it has (a cache of
+    // filtered variants sees ever new keys for an event whose markets keep their shape for hours).
+    if (e.owner !== undefined) {
+      const keys = this.byOwner.get(e.owner);
+      if (keys !== undefined && keys.delete(key) && keys.size === 0) this.byOwner.delete(e.owner);
+    }
     this.bytes -= e.accountedBytes;
     this.compressed -= e.accountedCompressedBytes;
     e.accountedBytes = 0;

@@ -24,6 +24,7 @@ import { BufferPool } from './buffer-pool.js';
 import { CachedPayload } from './cached-payload.js';
 import { CompressedForms, newCompressionStats, type CompressionStats } from './compressed-forms.js';
 import { compress, type Coding } from './compression.js';
+import type { MarketFilter } from './market-filter.js';
 import { PatchablePayload } from './patchable-payload.js';
 import {
   batchItemFrame,
@@ -51,6 +52,10 @@ export interface ReadModelOptions {
   log?: ChangeLog;
   /** Byte budget of the compressed forms of batch responses (assembled per request, compressed once per change). */
   batchFormBytes?: number;
+  /** Byte budget of the cache of filtered payloads (`markets=`), their compressed forms included. */
+  variantCacheBytes?: number;
+  /** Filtered payloads cached at most, whatever their size. */
+  variantCacheEntries?: number;
 }
 
 /** A list page as cached: its bytes for one list version, their tag, and their compressed forms. */
@@ -101,6 +106,12 @@ export class ReadModel {
   /** Where odds entries' compact bytes are written (see applyPrices). */
   private readonly packSlab = new ColumnSlab();
   private readonly payloads: PayloadCache;
+  /**
+   * Filtered payloads (a read's `markets=`), apart from the unfiltered ones: a client can name ever
+   * new sets of families, and its variants must never push the hot full payloads out of their
+   * budget. Bounded in bytes and in entries (most variants are small: a `1x2` is ~1 KB).
+   */
+  private readonly variants: PayloadCache;
   /** Compressed forms of batch responses by tag (a poller asking for the same events again reuses them). */
   private readonly batchForms: TaggedForms;
   /**
@@ -124,11 +135,16 @@ export class ReadModel {
     return this.payloads.usedBytes;
   }
 
-  /** Bytes of compressed forms held: market payloads', list pages' and batch responses'. */
+  /** Bytes and entries held by the cache of filtered payloads (`markets=`). */
+  get variantCache(): { bytes: number; entries: number } {
+    return { bytes: this.variants.usedBytes, entries: this.variants.size };
+  }
+
+  /** Bytes of compressed forms held: market payloads' (filtered ones too), list pages' and batch responses'. */
   get compressedBytes(): number {
     let pages = 0;
     for (const page of this.pages.values()) pages += page.forms.bytes;
-    return this.payloads.compressedBytes + pages + this.batchForms.usedBytes;
+    return this.payloads.compressedBytes + this.variants.compressedBytes + pages + this.batchForms.usedBytes;
   }
   /** Market payloads rendered whole (first read, change of shape, or evicted from the cache). */
   payloadBuilds = 0;
@@ -153,6 +169,14 @@ export class ReadModel {
       entry.forms.clear();
       this.buffers.give(entry.payload.body);
     });
+    this.variants = new PayloadCache(
+      opts.variantCacheBytes ?? 32 * 1024 * 1024,
+      (entry) => {
+        entry.forms.clear();
+        this.buffers.give(entry.payload.body);
+      },
+      opts.variantCacheEntries ?? 4096,
+    );
     this.batchForms = new TaggedForms(opts.batchFormBytes ?? 32 * 1024 * 1024, this.compression);
   }
 
@@ -321,6 +345,7 @@ export class ReadModel {
     le.priceStamps = null;
     this.listVersion++;
     this.payloads.dropOwner(le.event.id);
+    this.variants.dropOwner(le.event.id);
   }
 
   /** Records a change outside the markets array (score, clock, stats…): cached payloads refresh their frame only. */
@@ -477,6 +502,7 @@ export class ReadModel {
     this.events.delete(id);
     this.results.delete(id);
     this.payloads.dropOwner(id);
+    this.variants.dropOwner(id);
     this.orderDirty = true;
     this.listVersion++;
     this.log.append(evictedEntry(le.event, this.now()));
@@ -568,18 +594,18 @@ export class ReadModel {
     return this.detailPayload(le, format, baseUrl).body;
   }
 
-  batchItemJson(le: LiveEvent, format: OddsFormat, baseUrl: string): Buffer {
-    return this.cached(le, `b|${format}|${baseUrl}`, format, () => batchItemFrame(le, format, baseUrl)).body;
+  batchItemJson(le: LiveEvent, format: OddsFormat, baseUrl: string, filter: MarketFilter | null = null): Buffer {
+    return this.cached(le, `b|${format}|${baseUrl}`, format, () => batchItemFrame(le, format, baseUrl), filter).body;
   }
 
-  /** The odds payload as served (pooled bytes: hold them while sending). */
-  oddsPayload(le: LiveEvent, format: OddsFormat): ServedPayload {
-    return this.cached(le, `o|${format}`, format, () => oddsFrame(le, format));
+  /** The odds payload as served (pooled bytes: hold them while sending); `filter` keeps some families only. */
+  oddsPayload(le: LiveEvent, format: OddsFormat, filter: MarketFilter | null = null): ServedPayload {
+    return this.cached(le, `o|${format}`, format, () => oddsFrame(le, format), filter);
   }
 
-  /** The event detail as served (pooled bytes: hold them while sending). */
-  detailPayload(le: LiveEvent, format: OddsFormat, baseUrl: string): ServedPayload {
-    return this.cached(le, `d|${format}|${baseUrl}`, format, () => detailFrame(le, format, baseUrl));
+  /** The event detail as served (pooled bytes: hold them while sending); `filter` keeps some families only. */
+  detailPayload(le: LiveEvent, format: OddsFormat, baseUrl: string, filter: MarketFilter | null = null): ServedPayload {
+    return this.cached(le, `d|${format}|${baseUrl}`, format, () => detailFrame(le, format, baseUrl), filter);
   }
 
   /**
@@ -587,16 +613,23 @@ export class ReadModel {
    * skipped). The body is assembled per request from the cached items (plain memory, no hold
    * needed); its tag comes from the items' versions, and its compressed forms are kept by tag.
    */
-  batch(ids: readonly string[], format: OddsFormat, baseUrl: string): ServedPayload {
+  batch(
+    ids: readonly string[],
+    format: OddsFormat,
+    baseUrl: string,
+    filter: MarketFilter | null = null,
+  ): ServedPayload {
     const parts: Buffer[] = [];
+    // A filtered batch is tagged with its families too (the unfiltered tag is as it always was).
     const versions: Array<string | number> = [format, baseUrl, ids.length];
+    if (filter !== null) versions.push(`m=${filter.value}`);
     // Held until copied: a later item's build may evict an earlier one, whose memory a refresh
     // after it could then overwrite.
     const releases: Array<() => void> = [];
     for (const id of ids) {
       const le = this.events.get(id);
       if (le === undefined) continue;
-      const item = this.batchItemJson(le, format, baseUrl);
+      const item = this.batchItemJson(le, format, baseUrl, filter);
       releases.push(this.hold(item));
       versions.push(id, le.version);
       parts.push(Buffer.from(`${parts.length === 0 ? '' : ','}${JSON.stringify(id)}:`), item);
@@ -730,10 +763,19 @@ export class ReadModel {
   /**
    * A payload that embeds the event's markets: served as cached while the event is unchanged,
    * refreshed (moved markets only) after price ticks, rebuilt whole after a change of shape.
+   * A filtered one (some families only) lives in a cache of its own, under its families' digest,
+   * which is also part of its tag: each variant has its own ETag and compressed forms.
    */
-  private cached(le: LiveEvent, kind: string, format: OddsFormat, frame: () => PayloadFrame): CachedPayload {
-    const key = `${le.event.id}|${kind}`;
-    const hit = this.payloads.get(key, le.marketsVersion);
+  private cached(
+    le: LiveEvent,
+    kind: string,
+    format: OddsFormat,
+    frame: () => PayloadFrame,
+    filter: MarketFilter | null = null,
+  ): CachedPayload {
+    const cache = filter === null ? this.payloads : this.variants;
+    const key = filter === null ? `${le.event.id}|${kind}` : `${le.event.id}|${kind}|m=${filter.digest}`;
+    const hit = cache.get(key, le.marketsVersion);
     if (hit !== undefined) {
       if (hit.payload.builtAt !== le.version) {
         this.selectionsWritten += hit.payload.refresh(le, format, frame(), this.buffers);
@@ -741,11 +783,14 @@ export class ReadModel {
         hit.forms.clear();
         this.serializations++;
         this.payloadRefreshes++;
-        this.payloads.resized(hit);
+        cache.resized(hit);
       }
       return hit;
     }
-    const payload = PatchablePayload.build(le, format, frame(), this.buffers);
+    const payload =
+      filter === null
+        ? PatchablePayload.build(le, format, frame(), this.buffers)
+        : PatchablePayload.build(le, format, frame(), this.buffers, filter.keepsMarket(le.book));
     this.serializations++;
     this.payloadBuilds++;
     this.payloadBuiltBytes += payload.body.length;
@@ -756,9 +801,9 @@ export class ReadModel {
       tagPrefix(this.tagNonce, key),
       this.compression,
       (b) => this.buffers.hold(b),
-      (e) => this.payloads.resized(e),
+      (e) => cache.resized(e),
     );
-    this.payloads.set(entry, le.event.id);
+    cache.set(entry, le.event.id);
     return entry;
   }
 

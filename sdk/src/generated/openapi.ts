@@ -1595,6 +1595,8 @@ export interface operations {
             query?: {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
+                /** @description comma-separated market families (1x2, totals…): only the markets of those families (docs/api.md, "The markets filter"); an unknown family is a 400 */
+                markets?: string;
             };
             header?: {
                 /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */
@@ -1693,6 +1695,8 @@ export interface operations {
             query?: {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
+                /** @description comma-separated market families (1x2, totals…): only the markets of those families (docs/api.md, "The markets filter"); an unknown family is a 400 */
+                markets?: string;
                 /** @description ISO date-time: the odds as they stood then (from the odds history) */
                 at?: string;
             };
@@ -1888,6 +1892,8 @@ export interface operations {
             query?: {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
+                /** @description comma-separated market families (1x2, totals…): only the markets of those families (docs/api.md, "The markets filter"); an unknown family is a 400 */
+                markets?: string;
             };
             header?: {
                 /** @description an ETag seen before (a list, W/ tags or * too): 304 with no body while it still matches */

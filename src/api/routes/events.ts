@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { isTerminal, resultStatusOf } from '../../domain/lifecycle.js';
 import type { OddsFormat } from '../../domain/types.js';
+import type { LiveEvent } from '../../live/live-event.js';
 import { decisionFields } from '../../live/payloads.js';
 import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
@@ -15,7 +16,6 @@ import {
   keyRouteErrors,
   LimitParam,
   OddsFormatParam,
-  OddsFormatQuery,
   OffsetParam,
   StringEnum,
 } from '../schemas/common.js';
@@ -30,6 +30,7 @@ import {
 } from '../schemas/events.js';
 import { OddsAtSchema } from '../schemas/history.js';
 import { parseInstant } from '../instants.js';
+import { checkKnown, MarketsParam, parseMarkets } from '../market-filter.js';
 import { oddsAt } from './history.js';
 
 export const EventListQuery = Type.Object({
@@ -54,10 +55,20 @@ export const EventListQuery = Type.Object({
 
 const tags = ['events'];
 
+/** The query of the reads that carry markets: the odds format and the `markets` filter. */
+const MarketsReadQuery = Type.Object({ odds_format: OddsFormatParam, markets: MarketsParam });
+
 export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     const { readModel } = ctx;
     const fmt = (f: OddsFormat | undefined): OddsFormat => f ?? 'decimal';
+    /** The events of a batch the read model holds (unknown ids are left out of the answer). */
+    function* heldEvents(ids: readonly string[]): Generator<LiveEvent> {
+      for (const id of ids) {
+        const le = readModel.get(id);
+        if (le !== undefined) yield le;
+      }
+    }
 
     app.get(
       '/v1/events',
@@ -116,14 +127,17 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Single event: list fields plus markets, sport_data, scoreboard, period scores',
           params: EventIdParams,
-          querystring: OddsFormatQuery,
+          querystring: MarketsReadQuery,
           response: { 200: EventDetailSchema, ...errorsOf(400, 401, 404, 429, 503) },
         },
       },
       async (request, reply) => {
+        const filter = parseMarkets(request.query.markets);
         const le = readModel.get(request.params.eventId);
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
-        const detail = readModel.detailPayload(le, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings));
+        checkKnown(filter, [le]);
+        const base = baseUrlOf(request, ctx.settings);
+        const detail = readModel.detailPayload(le, fmt(request.query.odds_format), base, filter);
         return sendPayload(request, reply, detail, (b) => readModel.hold(b));
       },
     );
@@ -140,6 +154,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           params: EventIdParams,
           querystring: Type.Object({
             odds_format: OddsFormatParam,
+            markets: MarketsParam,
             at: Type.Optional(
               Type.String({ description: 'ISO date-time: the odds as they stood then (from the odds history)' }),
             ),
@@ -148,14 +163,16 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
+        const filter = parseMarkets(request.query.markets);
         const le = readModel.get(request.params.eventId);
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
+        checkKnown(filter, [le]);
         if (request.query.at !== undefined) {
           const at = parseInstant('at', request.query.at);
           if (at > ctx.worldNow()) throw badRequest("query parameter 'at' is in the future");
-          return oddsAt(ctx, le, at, fmt(request.query.odds_format));
+          return oddsAt(ctx, le, at, fmt(request.query.odds_format), filter);
         }
-        return sendPayload(request, reply, readModel.oddsPayload(le, fmt(request.query.odds_format)), (b) =>
+        return sendPayload(request, reply, readModel.oddsPayload(le, fmt(request.query.odds_format), filter), (b) =>
           readModel.hold(b),
         );
       },
@@ -213,14 +230,16 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           operationId: 'getEventsBatch',
           tags,
           summary: 'Up to 20 events with every market in full',
-          querystring: OddsFormatQuery,
+          querystring: MarketsReadQuery,
           body: BatchBodySchema,
           response: { 200: BatchResponseSchema, ...keyRouteErrors },
         },
       },
       async (request, reply) => {
+        const filter = parseMarkets(request.query.markets);
         const ids = [...new Set(request.body.ids)];
-        const batch = readModel.batch(ids, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings));
+        checkKnown(filter, heldEvents(ids));
+        const batch = readModel.batch(ids, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings), filter);
         return sendPayload(request, reply, batch, (b) => readModel.hold(b));
       },
     );

@@ -7,6 +7,7 @@ import { formatOdds } from '../../domain/odds.js';
 import { parseResolved, type ResolvedMarket } from '../../domain/resolved-market.js';
 import type { OddsFormat } from '../../domain/types.js';
 import type { LiveEvent } from '../../live/live-event.js';
+import type { MarketFilter } from '../../live/market-filter.js';
 import { iso, marketsVisible, statusLocks } from '../../live/payloads.js';
 import type { ApiContext, HistoryCursorValue } from '../context.js';
 import { parseInstant } from '../instants.js';
@@ -201,6 +202,7 @@ export async function oddsAt(
   le: LiveEvent,
   at: number,
   format: OddsFormat,
+  filter: MarketFilter | null = null,
 ): Promise<Static<typeof OddsAtSchema>> {
   const prices = await ctx.history.at(le.event.id, at);
   const book = le.book;
@@ -213,12 +215,16 @@ export async function oddsAt(
   // from the instant it was reached; only the current status is known, not earlier ones.
   const forced = statusLocks(le) && at >= le.event.statusChangedAt;
   for (let i = 0; i < book.marketCount; i++) {
+    // `updated_at` is the event's whatever the filter (as in the current odds payload): the markets
+    // a `markets` filter leaves out still count for it.
+    const kept = filter === null || filter.keeps(book.key(i));
     const [a, b] = book.outcomeRange(i);
     const outcomes: Static<typeof OddsAtSchema>['markets'][number]['outcomes'] = [];
     for (let o = a; o < b; o++) {
       const p = prices.get(book.selectionId(o));
       if (p === undefined) continue;
       last = Math.max(last, p.at);
+      if (!kept) continue;
       outcomes.push({
         selection_id: book.selectionId(o),
         code: book.code(o),
