@@ -226,7 +226,9 @@ export async function applyBatch(
           data: storedHistory(c.data),
         })),
       )
-      .onConflict((oc) => oc.columns(['event_id', 'seq']).doNothing())
+      // Written again (a retried batch): kept as it is. No conflict target: SQLite's key is `seq`
+      // alone, PostgreSQL's (event_id, seq) (migrations.ts, 0013).
+      .onConflict((oc) => oc.doNothing())
       .execute();
   }
   // Last: the segment describes the facts above, and commits with them (log-window-queries.ts).

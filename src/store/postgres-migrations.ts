@@ -13,7 +13,7 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import { SQLITE_MIGRATIONS } from './migrations.js';
+import { SQLITE_MIGRATIONS, SQLITE_ONLY_MIGRATIONS } from './migrations.js';
 
 /**
  * Where a portable type means something else on PostgreSQL. Every other type (integer, bigint…)
@@ -67,5 +67,10 @@ function forPostgres(migration: Migration): Migration {
  */
 export const postgresMigrationProvider: MigrationProvider = {
   getMigrations: async () =>
-    Object.fromEntries(Object.entries(SQLITE_MIGRATIONS).map(([name, m]) => [name, forPostgres(m)])),
+    Object.fromEntries(
+      Object.entries(SQLITE_MIGRATIONS).map(([name, m]) => [
+        name,
+        SQLITE_ONLY_MIGRATIONS.has(name) ? { up: () => Promise.resolve() } : forPostgres(m),
+      ]),
+    ),
 };
