@@ -53,7 +53,8 @@ describe('fault: PostgreSQL stalls', { skip }, () => {
       for (let i = 0; i < 3; i++) {
         const t0 = performance.now();
         svc.clock.advance(600); // health's own limit is 2 a second per caller; the key stays cached
-        const h: { status: number; body: HealthView; text: string; headers: Record<string, unknown> } = await svc.get<HealthView>('/v1/health');
+        const h: { status: number; body: HealthView; text: string; headers: Record<string, unknown> } =
+          await svc.get<HealthView>('/v1/health');
         const ms = Math.round(performance.now() - t0);
         during.push(`${h.status} ${h.body.component ?? '-'} ${ms} ms`);
         assert.ok(proxy.isStalled, 'the stall lasted through the check');
