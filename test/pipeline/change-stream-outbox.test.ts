@@ -43,9 +43,7 @@ describe('the change stream writer across a reset connection', { skip }, () => {
     admin.disconnect();
   });
 
-  async function writerOn(
-    maxBytes?: number,
-  ): Promise<{
+  async function writerOn(maxBytes?: number): Promise<{
     writer: ChangeStreamWriter;
     redis: Redis;
     keys: ChangeStreamKeys;
