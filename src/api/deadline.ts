@@ -5,7 +5,7 @@
  * answered by then is reported down. Health's own answer then comes within about a second,
  * whatever a component does (a stalled Redis, a database holding every connection).
  */
-export const COMPONENT_DEADLINE_MS = 600;
+export const COMPONENT_DEADLINE_MS = 500;
 
 /** A promise's value if it settles within `timeoutMs`, else null (a rejection is null too). */
 export async function within<T>(work: Promise<T>, timeoutMs: number): Promise<T | null> {

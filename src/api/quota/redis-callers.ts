@@ -23,7 +23,7 @@ export interface RedisCallerLimiterOptions {
  * Health is how a client learns that Redis is stalled: its limit must not wait for Redis longer
  * than this (the counters' command timeout is 2 s), or health answers late whatever it finds.
  */
-export const CALLER_DEADLINE_MS = 200;
+export const CALLER_DEADLINE_MS = 150;
 
 /**
  * "2 per second and 120 per hour" as MemoryCallerLimiter decides it, across nodes: a counter per
