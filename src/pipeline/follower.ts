@@ -339,7 +339,7 @@ export class Follower {
     // it continues exactly where this node is; else its state is not this node's (a fresh snapshot).
     if (e.epoch > this.epoch)
       return e.seq === 0 && e.kind === 'leader' && this.continues(e) ? 'new-leader' : 'snapshot';
-    if (e.seq <= this.seq) return 'skip';
+    if (e.seq <= this.seq) return 'skip'; // applied already (the leader published it again after a reset connection)
     return e.seq === this.seq + 1 ? 'apply' : 'snapshot';
   }
 

@@ -114,6 +114,29 @@ export const STREAM_RETENTION_MS = 30_000;
 export const STREAM_HOLD_MAX_MS = 10 * 60_000;
 /** A hold not refreshed for this long is dropped (its node died while loading). */
 export const STREAM_HOLD_TTL_MS = 60_000;
+/**
+ * Entries the leader holds while Redis does not take them (a reset connection, a restart), to
+ * publish them in order once it does. Beyond this it gives them up: the API nodes reload from the
+ * store, as after any hole. At a capacity feed (1.7 MB a tick every 300 ms) this is ~10 s of outage.
+ */
+export const OUTBOX_MAX_BYTES = 64 * 1024 * 1024;
+/** While entries are held, how often the leader tries again (besides when the connection is ready again). */
+const OUTBOX_RETRY_MS = 250;
+
+const HOLDING =
+  'the change stream cannot be written now: holding its entries to publish them in order when Redis takes them';
+
+/** An entry the leader has numbered and not yet seen Redis acknowledge. */
+interface Outgoing {
+  kind: StreamEntryKind;
+  epoch: number;
+  seq: number;
+  head: { head?: string };
+  fields: Array<string | number | Buffer>;
+  bytes: number;
+  /** Handed to Redis and not yet answered. */
+  sent: boolean;
+}
 
 /** Key names, under the installation's REDIS_PREFIX. */
 export class ChangeStreamKeys {
@@ -166,13 +189,21 @@ async function serverOffsetMs(redis: Redis): Promise<number> {
 /**
  * Connects to REDIS_URL and checks it answers; rejects naming the server (password hidden).
  * Commands fail at once while the connection is down (no offline queue to pile up entries in);
- * the connection is retried in the background.
+ * the connection is retried in the background. `failInFlight` (the writer's connection): a command
+ * in flight when the connection closes fails rather than being sent again by the client after the
+ * reconnect, so the writer alone decides what is published again, and in which order.
  */
-export async function connectStreamRedis(url: string, name: string): Promise<Redis> {
+export async function connectStreamRedis(
+  url: string,
+  name: string,
+  opts: { failInFlight?: boolean } = {},
+): Promise<Redis> {
+  const failInFlight = opts.failInFlight === true;
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 5000,
-    maxRetriesPerRequest: 1,
+    maxRetriesPerRequest: failInFlight ? 0 : 1,
+    autoResendUnfulfilledCommands: !failInFlight,
     enableOfflineQueue: false,
     retryStrategy: (times) => Math.min(times * 100, 2000),
     connectionName: name,
@@ -208,8 +239,10 @@ export async function connectStreamRedis(url: string, name: string): Promise<Red
  * The leader's side: every applied batch becomes one entry, written in apply order on one
  * connection (so Redis assigns ids in that order), without waiting (the producer's answer does not
  * wait for Redis). Each entry carries the leader's epoch and a sequence number without holes, so a
- * reader notices a lost entry (Redis was down, the entry trimmed) and takes a fresh snapshot. After
- * every committed flush the watermark says which entries the store now reflects.
+ * reader notices a lost entry (Redis lost its data, the entry trimmed, the leader gave up holding
+ * it) and takes a fresh snapshot. An entry Redis does not take at once (a reset connection) is
+ * held and published again in order (publish()). After every committed flush the watermark says
+ * which entries the store now reflects.
  */
 export class ChangeStreamWriter implements AppliedSink {
   private epoch = 0;
@@ -228,13 +261,23 @@ export class ChangeStreamWriter implements AppliedSink {
   private record: string | null = null;
   /** The last log position published (the `head` of the entries written). */
   private head: LogPosition | null = null;
+  /** Entries numbered and not yet acknowledged, oldest first (see publish()). */
+  private outbox: Outgoing[] = [];
+  private outboxBytes = 0;
+  /** An entry failed: nothing more is sent until every entry in flight has answered and Redis is ready. */
+  private blocked = false;
+  private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly redis: Redis,
     private readonly keys: ChangeStreamKeys,
     private readonly log: PipelineLogger,
     private readonly retentionMs = STREAM_RETENTION_MS,
-  ) {}
+    private readonly outboxMaxBytes = OUTBOX_MAX_BYTES,
+  ) {
+    // A connection back (after a reset or a restart): what is held goes out at once, in order.
+    redis.on('ready', () => this.pump());
+  }
 
   /** This leader's epoch (0 before begin()): its stored replay window's run says it. */
   get leaderEpoch(): number {
@@ -277,6 +320,11 @@ export class ChangeStreamWriter implements AppliedSink {
     this.active = false;
     if (this.holdTimer) clearInterval(this.holdTimer);
     this.holdTimer = null;
+    this.outbox = [];
+    this.outboxBytes = 0;
+    this.blocked = false;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
   }
 
   /** Reads the holds of loading nodes (dropping those past their time); every second after begin(). */
@@ -300,14 +348,14 @@ export class ChangeStreamWriter implements AppliedSink {
     if (!this.active) return;
     const n = positions.kinds.length;
     if (n > 0) this.advance({ ms: positions.ms[n - 1] as number, seq: positions.seq[n - 1] as number });
-    this.appendLater('feed', encodeFeedBatch(messages), encodeBatchPositions(positions));
+    this.publish('feed', encodeFeedBatch(messages), encodeBatchPositions(positions));
   }
 
   settlement(note: SettlementNote): void {
     if (!this.active) return;
     const position = note.entry === undefined ? null : parseLogPosition(note.entry.position);
     if (position !== null) this.advance(position);
-    this.appendLater('settlement', Buffer.from(JSON.stringify(note)));
+    this.publish('settlement', Buffer.from(JSON.stringify(note)));
   }
 
   private advance(position: LogPosition): void {
@@ -344,6 +392,7 @@ export class ChangeStreamWriter implements AppliedSink {
           last = { ...last, id: e.id }; // a later epoch's record (a leader that began and died)
           continue;
         }
+        if (e.seq <= last.seq) continue; // published again after a reset connection: applied once
         if (e.seq !== last.seq + 1) return null; // a hole: what the store lacks is not all here
         await each(e);
         last = e;
@@ -372,28 +421,111 @@ export class ChangeStreamWriter implements AppliedSink {
     this.watermarkId = pos.id;
   }
 
-  private appendLater(kind: StreamEntryKind, data: Buffer, positions?: Buffer): void {
-    this.append(kind, data, positions).catch((err: unknown) =>
-      this.warn(err, 'a change stream entry was lost; API nodes will reload from the store'),
+  /**
+   * Numbers an entry and publishes it without waiting (the producer's answer does not wait for
+   * Redis). Entries go out in order on one connection, pipelined. An entry Redis did not take (the
+   * connection reset or down, an error reply) is not lost: it stays in the outbox with every entry
+   * after it, nothing more is sent until every entry in flight has answered, and then the outbox
+   * goes out again from its first entry, in order, once Redis is ready. An entry Redis wrote but
+   * whose answer was lost with the connection is written twice; readers skip an entry whose
+   * sequence number they have applied (Follower, tail()), so each is applied once.
+   */
+  private publish(kind: StreamEntryKind, data: Buffer, positions?: Buffer): void {
+    const fields: Array<string | number | Buffer> = ['e', this.epoch, 's', ++this.seq, 'k', kind, 'd', data];
+    if (positions !== undefined) fields.push('p', positions);
+    const bytes = data.length + (positions?.length ?? 0) + 64;
+    this.outbox.push({ kind, epoch: this.epoch, seq: this.seq, head: this.headField(), fields, bytes, sent: false });
+    this.outboxBytes += bytes;
+    if (this.outboxBytes > this.outboxMaxBytes) this.giveUp();
+    this.pump();
+  }
+
+  /** Sends every entry of the outbox not yet sent, in order, unless a failure is still being answered. */
+  private pump(): void {
+    if (!this.active || this.outbox.length === 0) return;
+    if (this.blocked) {
+      // Resend only from a quiet connection: an answer still due could land after the resent entries.
+      if (this.outbox.some((o) => o.sent) || this.redis.status !== 'ready') return this.retryLater();
+      this.blocked = false;
+    }
+    if (this.redis.status !== 'ready') {
+      this.blocked = true;
+      this.warn(new Error(`the connection is ${this.redis.status}`), HOLDING);
+      return this.retryLater();
+    }
+    for (const o of this.outbox) {
+      if (o.sent) continue;
+      o.sent = true;
+      this.xadd(o.fields).then(
+        (id) => this.onAck(o, id),
+        (err: unknown) => this.onFail(o, err),
+      );
+    }
+  }
+
+  private onAck(o: Outgoing, id: string): void {
+    o.sent = false;
+    const i = this.outbox.indexOf(o);
+    if (i >= 0) {
+      this.outbox.splice(i, 1);
+      this.outboxBytes -= o.bytes;
+    }
+    if (o.epoch !== this.epoch) return;
+    if (this.acknowledged === null || this.acknowledged.epoch !== o.epoch || this.acknowledged.seq < o.seq)
+      this.acknowledged = { id, epoch: o.epoch, seq: o.seq, ...o.head };
+    if (this.failing && this.outbox.length === 0) {
+      this.failing = false;
+      this.log.warn({}, 'the change stream is written again: the entries held meanwhile were published in order');
+      this.reannounce().catch((err: unknown) => this.warn(err, 'the leader record was not written again'));
+    }
+    if (this.blocked) this.pump();
+  }
+
+  private onFail(o: Outgoing, err: unknown): void {
+    o.sent = false;
+    this.blocked = true;
+    this.warn(err, HOLDING);
+    // Never at once: a connection whose close is not yet known refuses a resend synchronously, and
+    // resending from here would spin without ever letting the close be noticed.
+    this.retryLater();
+  }
+
+  private retryLater(): void {
+    if (this.retryTimer !== null) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.pump();
+    }, OUTBOX_RETRY_MS);
+    this.retryTimer.unref();
+  }
+
+  /** Too much held for too long: the held entries are dropped, and the API nodes reload from the store at the hole. */
+  private giveUp(): void {
+    const dropped = this.outbox.filter((o) => !o.sent);
+    this.outbox = this.outbox.filter((o) => o.sent);
+    this.outboxBytes = this.outbox.reduce((n, o) => n + o.bytes, 0);
+    this.log.error(
+      { entries: dropped.length, maxBytes: this.outboxMaxBytes },
+      'change stream entries were lost (Redis did not take them for too long); API nodes will reload from the store',
     );
   }
 
-  private append(kind: StreamEntryKind, data: Buffer, positions?: Buffer): Promise<string> {
+  /** The leader record: written at once, awaited (begin() fails if Redis does not take it). */
+  private append(kind: 'leader', data: Buffer): Promise<string> {
     const epoch = this.epoch;
-    const seq = kind === 'leader' ? 0 : ++this.seq;
     const head = this.headField();
+    return this.xadd(['e', epoch, 's', 0, 'k', kind, 'd', data]).then((id) => {
+      this.acknowledged = { id, epoch, seq: 0, ...head };
+      return id;
+    });
+  }
+
+  /** One XADD, trimming what no node needs any more (older than the retention and every hold). */
+  private xadd(fields: Array<string | number | Buffer>): Promise<string> {
     const byAge = Math.floor(Date.now() + this.offsetMs - this.retentionMs);
     const minId = Math.max(0, this.holdFloorMs === null ? byAge : Math.min(byAge, this.holdFloorMs));
-    const fields: Array<string | number | Buffer> = ['e', epoch, 's', seq, 'k', kind, 'd', data];
-    if (positions !== undefined) fields.push('p', positions);
     return this.redis.xadd(this.keys.stream, 'MINID', '~', String(minId), '*', ...fields).then((id) => {
       if (id === null) throw new Error('XADD returned no id');
-      this.acknowledged = { id, epoch, seq, ...head };
-      if (this.failing) {
-        this.failing = false;
-        this.log.warn({}, 'the change stream is written again');
-        this.reannounce().catch((err: unknown) => this.warn(err, 'the leader record was not written again'));
-      }
       return id;
     });
   }

@@ -44,7 +44,7 @@ export async function openStreamWriter(
   redisUrl: string,
   log: PipelineLogger,
 ): Promise<StreamWriterEnd> {
-  const redis = await connectStreamRedis(redisUrl, 'sports-data pipeline change stream');
+  const redis = await connectStreamRedis(redisUrl, 'sports-data pipeline change stream', { failInFlight: true });
   const writer = new ChangeStreamWriter(redis, new ChangeStreamKeys(config.redisPrefix), log);
   return {
     writer,

@@ -75,13 +75,16 @@ export async function dropPrefix(redis: Redis, prefix: string): Promise<number> 
 
 /**
  * A redis-server of one test alone (no persistence: a restart loses everything), answering PING on
- * `port`. The shared server is never stopped; this one a test may kill. Throws if our process exits
+ * `port`. The shared server is never stopped; this one a test may kill or stall (`debugCommand`:
+ * DEBUG SLEEP allowed, on Redis 7 and later). Throws if our process exits
  * (its port taken by another listener, whose PING would otherwise pass for ours).
  */
-export async function startOwnRedis(port: number): Promise<ChildProcess> {
+export async function startOwnRedis(port: number, opts: { debugCommand?: boolean } = {}): Promise<ChildProcess> {
+  // DEBUG (SLEEP: a stalled server) is refused by Redis 7 unless enabled; only loopback clients may use it.
+  const debug = opts.debugCommand === true ? ['--enable-debug-command', 'local'] : [];
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...debug],
     {
       stdio: 'ignore',
     },

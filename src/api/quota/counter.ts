@@ -52,8 +52,11 @@ export interface UsageCounter {
   snapshot(keyId: string, now: number): Awaitable<UsageSnapshot>;
   /** Writes what is not yet durable. */
   flush(): Promise<void>;
-  /** Shared counters only (Redis): whether they answer now; health reports it as `usage_counters`. */
-  status?(): Awaitable<'connected' | 'disconnected'>;
+  /**
+   * Shared counters only (Redis): whether they answer now, within `deadlineMs` (one that holds
+   * its answer, a stalled server, is not connected); health reports it as `usage_counters`.
+   */
+  status?(deadlineMs: number): Awaitable<'connected' | 'disconnected'>;
   /** Stops background work and flushes a last time. */
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { ServiceError } from '../../domain/errors.js';
 import { secondsUntil, utcDay, type Plan, type UtcDay } from '../../domain/quota.js';
 import type { Store, UsageDay } from '../../store/store.js';
+import { DeadlineProbe } from '../deadline.js';
 import {
   periodicFlush,
   SerialWrites,
@@ -136,8 +137,8 @@ export class RedisUsageCounter implements UsageCounter {
   private readonly lastUsed = new Map<string, number>();
   private readonly seeding = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
-  /** A counting command failed and none has worked since. */
-  private commandsFailing = false;
+  /** Health's ping, with its deadline. */
+  private readonly ping = new DeadlineProbe(() => this.redis.ping());
   private readonly writes = new SerialWrites();
   private failing = false;
 
@@ -256,10 +257,8 @@ export class RedisUsageCounter implements UsageCounter {
           MINUTE_TTL_MS,
         );
       } catch (err) {
-        this.commandsFailing = true;
         throw unavailable(err);
       }
-      this.commandsFailing = false;
       const [outcome, used] = reply;
       if (outcome === CONSUMED) {
         this.touch(keyId, n);
@@ -292,7 +291,6 @@ export class RedisUsageCounter implements UsageCounter {
         SECOND_TTL_MS,
       );
     } catch (err) {
-      this.commandsFailing = true;
       throw unavailable(err);
     }
     if (taken === 1) return { ok: true };
@@ -343,19 +341,14 @@ export class RedisUsageCounter implements UsageCounter {
   }
 
   /**
-   * Connected when the connection is up and commands work: ioredis notices a dead server a moment
-   * after commands start failing, so a failed command counts until one (or a ping) succeeds.
+   * Connected when the connection is up and a ping answers within `deadlineMs`. Always a ping: a
+   * stalled server (DEBUG SLEEP, a frozen host) keeps the connection up and answers nothing, and
+   * counted requests wait for it until their command timeout; ioredis also notices a dead server a
+   * moment after commands start failing. One ping runs at a time, whoever asks.
    */
-  async status(): Promise<'connected' | 'disconnected'> {
+  async status(deadlineMs: number): Promise<'connected' | 'disconnected'> {
     if (this.redis.status !== 'ready') return 'disconnected';
-    if (!this.commandsFailing) return 'connected';
-    try {
-      await this.redis.ping();
-      this.commandsFailing = false;
-      return 'connected';
-    } catch {
-      return 'disconnected';
-    }
+    return (await this.ping.check(deadlineMs)) === null ? 'disconnected' : 'connected';
   }
 
   /** Writes the day totals changed on this node (read back from Redis) and last-used times; one at a time. */

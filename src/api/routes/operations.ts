@@ -5,33 +5,26 @@ import { API_VERSION, type ApiContext, type UpstreamHealth } from '../context.js
 import { ErrorSchema, errorsOf } from '../schemas/common.js';
 import { HealthSchema, ProbeSchema, StatusSchema } from '../schemas/discovery.js';
 import type { DatastoreStatus } from '../../store/store-health.js';
+import { COMPONENT_DEADLINE_MS, DeadlineProbe, within } from '../deadline.js';
 
-/** A promise's value if it settles in time, else null (a rejection is null too). */
-async function within<T>(work: Promise<T>, timeoutMs: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), timeoutMs);
-  });
-  try {
-    return await Promise.race([work.catch(() => null), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** How the datastore is doing: a read (ping) now, and whether writes work (tried again while they fail). */
+/**
+ * How the datastore is doing: a read (ping) now, and whether writes work (tried again while they
+ * fail), each within the deadline: a database that holds the ping (every connection stalled) is
+ * disconnected for its clients, whose reads it holds the same way.
+ */
 async function datastoreState(
   ctx: ApiContext,
-  probe: { lastWriteCheck: number },
-  timeoutMs: number,
+  probe: { lastWriteCheck: number; ping: DeadlineProbe<number> },
+  deadlineMs: number,
 ): Promise<{ status: DatastoreStatus; latency: number | null }> {
-  const latency = await within(ctx.store.ping(), timeoutMs);
+  const started = performance.now();
+  const latency = await probe.ping.check(deadlineMs);
   const health = ctx.store.health;
   // A ping only reads: while writes are failing, one small write (at most once a second, whoever
   // asks) is what tells that the disk or the database takes writes again.
   if (latency !== null && health.writesFailing && ctx.now() - probe.lastWriteCheck >= 1000) {
     probe.lastWriteCheck = ctx.now();
-    await within(ctx.store.checkWrites(), timeoutMs);
+    await within(ctx.store.checkWrites(), Math.max(1, deadlineMs - (performance.now() - started)));
   }
   if (latency === null) return { status: 'disconnected', latency };
   return { status: health.status, latency };
@@ -61,8 +54,8 @@ export function pipelineState(
 }
 
 export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
-  // When health last tried a write while writes were failing.
-  const probe = { lastWriteCheck: 0 };
+  // When health last tried a write while writes were failing; the one ping in flight.
+  const probe = { lastWriteCheck: 0, ping: new DeadlineProbe(() => ctx.store.ping()) };
   return async (app) => {
     app.get(
       '/v1/health',
@@ -83,10 +76,14 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         },
       },
       async (_request, reply) => {
-        const datastore = await datastoreState(ctx, probe, 2000);
+        // Every component at once, each within its deadline: health answers in about a second
+        // whatever a component does, and a component that holds it is reported down.
+        const [datastore, counters] = await Promise.all([
+          datastoreState(ctx, probe, COMPONENT_DEADLINE_MS),
+          ctx.usage.status?.(COMPONENT_DEADLINE_MS),
+        ]);
         const upstream = ctx.upstream?.() ?? null;
         const pipeline = pipelineState(ctx, upstream);
-        const counters = await ctx.usage.status?.();
         // The first failing part, as `component` names it on a 503 error.
         const component =
           datastore.status !== 'connected'
@@ -97,6 +94,8 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
                 ? 'data_pipeline'
                 : undefined;
         const now = ctx.now();
+        // Degraded is transient: retry shortly, as every service_unavailable answer says.
+        if (component !== undefined) void reply.header('retry-after', '1');
         return reply.code(component === undefined ? 200 : 503).send({
           status: component === undefined ? 'healthy' : 'degraded',
           ...(component !== undefined ? { component } : {}),
@@ -177,7 +176,7 @@ export function operationRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         }
         // Ready = the store answers reads: a node whose disk is full still serves reads from memory,
         // and taking it out of the balancer would not make writes work (health says read_only).
-        const latency = await within(ctx.store.ping(), 1000);
+        const latency = await probe.ping.check(1000);
         if (latency === null) return reply.code(503).send({ status: 'not_ready' });
         // The built-in world is still arriving: serving now would show 1 sport and 0 live events.
         if (ctx.loading?.() === true) return reply.code(503).send({ status: 'loading' });
