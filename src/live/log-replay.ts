@@ -79,8 +79,11 @@ export class LogReplay {
       return { matched: false, produced: held.length, expected: expected.kinds.length, reason: why };
     }
     for (let i = 0; i < held.length; i++) {
-      const position = { ms: expected.ms[i] as number, seq: expected.seq[i] as number };
-      this.log.accept({ ...(held[i] as LogEntryInput), position } as LogEntry);
+      // The input becomes the entry, as ChangeLog.append does: a copy of its fields would lose what
+      // an entry keeps behind accessors (a packed odds entry's changes, decoded on first use).
+      const entry = held[i] as LogEntry;
+      entry.position = { ms: expected.ms[i] as number, seq: expected.seq[i] as number };
+      this.log.accept(entry);
     }
     return { matched: true, entries: held.length };
   }

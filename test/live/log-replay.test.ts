@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ChangeLog, type LogEntryInput, type LostSpan } from '../../src/live/change-log.js';
-import type { LogEntryKind } from '../../src/live/log-entry.js';
+import type { LogEntryKind, OddsEntry } from '../../src/live/log-entry.js';
+import { PackedOddsEntry } from '../../src/live/packed-odds-entry.js';
 import { formatLogPosition, parseLogPosition, type LogPosition } from '../../src/live/log-position.js';
 import { LogReplay, PositionRecorder } from '../../src/live/log-replay.js';
 
@@ -181,5 +182,28 @@ describe('the leader records what each batch made', () => {
     log.append(entry('status', 'after'));
     const kinds: LogEntryKind[] = ['status', 'score'];
     assert.deepEqual(batch, { ms: [7_000, 7_005], seq: [1, 0], kinds });
+  });
+});
+
+describe('packed odds entries in a replica replay', () => {
+  it("keep their changes when they take the leader's positions (an entry is taken over, not copied field by field)", () => {
+    const leaderClock = { t: 1_000_000 };
+    const leader = logAt(leaderClock);
+    const replica = logAt({ t: 9_000_000 });
+    const recorder = new PositionRecorder(leader);
+    const replay = new LogReplay(replica);
+    // market 7, selection 70: price 2.5 (2500 thousandths, shifted with lock bit 0), as applyPrices packs it.
+    const packedOdds = (): LogEntryInput =>
+      new PackedOddsEntry('a', 'soccer', 'l', 0, 1, 1, Uint8Array.of(14, 140, 1, 0x88, 0x27), 189);
+    const positions = leaderBatch(leader, recorder, (log) => log.append(packedOdds()));
+    replay.begin();
+    replica.append(packedOdds());
+    assert.deepEqual(replay.end(positions), { matched: true, entries: 1 });
+    const got = replica.since(null)[0] as OddsEntry;
+    assert.equal(got.kind, 'odds');
+    assert.deepEqual([...got.changes.marketIds], [7]);
+    assert.deepEqual([...got.changes.selectionIds], [70]);
+    assert.deepEqual([...got.changes.odds], [2.5]);
+    assert.deepEqual(got.packed, Uint8Array.of(14, 140, 1, 0x88, 0x27));
   });
 });
