@@ -29,11 +29,12 @@ import {
   OddsPayloadSchema,
 } from '../schemas/events.js';
 import { OddsAtSchema } from '../schemas/history.js';
+import { DateParam, InstantParam, SportParam, StartsWithinParam } from '../schemas/params.js';
 import { parseInstant } from '../instants.js';
 import { oddsAt } from './history.js';
 
 export const EventListQuery = Type.Object({
-  sport: Type.Optional(Type.String({ description: 'sport key (soccer, basketball, cs2…) or all' })),
+  sport: SportParam,
   status: Type.Optional(
     StringEnum(['live', 'prematch', 'upcoming', 'ended', 'all'] as const, {
       description: 'upcoming is prematch; default: everything not finished',
@@ -43,10 +44,10 @@ export const EventListQuery = Type.Object({
   country: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'exact or partial, case-insensitive' }),
   ),
-  date: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC); not with from/to' })),
-  from: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC), inclusive' })),
-  to: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC), inclusive' })),
-  starts_within: Type.Optional(Type.String({ description: '{n}{m|h|d}: prematch events starting within' })),
+  date: DateParam('one day; not with from/to'),
+  from: DateParam('inclusive'),
+  to: DateParam('inclusive; not before from'),
+  starts_within: StartsWithinParam,
   limit: LimitParam(50, '1 to 200, default 50'),
   offset: OffsetParam,
   odds_format: OddsFormatParam,
@@ -87,7 +88,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           tags,
           summary: 'The most prominent live and upcoming events (league tier, then market depth)',
           querystring: Type.Object({
-            sport: Type.Optional(Type.String({ description: 'sport key or all' })),
+            sport: SportParam,
             limit: LimitParam(10, '1 to 200, default 10'),
             odds_format: OddsFormatParam,
           }),
@@ -140,9 +141,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           params: EventIdParams,
           querystring: Type.Object({
             odds_format: OddsFormatParam,
-            at: Type.Optional(
-              Type.String({ description: 'ISO date-time: the odds as they stood then (from the odds history)' }),
-            ),
+            at: InstantParam('the odds as they stood then (from the odds history); not in the future'),
           }),
           response: { 200: Type.Union([OddsAtSchema, OddsPayloadSchema]), ...errorsOf(400, 401, 404, 429, 503) },
         },
