@@ -88,10 +88,24 @@ function candidates(schema: Json): string[] {
     }
     add('30M', '1w', '-1h', '9999999m', '6h ');
     add('e1', 'e1,e2', 'e1,,e2', ',', 'e1,', ' e1 , e2 ', ' ');
-    add(list(50, (i) => `e${i}`), list(51, (i) => `e${i}`));
-    add('odds', 'odds,score', 'odds,nope', 'heartbeat', 'odds,odds', list(10, () => 'odds'), list(11, () => 'odds'));
+    add(
+      list(50, (i) => `e${i}`),
+      list(51, (i) => `e${i}`),
+    );
+    add(
+      'odds',
+      'odds,score',
+      'odds,nope',
+      'heartbeat',
+      'odds,odds',
+      list(10, () => 'odds'),
+      list(11, () => 'odds'),
+    );
     add('1x2', '1x2,totals', '1X2', 'my_family', 'bad-family', 'x'.repeat(64), 'x'.repeat(65));
-    add(list(100, (i) => `f${i}`), list(101, (i) => `f${i}`));
+    add(
+      list(100, (i) => `f${i}`),
+      list(101, (i) => `f${i}`),
+    );
   }
   return [...out];
 }
@@ -186,7 +200,11 @@ describe('OpenAPI: every parameter is declared as strictly as the service checks
       assert.deepEqual(params(path).sport?.enum, ['all', ...SPORT_KEYS], path);
     }
     const ids = SPORTS.map((s) => s.sportId).sort((a, b) => a - b);
-    assert.deepEqual(ids, Array.from({ length: ids.length }, (_, i) => i + 1), 'sport ids are 1..n, no gap');
+    assert.deepEqual(
+      ids,
+      Array.from({ length: ids.length }, (_, i) => i + 1),
+      'sport ids are 1..n, no gap',
+    );
     assert.equal(params('/v1/outrights').sport_id?.minimum, 1);
     assert.equal(params('/v1/outrights').sport_id?.maximum, ids.length);
     const history = params('/v1/events/{eventId}/odds/history');

@@ -10,14 +10,7 @@ import type { ApiContext } from '../context.js';
 import { parseSport } from '../event-filters.js';
 import { chargeKey } from '../quota/metering.js';
 import { keyRouteErrors, OddsFormatParam } from '../schemas/common.js';
-import {
-  FamilyListParam,
-  IdListParam,
-  listItems,
-  MAX_FAMILIES,
-  NameListParam,
-  SportParam,
-} from '../schemas/params.js';
+import { FamilyListParam, IdListParam, listItems, MAX_FAMILIES, NameListParam, SportParam } from '../schemas/params.js';
 import { snapshotSource } from '../stream/snapshot.js';
 import { SSE_HEADERS, SSE_PREAMBLE } from '../stream/sse.js';
 import { StreamConnection, type HoldLimits } from '../stream/stream-connection.js';

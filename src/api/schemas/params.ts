@@ -40,7 +40,7 @@ export function IdListParam(max: number, description: string) {
     Type.String({
       maxLength: 10_000,
       pattern: csvPattern(ID_ITEM, max),
-      description: `${description}: comma-separated, 1 to ${max} ids, none empty (pattern)`,
+      description: `${description}: comma-separated, 1 to ${max} ids, none empty`,
       examples: ['id1,id2'],
     }),
   );
