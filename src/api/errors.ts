@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, type ErrorCode } from '../domain/errors.js';
 import { toStoreError } from '../store/store-health.js';
+import { listProblem } from './schemas/params.js';
 
 /** decisions.md: the HTTP status of each error code. */
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
@@ -71,7 +72,14 @@ export function describeSchemaErrors(errors: readonly SchemaErrorLike[], context
   // A pattern or format is said in the parameter's own words (its description), with the value.
   const description = first.parentSchema?.description;
   if ((first.keyword === 'pattern' || first.keyword === 'format') && typeof description === 'string') {
-    detail = `is not valid${typeof first.data === 'string' ? ` (got ${shown(first.data)})` : ''}: ${description}`;
+    const list =
+      first.keyword === 'pattern' && typeof params.pattern === 'string' && typeof first.data === 'string'
+        ? listProblem(params.pattern, first.data)
+        : null;
+    detail =
+      list !== null
+        ? `${list} (${description})`
+        : `is not valid${typeof first.data === 'string' ? ` (got ${shown(first.data)})` : ''}: ${description}`;
   }
   if (path === '') return context === 'body' ? `request body ${detail}` : `${where} ${detail}`;
   // Array items inside a field (ids.3) are reported against the field.

@@ -218,6 +218,33 @@ describe('OpenAPI: every parameter is declared as strictly as the service checks
   });
 });
 
+describe('a refused pattern is told in words', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startService();
+  });
+  after(() => svc.close());
+
+  it('names the list item at fault or the count, and shows a refused value with the rule', async () => {
+    const ids51 = list(51, (i) => `e${i}`);
+    const cases: Array<[string, RegExp]> = [
+      ['/v1/stream?types=odds,nonsense', /^query parameter 'types' has an unknown event name 'nonsense' \(/],
+      ['/v1/settlements?event_ids=a,,b', /^query parameter 'event_ids' has an empty item \(/],
+      [
+        `/v1/settlements/outrights?tournament_ids=${ids51}`,
+        /^query parameter 'tournament_ids' lists 51 ids; at most 50/,
+      ],
+      ['/v1/events?starts_within=0m', /^query parameter 'starts_within' is not valid \(got '0m'\): \{n\}\{m\|h\|d\}/],
+      ['/v1/events?date=2026-02-30', /^query parameter 'date' is not valid \(got '2026-02-30'\): YYYY-MM-DD/],
+    ];
+    for (const [url, message] of cases) {
+      const r = await svc.get<{ error: string; message: string }>(url);
+      assert.equal(r.status, 400, url);
+      assert.match(r.body.message, message, url);
+    }
+  });
+});
+
 describe('oneToPattern: the whole numbers 1 to max, no leading zero', () => {
   it('matches exactly 1..max for many maxima', () => {
     for (const max of [1, 9, 10, 11, 19, 20, 99, 100, 101, 366, 999, 1000, 8784, 527_040]) {

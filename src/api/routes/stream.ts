@@ -39,6 +39,7 @@ export const StreamQuery = Type.Object({
   types: NameListParam(
     TYPE_NAMES,
     TYPE_NAMES.length,
+    'event name',
     `event names (${STREAM_CONTROL_EVENT_NAMES.join(', ')} are always sent; naming them filters nothing)`,
   ),
   markets: FamilyListParam('only these markets in odds and markets events'),

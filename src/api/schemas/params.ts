@@ -31,6 +31,38 @@ export function csvPattern(item: string, max: number): string {
   return `^(?:${item})(?:,(?:${item})){0,${max - 1}}$`;
 }
 
+interface ListRule {
+  item: RegExp;
+  /** What one item is, as a refusal names it: "unknown event name", "invalid market family". */
+  what: string;
+  /** The plural of the items, for a refusal of their count. */
+  items: string;
+  max: number;
+}
+
+/** The rule behind each list pattern: a refusal names the item at fault rather than the pattern. */
+const LIST_RULES = new Map<string, ListRule>();
+
+function listPattern(item: string, max: number, what: string, items: string): string {
+  const pattern = csvPattern(item, max);
+  LIST_RULES.set(pattern, { item: new RegExp(`^(?:${item})$`), what, items, max });
+  return pattern;
+}
+
+/** Why a value does not match a list pattern, in words (the first item at fault, or the count), or null. */
+export function listProblem(pattern: string, value: string): string | null {
+  const rule = LIST_RULES.get(pattern);
+  if (rule === undefined) return null;
+  const items = value.split(',');
+  const bad = items.find((i) => !rule.item.test(i));
+  if (bad !== undefined) {
+    if (bad.trim() === '') return 'has an empty item';
+    return `has an ${rule.what} '${bad.length > 80 ? `${bad.slice(0, 80)}…` : bad}'`;
+  }
+  if (items.length > rule.max) return `lists ${items.length} ${rule.items}; at most ${rule.max}`;
+  return null;
+}
+
 /** A list item that is an id: not empty, no comma; spaces around it are trimmed by the service. */
 const ID_ITEM = '\\s*[^,\\s][^,]*';
 
@@ -39,7 +71,7 @@ export function IdListParam(max: number, description: string) {
   return Type.Optional(
     Type.String({
       maxLength: 10_000,
-      pattern: csvPattern(ID_ITEM, max),
+      pattern: listPattern(ID_ITEM, max, 'invalid id', 'ids'),
       description: `${description}: comma-separated, 1 to ${max} ids, none empty`,
       examples: ['id1,id2'],
     }),
@@ -97,10 +129,10 @@ export const StartsWithinParam = Type.Optional(
 );
 
 /** A comma-separated list of names of a closed set (each may repeat), at most `max` items. */
-export function NameListParam(names: readonly string[], max: number, description: string) {
+export function NameListParam(names: readonly string[], max: number, noun: string, description: string) {
   return Type.Optional(
     Type.String({
-      pattern: csvPattern(names.join('|'), max),
+      pattern: listPattern(names.join('|'), max, `unknown ${noun}`, `${noun}s`),
       description: `${description}: comma-separated, from ${names.join(', ')} (at most ${max} items)`,
       examples: [names.slice(0, 2).join(',')],
     }),
@@ -115,7 +147,7 @@ export const MAX_FAMILIES = 100;
 export function FamilyListParam(description: string) {
   return Type.Optional(
     Type.String({
-      pattern: csvPattern(FAMILY_ITEM, MAX_FAMILIES),
+      pattern: listPattern(FAMILY_ITEM, MAX_FAMILIES, 'invalid market family', 'families'),
       description: `${description}: comma-separated market families (1 to ${MAX_FAMILIES}, each 1 to 64 of a-z, 0-9, _; read in lower case)`,
       examples: ['1x2,totals'],
     }),
