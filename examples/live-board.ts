@@ -1,7 +1,7 @@
 // Example: a live board of one sport in the terminal, kept current by the SDK's stream (snapshot, then changes).
 // Run: SPORTS_DATA_API_KEY=… npm run example:board -- --sport soccer   (SPORTS_DATA_URL, default http://127.0.0.1:3000)
 import { parseArgs } from 'node:util';
-import { SportsDataClient, type StreamEvent, type StreamEventDataMap } from '../sdk/src/index.js';
+import { SportsDataClient, type StreamEvent, type StreamEventDataMap, type StreamQuery } from '../sdk/src/index.js';
 
 interface Row {
   league: string;
@@ -149,7 +149,12 @@ function draw(): void {
 }
 
 const stream = client.stream({
-  query: { sport: values.sport, types: 'status,score,markets,odds,result', markets: '1x2,moneyline' },
+  // The service checks the key (one of GET /v1/sports, or all): a typo is its 400, told below.
+  query: {
+    sport: values.sport as StreamQuery['sport'],
+    types: 'status,score,markets,odds,result',
+    markets: '1x2,moneyline',
+  },
   snapshot: true,
   onReconnect: (i) => console.error(`stream dropped (${String(i.error)}); reconnecting in ${i.delayMs} ms`),
 });

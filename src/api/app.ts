@@ -14,6 +14,7 @@ import { accessOf, type ApiContext } from './context.js';
 import { installContentCoding } from './content-coding.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { installJsonParser } from './json-body.js';
+import { bodyStillComing, lingerBeforeClose } from './lingering-close.js';
 import { secretsEqual } from './keys.js';
 import { installMetering } from './quota/metering.js';
 import { installOpenApi } from './openapi.js';
@@ -96,6 +97,15 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
 
   installErrorHandling(app);
   installJsonParser(app);
+  // An answer given before the body was read in full (too large, refused early) closes the
+  // connection without resetting it under a client still sending: lingering close.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (bodyStillComing(request.raw)) {
+      void reply.header('connection', 'close');
+      lingerBeforeClose(request.raw);
+    }
+    return payload;
+  });
 
   // Before the key check: a browser needs the CORS headers on a 401 or 429 too to read its body.
   if (ctx.settings.corsOrigins !== null) await app.register(cors, corsOptions(ctx.settings.corsOrigins));

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, type ErrorCode } from '../domain/errors.js';
 import { toStoreError } from '../store/store-health.js';
+import { listProblem } from './schemas/params.js';
 
 /** decisions.md: the HTTP status of each error code. */
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
@@ -34,7 +35,13 @@ interface SchemaErrorLike {
   keyword?: string;
   message?: string;
   params?: Record<string, unknown>;
+  /** With Ajv's `verbose` (query, path and headers): the refused value and the schema refusing it. */
+  data?: unknown;
+  parentSchema?: { description?: unknown };
 }
+
+/** A value as shown in a message: quoted, and cut short. */
+const shown = (v: string): string => `'${v.length > 80 ? `${v.slice(0, 80)}…` : v}'`;
 
 const WHERE: Record<string, string> = {
   querystring: 'query parameter',
@@ -61,6 +68,18 @@ export function describeSchemaErrors(errors: readonly SchemaErrorLike[], context
   let detail = first.message ?? 'is invalid';
   if (first.keyword === 'enum' && Array.isArray(params.allowedValues)) {
     detail = `must be one of: ${params.allowedValues.join(', ')}`;
+  }
+  // A pattern or format is said in the parameter's own words (its description), with the value.
+  const description = first.parentSchema?.description;
+  if ((first.keyword === 'pattern' || first.keyword === 'format') && typeof description === 'string') {
+    const list =
+      first.keyword === 'pattern' && typeof params.pattern === 'string' && typeof first.data === 'string'
+        ? listProblem(params.pattern, first.data)
+        : null;
+    detail =
+      list !== null
+        ? `${list} (${description})`
+        : `is not valid${typeof first.data === 'string' ? ` (got ${shown(first.data)})` : ''}: ${description}`;
   }
   if (path === '') return context === 'body' ? `request body ${detail}` : `${where} ${detail}`;
   // Array items inside a field (ids.3) are reported against the field.

@@ -2,21 +2,27 @@
 import { badRequest } from '../domain/errors.js';
 import { sportByKey, SPORT_KEYS } from '../domain/sports.js';
 import type { EventQuery, StatusFilter } from '../live/event-query.js';
+import { daysIn } from './instants.js';
 
 const DAY_MS = 86_400_000;
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: DAY_MS };
 
-/** `YYYY-MM-DD` (a real calendar day) → epoch ms of 00:00 UTC, or a 400 naming the parameter. */
+/**
+ * `YYYY-MM-DD` (a real calendar day, as JSON Schema's `format: date` says) → epoch ms of 00:00 UTC,
+ * or a 400 naming the parameter. The route's schema has checked it already (schemas/params.ts).
+ */
 export function parseDay(value: string, param: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
+  const [year, month, day] = m === null ? [0, 0, 0] : [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (m === null || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) {
     throw badRequest(`query parameter '${param}' must be a date YYYY-MM-DD (UTC), got '${value}'`);
   }
-  return ms;
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  return d.getTime();
 }
 
-/** `{number}{m|h|d}` → milliseconds. */
+/** `{number}{m|h|d}` → milliseconds (the route's schema has checked its range: schemas/params.ts). */
 export function parseWindow(value: string, param: string): number {
   const m = /^(\d{1,6})([mhd])$/.exec(value);
   const n = m ? Number(m[1]) : 0;
@@ -26,7 +32,7 @@ export function parseWindow(value: string, param: string): number {
   return n * (UNIT_MS[m[2] as string] as number);
 }
 
-/** A sport key, `all`, or absent; an unknown key is a 400. */
+/** A sport key, `all`, or absent (the route's schema has checked it is one: SportParam); an unknown key is a 400. */
 export function parseSport(value: string | undefined): string | null {
   if (value === undefined || value === 'all') return null;
   if (sportByKey(value) === undefined) {

@@ -17,9 +17,11 @@ export function splitValidatorFactory(): ValidatorFactory {
   const build = (AjvCompiler as unknown as () => ValidatorFactory)();
   return ((externalSchemas: Record<string, unknown>, ajvOptions: { customOptions?: Record<string, unknown> }) => {
     // strictNumbers: NaN and Infinity are no numbers (`offset=Infinity`, a body's `1e400`).
+    // verbose: a refused pattern or format is told with the value and the parameter's description
+    // (errors.ts), not as a regular expression.
     const lenient = build(externalSchemas, {
       ...ajvOptions,
-      customOptions: { ...ajvOptions.customOptions, strictNumbers: true },
+      customOptions: { ...ajvOptions.customOptions, strictNumbers: true, verbose: true },
     } as never);
     const strict = build(externalSchemas, {
       ...ajvOptions,

@@ -1397,21 +1397,21 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description sport key (soccer, basketball, cs2…) or all */
-                sport?: string;
+                /** @description a sport key of GET /v1/sports, or all (the default) */
+                sport?: "all" | "soccer" | "basketball" | "tennis" | "volleyball" | "table_tennis" | "ice_hockey" | "american_football" | "baseball" | "cs2" | "valorant" | "dota2" | "lol" | "cricket" | "handball" | "rugby" | "darts" | "snooker" | "mma" | "boxing";
                 /** @description upcoming is prematch; default: everything not finished */
                 status?: "live" | "prematch" | "upcoming" | "ended" | "all";
                 /** @description exact slug or part of the name */
                 league?: string;
                 /** @description exact or partial, case-insensitive */
                 country?: string;
-                /** @description YYYY-MM-DD (UTC); not with from/to */
+                /** @description YYYY-MM-DD (UTC), one day; not with from/to */
                 date?: string;
                 /** @description YYYY-MM-DD (UTC), inclusive */
                 from?: string;
-                /** @description YYYY-MM-DD (UTC), inclusive */
+                /** @description YYYY-MM-DD (UTC), inclusive; not before from */
                 to?: string;
-                /** @description {n}{m|h|d}: prematch events starting within */
+                /** @description {n}{m|h|d}: prematch events starting within n minutes, hours or days (1 up to 366 days: 527040m, 8784h, 366d) */
                 starts_within?: string;
                 /** @description 1 to 200, default 50 */
                 limit?: number;
@@ -1503,8 +1503,8 @@ export interface operations {
     listFeaturedEvents: {
         parameters: {
             query?: {
-                /** @description sport key or all */
-                sport?: string;
+                /** @description a sport key of GET /v1/sports, or all (the default) */
+                sport?: "all" | "soccer" | "basketball" | "tennis" | "volleyball" | "table_tennis" | "ice_hockey" | "american_football" | "baseball" | "cs2" | "valorant" | "dota2" | "lol" | "cricket" | "handball" | "rugby" | "darts" | "snooker" | "mma" | "boxing";
                 /** @description 1 to 200, default 10 */
                 limit?: number;
                 /** @description odds format of every odds value */
@@ -1595,7 +1595,10 @@ export interface operations {
             query?: {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
-                /** @description comma-separated market families (1x2, totals…): only the markets of those families (docs/api.md, "The markets filter"); an unknown family is a 400 */
+                /**
+                 * @description only the markets of those families (docs/api.md, "The markets filter"); a family no market has matches none: comma-separated market families (1 to 100, each 1 to 64 of a-z, 0-9, _; read in lower case)
+                 * @example 1x2,totals
+                 */
                 markets?: string;
             };
             header?: {
@@ -1695,9 +1698,15 @@ export interface operations {
             query?: {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
-                /** @description comma-separated market families (1x2, totals…): only the markets of those families (docs/api.md, "The markets filter"); an unknown family is a 400 */
+                /**
+                 * @description only the markets of those families (docs/api.md, "The markets filter"); a family no market has matches none: comma-separated market families (1 to 100, each 1 to 64 of a-z, 0-9, _; read in lower case)
+                 * @example 1x2,totals
+                 */
                 markets?: string;
-                /** @description ISO date-time: the odds as they stood then (from the odds history) */
+                /**
+                 * @description RFC 3339 date-time with seconds and a zone (Z or ±hh:mm, T between date and time): the odds as they stood then (from the odds history); not in the future
+                 * @example 2026-11-22T10:00:00Z
+                 */
                 at?: string;
             };
             header?: {
@@ -1892,7 +1901,10 @@ export interface operations {
             query?: {
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
-                /** @description comma-separated market families (1x2, totals…): only the markets of those families (docs/api.md, "The markets filter"); an unknown family is a 400 */
+                /**
+                 * @description only the markets of those families (docs/api.md, "The markets filter"); a family no market has matches none: comma-separated market families (1 to 100, each 1 to 64 of a-z, 0-9, _; read in lower case)
+                 * @example 1x2,totals
+                 */
                 markets?: string;
             };
             header?: {
@@ -1982,13 +1994,19 @@ export interface operations {
     getEventOddsHistory: {
         parameters: {
             query?: {
-                /** @description only this market */
-                market_id?: string;
-                /** @description only this selection */
-                selection_id?: string;
-                /** @description ISO date-time: changes at or after */
+                /** @description only this market (a market of the event, else 400) */
+                market_id?: number;
+                /** @description only this selection (a selection of the event and market, else 400) */
+                selection_id?: number;
+                /**
+                 * @description RFC 3339 date-time with seconds and a zone (Z or ±hh:mm, T between date and time): changes at or after; not after to
+                 * @example 2026-11-22T10:00:00Z
+                 */
                 from?: string;
-                /** @description ISO date-time: changes at or before */
+                /**
+                 * @description RFC 3339 date-time with seconds and a zone (Z or ±hh:mm, T between date and time): changes at or before
+                 * @example 2026-11-22T10:00:00Z
+                 */
                 to?: string;
                 /** @description 1 to 1000, default 200 */
                 limit?: number;
@@ -2092,8 +2110,8 @@ export interface operations {
     listLiveEvents: {
         parameters: {
             query?: {
-                /** @description sport key or all */
-                sport?: string;
+                /** @description a sport key of GET /v1/sports, or all (the default) */
+                sport?: "all" | "soccer" | "basketball" | "tennis" | "volleyball" | "table_tennis" | "ice_hockey" | "american_football" | "baseball" | "cs2" | "valorant" | "dota2" | "lol" | "cricket" | "handball" | "rugby" | "darts" | "snooker" | "mma" | "boxing";
                 league?: string;
                 country?: string;
                 /** @description 1 to 200, default 50 */
@@ -2334,8 +2352,8 @@ export interface operations {
     listScores: {
         parameters: {
             query?: {
-                /** @description sport key or all */
-                sport?: string;
+                /** @description a sport key of GET /v1/sports, or all (the default) */
+                sport?: "all" | "soccer" | "basketball" | "tennis" | "volleyball" | "table_tennis" | "ice_hockey" | "american_football" | "baseball" | "cs2" | "valorant" | "dota2" | "lol" | "cricket" | "handball" | "rugby" | "darts" | "snooker" | "mma" | "boxing";
                 /** @description 1 to 200; absent = every live event */
                 limit?: number;
             };
@@ -2494,9 +2512,15 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 event_id?: string;
-                /** @description comma-separated, at most 50 */
+                /**
+                 * @description these events: comma-separated, 1 to 50 ids, none empty
+                 * @example id1,id2
+                 */
                 event_ids?: string;
-                /** @description ISO date-time: entries changed after it, oldest change first */
+                /**
+                 * @description RFC 3339 date-time with seconds and a zone (Z or ±hh:mm, T between date and time): entries changed after it, oldest change first
+                 * @example 2026-11-22T10:00:00Z
+                 */
                 updated_since?: string;
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
@@ -2691,7 +2715,10 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 tournament_id?: string;
-                /** @description comma-separated, at most 50 */
+                /**
+                 * @description these tournaments: comma-separated, 1 to 50 ids, none empty
+                 * @example id1,id2
+                 */
                 tournament_ids?: string;
                 /** @description true: each resolved outcome carries `explanation` (why it was graded so); default false */
                 explain?: "true" | "false";
@@ -2864,7 +2891,7 @@ export interface operations {
     listOutrights: {
         parameters: {
             query?: {
-                /** @description a sport_id from GET /v1/outrights/sports */
+                /** @description a sport_id from GET /v1/outrights/sports (the catalog's 1 to 19) */
                 sport_id?: number;
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
@@ -3026,15 +3053,24 @@ export interface operations {
     openStream: {
         parameters: {
             query?: {
-                /** @description sport key, or all */
-                sport?: string;
+                /** @description a sport key of GET /v1/sports, or all (the default) */
+                sport?: "all" | "soccer" | "basketball" | "tennis" | "volleyball" | "table_tennis" | "ice_hockey" | "american_football" | "baseball" | "cs2" | "valorant" | "dota2" | "lol" | "cricket" | "handball" | "rugby" | "darts" | "snooker" | "mma" | "boxing";
                 /** @description exact league slug */
                 league?: string;
-                /** @description comma-separated event (or tournament) ids, at most 50 */
+                /**
+                 * @description these events (or outright tournaments): comma-separated, 1 to 50 ids, none empty
+                 * @example id1,id2
+                 */
                 event_ids?: string;
-                /** @description comma-separated event names: odds, markets, score, status, result, settlement, outright (heartbeat, snapshot_required, close are always sent) */
+                /**
+                 * @description event names (heartbeat, snapshot_required, close are always sent; naming them filters nothing): comma-separated, from odds, markets, score, status, result, settlement, outright, heartbeat, snapshot_required, close (at most 10 items)
+                 * @example odds,markets
+                 */
                 types?: string;
-                /** @description comma-separated market families (1x2, totals…) for odds and markets events */
+                /**
+                 * @description only these markets in odds and markets events: comma-separated market families (1 to 100, each 1 to 64 of a-z, 0-9, _; read in lower case)
+                 * @example 1x2,totals
+                 */
                 markets?: string;
                 /** @description odds format of every odds value */
                 odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";

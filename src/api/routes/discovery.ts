@@ -5,6 +5,7 @@ import type { ApiContext } from '../context.js';
 import { parseSport } from '../event-filters.js';
 import { errorsOf, keyRouteErrors, LimitParam } from '../schemas/common.js';
 import { LeagueListSchema, ScoreListSchema, SportListSchema } from '../schemas/discovery.js';
+import { SportParam } from '../schemas/params.js';
 import { clockOf, periodOf } from '../../live/event-fields.js';
 import { decisionFields } from '../../live/payloads.js';
 
@@ -55,7 +56,7 @@ export function discoveryRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           tags: ['discovery'],
           summary: 'Live scores (no markets); games that ended in the last 5 minutes stay listed',
           querystring: Type.Object({
-            sport: Type.Optional(Type.String({ description: 'sport key or all' })),
+            sport: SportParam,
             limit: LimitParam(undefined, '1 to 200; absent = every live event'),
           }),
           response: { 200: ScoreListSchema, ...keyRouteErrors },

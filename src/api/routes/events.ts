@@ -4,7 +4,6 @@ import { Type } from 'typebox';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { isTerminal, resultStatusOf } from '../../domain/lifecycle.js';
 import type { OddsFormat } from '../../domain/types.js';
-import type { LiveEvent } from '../../live/live-event.js';
 import { decisionFields } from '../../live/payloads.js';
 import { baseUrlOf } from '../base-url.js';
 import type { ApiContext } from '../context.js';
@@ -29,12 +28,13 @@ import {
   OddsPayloadSchema,
 } from '../schemas/events.js';
 import { OddsAtSchema } from '../schemas/history.js';
+import { DateParam, InstantParam, SportParam, StartsWithinParam } from '../schemas/params.js';
 import { parseInstant } from '../instants.js';
-import { checkKnown, MarketsParam, parseMarkets } from '../market-filter.js';
+import { MarketsParam, parseMarkets } from '../market-filter.js';
 import { oddsAt } from './history.js';
 
 export const EventListQuery = Type.Object({
-  sport: Type.Optional(Type.String({ description: 'sport key (soccer, basketball, cs2…) or all' })),
+  sport: SportParam,
   status: Type.Optional(
     StringEnum(['live', 'prematch', 'upcoming', 'ended', 'all'] as const, {
       description: 'upcoming is prematch; default: everything not finished',
@@ -44,10 +44,10 @@ export const EventListQuery = Type.Object({
   country: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'exact or partial, case-insensitive' }),
   ),
-  date: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC); not with from/to' })),
-  from: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC), inclusive' })),
-  to: Type.Optional(Type.String({ description: 'YYYY-MM-DD (UTC), inclusive' })),
-  starts_within: Type.Optional(Type.String({ description: '{n}{m|h|d}: prematch events starting within' })),
+  date: DateParam('one day; not with from/to'),
+  from: DateParam('inclusive'),
+  to: DateParam('inclusive; not before from'),
+  starts_within: StartsWithinParam,
   limit: LimitParam(50, '1 to 200, default 50'),
   offset: OffsetParam,
   odds_format: OddsFormatParam,
@@ -62,14 +62,6 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     const { readModel } = ctx;
     const fmt = (f: OddsFormat | undefined): OddsFormat => f ?? 'decimal';
-    /** The events of a batch the read model holds (unknown ids are left out of the answer). */
-    function* heldEvents(ids: readonly string[]): Generator<LiveEvent> {
-      for (const id of ids) {
-        const le = readModel.get(id);
-        if (le !== undefined) yield le;
-      }
-    }
-
     app.get(
       '/v1/events',
       {
@@ -98,7 +90,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           tags,
           summary: 'The most prominent live and upcoming events (league tier, then market depth)',
           querystring: Type.Object({
-            sport: Type.Optional(Type.String({ description: 'sport key or all' })),
+            sport: SportParam,
             limit: LimitParam(10, '1 to 200, default 10'),
             odds_format: OddsFormatParam,
           }),
@@ -135,7 +127,6 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const filter = parseMarkets(request.query.markets);
         const le = readModel.get(request.params.eventId);
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
-        checkKnown(filter, [le]);
         const base = baseUrlOf(request, ctx.settings);
         const detail = readModel.detailPayload(le, fmt(request.query.odds_format), base, filter);
         return sendPayload(request, reply, detail, (b) => readModel.hold(b));
@@ -155,9 +146,7 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           querystring: Type.Object({
             odds_format: OddsFormatParam,
             markets: MarketsParam,
-            at: Type.Optional(
-              Type.String({ description: 'ISO date-time: the odds as they stood then (from the odds history)' }),
-            ),
+            at: InstantParam('the odds as they stood then (from the odds history); not in the future'),
           }),
           response: { 200: Type.Union([OddsAtSchema, OddsPayloadSchema]), ...errorsOf(400, 401, 404, 429, 503) },
         },
@@ -166,7 +155,6 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const filter = parseMarkets(request.query.markets);
         const le = readModel.get(request.params.eventId);
         if (le === undefined) throw notFound(`event '${request.params.eventId}' not found`);
-        checkKnown(filter, [le]);
         if (request.query.at !== undefined) {
           const at = parseInstant('at', request.query.at);
           if (at > ctx.worldNow()) throw badRequest("query parameter 'at' is in the future");
@@ -238,7 +226,6 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const filter = parseMarkets(request.query.markets);
         const ids = [...new Set(request.body.ids)];
-        checkKnown(filter, heldEvents(ids));
         const batch = readModel.batch(ids, fmt(request.query.odds_format), baseUrlOf(request, ctx.settings), filter);
         return sendPayload(request, reply, batch, (b) => readModel.hold(b));
       },

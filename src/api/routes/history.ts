@@ -12,6 +12,7 @@ import { iso, marketsVisible, statusLocks } from '../../live/payloads.js';
 import type { ApiContext, HistoryCursorValue } from '../context.js';
 import { parseInstant } from '../instants.js';
 import { errorsOf, EventIdParams, OddsFormatParam } from '../schemas/common.js';
+import { InstantParam } from '../schemas/params.js';
 import { OddsAtSchema, OddsHistorySchema } from '../schemas/history.js';
 
 const tags = ['events'];
@@ -55,15 +56,9 @@ function decodeCursor(cursor: string, query: string): HistoryCursorValue {
   return { at, skip: v.skip };
 }
 
-/** An id filter: a positive safe integer, or a 400. */
-function idParam(name: string, value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const n = Number(value);
-  if (!/^\d{1,16}$/.test(value) || !Number.isSafeInteger(n)) {
-    throw badRequest(`query parameter '${name}' must be a non-negative integer id`);
-  }
-  return n;
-}
+/** A market or selection id filter: a non-negative safe integer. */
+const HistoryIdParam = (description: string) =>
+  Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description }));
 
 /** What the id check asks of an event's markets: whether a market is there, and a selection's market. */
 interface EventIds {
@@ -144,11 +139,13 @@ export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           summary: 'Every price and lock change of an event, oldest first (odds history)',
           params: EventIdParams,
           querystring: Type.Object({
-            market_id: Type.Optional(Type.String({ description: 'only this market' })),
-            selection_id: Type.Optional(Type.String({ description: 'only this selection' })),
-            from: Type.Optional(Type.String({ description: 'ISO date-time: changes at or after' })),
-            to: Type.Optional(Type.String({ description: 'ISO date-time: changes at or before' })),
-            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: '1 to 1000, default 200' })),
+            market_id: HistoryIdParam('only this market (a market of the event, else 400)'),
+            selection_id: HistoryIdParam('only this selection (a selection of the event and market, else 400)'),
+            from: InstantParam('changes at or after; not after to'),
+            to: InstantParam('changes at or before'),
+            limit: Type.Optional(
+              Type.Integer({ minimum: 1, maximum: 1000, default: 200, description: '1 to 1000, default 200' }),
+            ),
             cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
             odds_format: OddsFormatParam,
           }),
@@ -161,8 +158,8 @@ export function historyRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         const fromAt = q.from === undefined ? -Infinity : parseInstant('from', q.from);
         const toAt = q.to === undefined ? Infinity : parseInstant('to', q.to);
         if (fromAt > toAt) throw badRequest("query parameter 'from' is after 'to'");
-        const marketId = idParam('market_id', q.market_id);
-        const selectionId = idParam('selection_id', q.selection_id);
+        const marketId = q.market_id ?? null;
+        const selectionId = q.selection_id ?? null;
         const query = queryOf(eventId, {
           market_id: marketId === null ? undefined : String(marketId),
           selection_id: selectionId === null ? undefined : String(selectionId),

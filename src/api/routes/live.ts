@@ -7,6 +7,7 @@ import { sendPayload } from '../raw-json.js';
 import { toEventQuery } from '../event-filters.js';
 import { keyRouteErrors, LimitParam, OddsFormatParam, OffsetParam } from '../schemas/common.js';
 import { EventListSchema } from '../schemas/events.js';
+import { SportParam } from '../schemas/params.js';
 
 export function liveRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -19,7 +20,7 @@ export function liveRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           tags: ['events'],
           summary: 'Live events only',
           querystring: Type.Object({
-            sport: Type.Optional(Type.String({ description: 'sport key or all' })),
+            sport: SportParam,
             league: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
             country: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
             limit: LimitParam(50, '1 to 200, default 50'),

@@ -8,6 +8,7 @@ import type { ApiContext } from '../context.js';
 import { ExplainParam } from './settlements.js';
 import { keyRouteErrors } from '../schemas/common.js';
 import { OutrightSettlementFeedSchema } from '../schemas/outrights.js';
+import { IdListParam, listItems } from '../schemas/params.js';
 
 const MAX_IDS = 50;
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -44,7 +45,7 @@ function tournamentFilter(single: string | undefined, csv: string | undefined): 
   const ids = new Set<string>();
   if (single !== undefined) ids.add(single);
   if (csv !== undefined) {
-    const list = csv.split(',').map((s) => s.trim());
+    const list = listItems(csv);
     if (list.some((s) => s.length === 0)) {
       throw badRequest("query parameter 'tournament_ids' has an empty item (a comma-separated list of tournament ids)");
     }
@@ -119,9 +120,7 @@ export function outrightSettlementRoutes(ctx: ApiContext): FastifyPluginAsyncTyp
               Type.String({ minLength: 1, maxLength: 2000, description: 'next_cursor of the previous page' }),
             ),
             tournament_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-            tournament_ids: Type.Optional(
-              Type.String({ minLength: 1, maxLength: 10_000, description: 'comma-separated, at most 50' }),
-            ),
+            tournament_ids: IdListParam(MAX_IDS, 'these tournaments'),
             explain: ExplainParam,
           }),
           response: { 200: OutrightSettlementFeedSchema, ...keyRouteErrors },

@@ -11,6 +11,7 @@ import type { ApiContext } from '../context.js';
 import { sendRawJson } from '../raw-json.js';
 import { errorsOf, keyRouteErrors, OddsFormatParam } from '../schemas/common.js';
 import { OutrightListSchema, OutrightSportListSchema } from '../schemas/outrights.js';
+import { SportIdParam } from '../schemas/params.js';
 
 /** interface.md's limits table: the outright sports answer is cached for 5 minutes. */
 export const OUTRIGHT_SPORTS_TTL_MS = 5 * 60_000;
@@ -62,13 +63,7 @@ export function outrightRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           description:
             'Tournaments with at least one open market, in sport order, then tournament name, then id; markets by market_id, selections in feed order. Without sport_id: every sport.',
           querystring: Type.Object({
-            sport_id: Type.Optional(
-              Type.Integer({
-                minimum: 0,
-                maximum: Number.MAX_SAFE_INTEGER,
-                description: 'a sport_id from GET /v1/outrights/sports',
-              }),
-            ),
+            sport_id: SportIdParam,
             odds_format: OddsFormatParam,
           }),
           response: { 200: OutrightListSchema, ...keyRouteErrors },

@@ -13,6 +13,7 @@ import { iso, logoUrl } from '../../live/payloads.js';
 import { sendRawJson } from '../raw-json.js';
 import { errorsOf, EventIdParams, keyRouteErrors, OddsFormatParam, StringEnum } from '../schemas/common.js';
 import { EventSettlementSchema, SettlementFeedSchema } from '../schemas/settlements.js';
+import { IdListParam, InstantParam, listItems } from '../schemas/params.js';
 import { ExplainedCache, explainResolved, gradingSourceOf } from '../settlement-explain.js';
 
 /** `explain=true`: each resolved outcome says why it was graded so. */
@@ -61,11 +62,8 @@ function idsFilter(eventId: string | undefined, eventIds: string | undefined): s
   const ids = new Set<string>();
   if (eventId !== undefined) ids.add(eventId);
   if (eventIds !== undefined) {
-    const list = eventIds
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s.length > 0);
-    if (list.length === 0) throw badRequest("query parameter 'event_ids' must list at least one event id");
+    const list = listItems(eventIds);
+    if (list.some((s) => s.length === 0)) throw badRequest("query parameter 'event_ids' has an empty item");
     if (list.length > MAX_IDS) {
       throw badRequest(`query parameter 'event_ids' lists ${list.length} ids; at most ${MAX_IDS} are allowed`);
     }
@@ -100,12 +98,8 @@ export function settlementRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
               Type.String({ minLength: 1, maxLength: 1000, description: 'next_cursor of the previous page' }),
             ),
             event_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-            event_ids: Type.Optional(
-              Type.String({ minLength: 1, maxLength: 10_000, description: 'comma-separated, at most 50' }),
-            ),
-            updated_since: Type.Optional(
-              Type.String({ description: 'ISO date-time: entries changed after it, oldest change first' }),
-            ),
+            event_ids: IdListParam(MAX_IDS, 'these events'),
+            updated_since: InstantParam('entries changed after it, oldest change first'),
             odds_format: OddsFormatParam,
             explain: ExplainParam,
           }),

@@ -10,6 +10,7 @@ import type { ApiContext } from '../context.js';
 import { parseSport } from '../event-filters.js';
 import { chargeKey } from '../quota/metering.js';
 import { keyRouteErrors, OddsFormatParam } from '../schemas/common.js';
+import { FamilyListParam, IdListParam, listItems, MAX_FAMILIES, NameListParam, SportParam } from '../schemas/params.js';
 import { snapshotSource } from '../stream/snapshot.js';
 import { SSE_HEADERS, SSE_PREAMBLE } from '../stream/sse.js';
 import { StreamConnection, type HoldLimits } from '../stream/stream-connection.js';
@@ -25,7 +26,6 @@ import {
 } from '../stream/stream-subscription.js';
 
 const MAX_EVENT_IDS = 50;
-const FAMILY = /^[a-z0-9_]{1,64}$/;
 /** What `types` accepts: the filterable names, and the ones always sent (naming them filters nothing). */
 const TYPE_NAMES: readonly string[] = [...STREAM_EVENT_NAMES, ...STREAM_CONTROL_EVENT_NAMES];
 
@@ -33,19 +33,16 @@ const TYPE_NAMES: readonly string[] = [...STREAM_EVENT_NAMES, ...STREAM_CONTROL_
 const HOLD_LIMITS: HoldLimits = { maxSelections: 20_000, maxEntries: 5_000, maxStallMs: 60_000 };
 
 export const StreamQuery = Type.Object({
-  sport: Type.Optional(Type.String({ description: 'sport key, or all' })),
+  sport: SportParam,
   league: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'exact league slug' })),
-  event_ids: Type.Optional(
-    Type.String({ description: `comma-separated event (or tournament) ids, at most ${MAX_EVENT_IDS}` }),
+  event_ids: IdListParam(MAX_EVENT_IDS, 'these events (or outright tournaments)'),
+  types: NameListParam(
+    TYPE_NAMES,
+    TYPE_NAMES.length,
+    'event name',
+    `event names (${STREAM_CONTROL_EVENT_NAMES.join(', ')} are always sent; naming them filters nothing)`,
   ),
-  types: Type.Optional(
-    Type.String({
-      description: `comma-separated event names: ${STREAM_EVENT_NAMES.join(', ')} (${STREAM_CONTROL_EVENT_NAMES.join(', ')} are always sent)`,
-    }),
-  ),
-  markets: Type.Optional(
-    Type.String({ description: 'comma-separated market families (1x2, totals…) for odds and markets events' }),
-  ),
+  markets: FamilyListParam('only these markets in odds and markets events'),
   odds_format: OddsFormatParam,
   snapshot: Type.Optional(Type.Boolean({ description: 'first send the current state of every matching event' })),
   last_event_id: Type.Optional(
@@ -56,13 +53,11 @@ export const StreamQuery = Type.Object({
   ),
 });
 
+/** A list the route's schema has checked (pattern: items, count), split into its items. */
 function csv(value: string | undefined, param: string, max: number): string[] | null {
   if (value === undefined) return null;
-  const items = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (items.length === 0) throw badRequest(`query parameter '${param}' is empty`);
+  const items = listItems(value);
+  if (items.some((s) => s === '')) throw badRequest(`query parameter '${param}' has an empty item`);
   if (items.length > max) throw badRequest(`query parameter '${param}' lists ${items.length} values; at most ${max}`);
   return items;
 }
@@ -82,10 +77,7 @@ function subscriptionOf(q: {
       throw badRequest(`query parameter 'types' has an unknown event name '${t}' (use ${TYPE_NAMES.join(', ')})`);
     }
   }
-  const families = csv(q.markets, 'markets', 100)?.map((f) => f.toLowerCase()) ?? null;
-  for (const f of families ?? []) {
-    if (!FAMILY.test(f)) throw badRequest(`query parameter 'markets' has an invalid market family '${f}'`);
-  }
+  const families = csv(q.markets, 'markets', MAX_FAMILIES)?.map((f) => f.toLowerCase()) ?? null;
   return {
     sport: parseSport(q.sport),
     league: q.league ?? null,
