@@ -309,7 +309,12 @@ function parseWebhooks(env: Env): WebhookConfig {
   const hostsText = optional(env, 'WEBHOOK_ALLOW_HOSTS') ?? optional(env, 'WEBHOOK_ALLOWED_HOSTS') ?? '';
   const allowHosts = hostsText
     .split(',')
-    .map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+    .map((h) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
     .filter((h) => h !== '');
   for (const h of allowHosts) {
     if (!/^[a-z0-9._:-]+$/.test(h)) {

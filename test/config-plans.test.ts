@@ -8,7 +8,13 @@ describe('configuration: plans', () => {
     const { plans } = loadConfig({});
     assert.deepEqual(Object.keys(plans), ['free', 'starter', 'pro', 'developer', 'unlimited']);
     assert.deepEqual(plans.free, { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1, webhooks: 2 });
-    assert.deepEqual(plans.unlimited, { name: 'unlimited', perMonth: null, perSecond: null, streams: null, webhooks: null });
+    assert.deepEqual(plans.unlimited, {
+      name: 'unlimited',
+      perMonth: null,
+      perSecond: null,
+      streams: null,
+      webhooks: null,
+    });
   });
 
   it('PLANS adds plans and DEMO_PLAN may name one', () => {

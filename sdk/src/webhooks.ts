@@ -26,7 +26,8 @@ export interface VerifyWebhookOptions {
 export type WebhookHeaders = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 function header(headers: WebhookHeaders, name: string): string | null {
-  if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(n: string): string | null }).get(name);
+  if (typeof (headers as { get?: unknown }).get === 'function')
+    return (headers as { get(n: string): string | null }).get(name);
   const record = headers as Record<string, string | string[] | undefined>;
   const value = record[name] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name)?.[1];
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);

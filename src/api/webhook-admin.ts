@@ -200,12 +200,7 @@ export class WebhookAdmin {
     this.deps.onChange?.();
   }
 
-  async deliveries(
-    key: ApiKeyRecord,
-    id: string,
-    beforeSeq: number | null,
-    limit: number,
-  ): Promise<WebhookDelivery[]> {
+  async deliveries(key: ApiKeyRecord, id: string, beforeSeq: number | null, limit: number): Promise<WebhookDelivery[]> {
     await this.get(key, id);
     return this.deps.store.listWebhookDeliveries(id, beforeSeq, limit);
   }

@@ -15,6 +15,11 @@ export function signPayload(secret: string, id: string, timestampSeconds: number
 }
 
 /** The `webhook-signature` header: one signature per secret, space-separated (a rotation's overlap signs with both). */
-export function signatureHeader(secrets: readonly string[], id: string, timestampSeconds: number, body: string): string {
+export function signatureHeader(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): string {
   return secrets.map((s) => signPayload(s, id, timestampSeconds, body)).join(' ');
 }

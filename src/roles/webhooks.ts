@@ -101,7 +101,12 @@ export function nodeWebhooks(node: NodeParts, store: Store, opts: { post?: Webho
 }
 
 /** webhook_deliveries_total by outcome, queue depth, oldest undelivered age (read from the store at scrape time). */
-export function registerWebhookMetrics(registry: Registry, store: Store, webhooks: NodeWebhooks, now: () => number): void {
+export function registerWebhookMetrics(
+  registry: Registry,
+  store: Store,
+  webhooks: NodeWebhooks,
+  now: () => number,
+): void {
   const registers = [registry];
   const { outcomes } = webhooks;
   new Counter({

@@ -242,9 +242,7 @@ export function webhookQueries(
               last_status: w.outcome.status,
               last_error: w.outcome.error,
               last_latency_ms: Math.round(w.outcome.latencyMs),
-              ...(w.outcome.ok
-                ? { status: 'delivered', delivered_at: w.at }
-                : { next_attempt_at: w.nextAttemptAt }),
+              ...(w.outcome.ok ? { status: 'delivered', delivered_at: w.at } : { next_attempt_at: w.nextAttemptAt }),
             }))
             .where('id', '=', w.deliveryId)
             .execute();
@@ -297,7 +295,10 @@ export function webhookQueries(
           .where('w.enabled', '=', 1)
           .executeTakeFirst();
         const oldest = row?.oldest;
-        return { pending: Number(row?.n ?? 0), oldestPendingAt: oldest === null || oldest === undefined ? null : Number(oldest) };
+        return {
+          pending: Number(row?.n ?? 0),
+          oldestPendingAt: oldest === null || oldest === undefined ? null : Number(oldest),
+        };
       }),
   };
 }

@@ -9,7 +9,9 @@ const secret = `whsec_${randomBytes(32).toString('base64')}`;
 
 /** Standard Webhooks: `v1,` + base64(HMAC-SHA256(base64-decoded secret, `${id}.${ts}.${body}`)). */
 function sign(s: string, id: string, ts: number, body: string): string {
-  return `v1,${createHmac('sha256', Buffer.from(s.split('_')[1]!, 'base64')).update(`${id}.${ts}.${body}`).digest('base64')}`;
+  return `v1,${createHmac('sha256', Buffer.from(s.split('_')[1]!, 'base64'))
+    .update(`${id}.${ts}.${body}`)
+    .digest('base64')}`;
 }
 
 const body = '{"type":"settlement","timestamp":"2026-03-01T11:59:58.000Z","data":{"event_id":"e1"}}';
@@ -22,7 +24,12 @@ const opts = { now: () => NOW };
 
 test('a delivery signed per the spec verifies and its body comes back parsed', async () => {
   const ts = Math.floor(NOW / 1000);
-  const event = await verifyWebhook<{ event_id: string }>(secret, headersFor(sign(secret, 'msg_abc', ts, body)), body, opts);
+  const event = await verifyWebhook<{ event_id: string }>(
+    secret,
+    headersFor(sign(secret, 'msg_abc', ts, body)),
+    body,
+    opts,
+  );
   assert.equal(event.type, 'settlement');
   assert.equal(event.data.event_id, 'e1');
   // Bytes and a fetch Headers object work the same.
@@ -67,6 +74,9 @@ test('the timestamp must be within the tolerance (5 minutes by default) either w
   assert.ok(await verifyWebhook(secret, headersFor(sign(secret, 'msg_abc', ts, body), ts), body, opts));
   const late = Math.floor(NOW / 1000) - 600;
   assert.ok(
-    await verifyWebhook(secret, headersFor(sign(secret, 'msg_abc', late, body), late), body, { ...opts, toleranceSeconds: 900 }),
+    await verifyWebhook(secret, headersFor(sign(secret, 'msg_abc', late, body), late), body, {
+      ...opts,
+      toleranceSeconds: 900,
+    }),
   );
 });

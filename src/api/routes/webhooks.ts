@@ -127,8 +127,7 @@ export function webhookRoutes(ctx: ApiContext, admin: WebhookAdmin): FastifyPlug
           response: { 200: WebhookSchema, ...errorsOf(400, 401, 404, 429, 503) },
         },
       },
-      async (request) =>
-        webhookBody(await admin.update(request.apiKey!, request.params.id, request.body), ctx.now()),
+      async (request) => webhookBody(await admin.update(request.apiKey!, request.params.id, request.body), ctx.now()),
     );
 
     app.delete(
@@ -156,7 +155,8 @@ export function webhookRoutes(ctx: ApiContext, admin: WebhookAdmin): FastifyPlug
         schema: {
           operationId: 'rotateWebhookSecret',
           tags,
-          summary: 'A new signing secret (shown once); the old one keeps signing beside it for WEBHOOK_SECRET_OVERLAP_HOURS',
+          summary:
+            'A new signing secret (shown once); the old one keeps signing beside it for WEBHOOK_SECRET_OVERLAP_HOURS',
           params: WebhookIdParams,
           response: { 200: WebhookWithSecretSchema, ...errorsOf(400, 401, 404, 429, 503) },
         },
@@ -214,7 +214,8 @@ export function webhookRoutes(ctx: ApiContext, admin: WebhookAdmin): FastifyPlug
         if (deliveryId !== undefined) which = { id: deliveryId };
         else {
           const t = instantOf(since!);
-          if (t === null) throw badRequest('since must be an ISO 8601 date-time with a zone, such as 2026-11-22T10:00:00Z');
+          if (t === null)
+            throw badRequest('since must be an ISO 8601 date-time with a zone, such as 2026-11-22T10:00:00Z');
           which = { since: t };
         }
         return { replayed: await admin.replay(request.apiKey!, request.params.id, which) };

@@ -6,7 +6,8 @@ import { OddsFormatSchema, StringEnum } from './common.js';
 const Types = Type.Array(StringEnum(WEBHOOK_TYPES, { $id: 'WebhookType' }), {
   minItems: 1,
   maxItems: WEBHOOK_TYPES.length,
-  description: 'the events to be told: result, settlement (each newly resolved market), settlement.completed, status, outright_settlement, odds (needs event_ids)',
+  description:
+    'the events to be told: result, settlement (each newly resolved market), settlement.completed, status, outright_settlement, odds (needs event_ids)',
 });
 const NullableString = (description: string) =>
   Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()], { description });
@@ -44,7 +45,8 @@ const webhookProps = {
   odds_format: Type.String(),
   enabled: Type.Boolean(),
   disabled_reason: Type.Union([StringEnum(['owner', 'failing'] as const), Type.Null()], {
-    description: '`failing`: disabled after failing too long; PATCH enabled=true delivers its queue from where it stopped',
+    description:
+      '`failing`: disabled after failing too long; PATCH enabled=true delivers its queue from where it stopped',
   }),
   failing_since: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   previous_secret_expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
@@ -103,7 +105,9 @@ export const WebhookDeliveriesQuery = Type.Object({
 export const WebhookReplaySchema = Type.Object(
   {
     delivery_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'one delivery' })),
-    since: Type.Optional(Type.String({ minLength: 1, description: 'every delivery made at or after this instant (ISO 8601)' })),
+    since: Type.Optional(
+      Type.String({ minLength: 1, description: 'every delivery made at or after this instant (ISO 8601)' }),
+    ),
   },
   { additionalProperties: false, $id: 'WebhookReplay' },
 );

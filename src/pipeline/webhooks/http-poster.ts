@@ -61,14 +61,13 @@ export function httpPoster(opts: HttpPosterOptions): { post: WebhookPoster; clos
   const post: WebhookPoster = (request) =>
     new Promise<WebhookAttemptOutcome>((resolve) => {
       const started = performance.now();
+      const timers: { connect?: NodeJS.Timeout; response?: NodeJS.Timeout } = {};
       const done = (status: number | null, error: string | null): void => {
-        clearTimeout(connectTimer);
-        clearTimeout(responseTimer);
+        clearTimeout(timers.connect);
+        clearTimeout(timers.response);
         const ok = error === null && status !== null && status >= 200 && status < 300;
         resolve({ ok, status, error, latencyMs: performance.now() - started });
       };
-      let connectTimer: NodeJS.Timeout | undefined;
-      let responseTimer: NodeJS.Timeout | undefined;
       let url: URL;
       try {
         url = new URL(request.url);
@@ -101,10 +100,13 @@ export function httpPoster(opts: HttpPosterOptions): { post: WebhookPoster; clos
       });
       req.on('socket', (socket) => {
         if (!socket.connecting) return;
-        connectTimer = setTimeout(() => req.destroy(new Error('connect timeout')), connectTimeoutMs);
-        socket.once('connect', () => clearTimeout(connectTimer));
+        timers.connect = setTimeout(() => req.destroy(new Error('connect timeout')), connectTimeoutMs);
+        socket.once('connect', () => clearTimeout(timers.connect));
       });
-      responseTimer = setTimeout(() => req.destroy(new Error('response timeout')), connectTimeoutMs + responseTimeoutMs);
+      timers.response = setTimeout(
+        () => req.destroy(new Error('response timeout')),
+        connectTimeoutMs + responseTimeoutMs,
+      );
       req.on('error', (err) => finish(null, err.message || 'request failed'));
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;

@@ -120,7 +120,8 @@ export class WebhookOutbox {
   setSubscriptions(subs: readonly WebhookSubscription[]): void {
     this.subs = subs.map(matching);
     const odds = new Set<string>();
-    for (const s of this.subs) if (s.types.has('odds') && s.eventIds !== null) for (const id of s.eventIds) odds.add(id);
+    for (const s of this.subs)
+      if (s.types.has('odds') && s.eventIds !== null) for (const id of s.eventIds) odds.add(id);
     this.oddsEvents = odds;
   }
 

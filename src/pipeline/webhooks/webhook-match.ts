@@ -97,7 +97,8 @@ export function messagesFor(m: MatchingSubscription, entry: LogEntry): WebhookMe
     case 'outright':
       if (entry.change === 'result' && types.has('outright_settlement')) {
         const data = renderEntryData(entry, { format: sub.oddsFormat, families: null });
-        if (data !== null) out.push({ type: 'outright_settlement', body: bodyOf('outright_settlement', entry.at, data) });
+        if (data !== null)
+          out.push({ type: 'outright_settlement', body: bodyOf('outright_settlement', entry.at, data) });
       }
       break;
     case 'odds':

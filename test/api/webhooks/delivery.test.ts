@@ -78,7 +78,10 @@ describe('webhook deliveries', () => {
     // The first 7 requests fail.
     rx.answer = ({ n }) => ({ status: n < 7 ? 500 : 200 });
     const ids = ['o1', 'o2', 'o3', 'o4'];
-    await feedOk(svc, ids.map((id) => fixture(id, { start_time: at(-HOUR) })));
+    await feedOk(
+      svc,
+      ids.map((id) => fixture(id, { start_time: at(-HOUR) })),
+    );
     for (const id of ids) await feedOk(svc, [status(id, 'live')]);
     for (const id of ids) await feedOk(svc, [status(id, 'interrupted')]);
     const ok = () => rx.received.filter((r) => r.answered === 200);
@@ -136,7 +139,10 @@ describe('webhook deliveries', () => {
     }
     assert.equal(state.disabled_reason, 'failing');
     const warnings = await svc.get<{ warnings: Array<{ message: string }> }>('/v1/usage/warnings');
-    assert.ok(warnings.body.warnings.some((w) => w.message.includes(hook.id)), JSON.stringify(warnings.body));
+    assert.ok(
+      warnings.body.warnings.some((w) => w.message.includes(hook.id)),
+      JSON.stringify(warnings.body),
+    );
     // Disabled: no more attempts.
     const attempts = rx.received.length;
     svc.clock.advance(HOUR);
@@ -145,7 +151,10 @@ describe('webhook deliveries', () => {
     rx.answer = () => ({ status: 204 });
     const patched = await svc.inject('PATCH', `/v1/webhooks/${hook.id}`, { body: { enabled: true } });
     assert.equal(patched.status, 200);
-    await until(() => rx.received.some((r) => r.answered === 204), { advance: (ms) => svc.clock.advance(ms), stepMs: 60_000 });
+    await until(() => rx.received.some((r) => r.answered === 204), {
+      advance: (ms) => svc.clock.advance(ms),
+      stepMs: 60_000,
+    });
     const body = JSON.parse(rx.received.find((r) => r.answered === 204)!.body) as Body;
     assert.equal(body.data.status, 'live');
     const after = await svc.get<{ warnings: Array<{ message: string }> }>('/v1/usage/warnings');
@@ -160,9 +169,9 @@ describe('webhook deliveries', () => {
     assert.equal(rx.received[0]!.headers['webhook-id'], queued.body.delivery_id);
     assert.equal((JSON.parse(rx.received[0]!.body) as Body).type, 'test');
     assert.ok(specVerify(hook.secret, rx.received[0]!.headers, rx.received[0]!.body));
-    const log = await svc.get<{ deliveries: Array<{ id: string; status: string; attempts: number; response_status: number; latency_ms: number }> }>(
-      `/v1/webhooks/${hook.id}/deliveries`,
-    );
+    const log = await svc.get<{
+      deliveries: Array<{ id: string; status: string; attempts: number; response_status: number; latency_ms: number }>;
+    }>(`/v1/webhooks/${hook.id}/deliveries`);
     const d = log.body.deliveries[0]!;
     assert.equal(d.status, 'delivered');
     assert.equal(d.attempts, 1);

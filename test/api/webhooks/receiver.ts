@@ -14,7 +14,10 @@ export interface Receiver {
   url: string;
   received: Received[];
   /** What to answer the next request (default 200). */
-  answer: (req: { headers: IncomingHttpHeaders; body: string; n: number }) => { status: number; headers?: Record<string, string> };
+  answer: (req: { headers: IncomingHttpHeaders; body: string; n: number }) => {
+    status: number;
+    headers?: Record<string, string>;
+  };
   close(): Promise<void>;
 }
 

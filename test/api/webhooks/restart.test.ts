@@ -47,7 +47,10 @@ describe('webhooks across a restart', () => {
       body: { url: rx.url, types: ['status'], event_ids: ids },
     });
     assert.equal(created.status, 201);
-    await feedOk(svc, ids.map((id) => fixture(id, { start_time: at(-HOUR) })));
+    await feedOk(
+      svc,
+      ids.map((id) => fixture(id, { start_time: at(-HOUR) })),
+    );
     for (const id of ids) await feedOk(svc, [status(id, 'live')]);
     await until(() => rx.received.length >= 1);
     const now = svc.clock.now();
@@ -56,9 +59,10 @@ describe('webhooks across a restart', () => {
     // A crash after the write-behind flush stored the change log, before the outbox stored the
     // last two deliveries: the stored cursor is back at the first one's position.
     const db = new Database(join(dataDir, 'store.sqlite'));
-    const rows = db
-      .prepare(`select id, position from webhook_deliveries order by seq`)
-      .all() as Array<{ id: string; position: string }>;
+    const rows = db.prepare(`select id, position from webhook_deliveries order by seq`).all() as Array<{
+      id: string;
+      position: string;
+    }>;
     assert.equal(rows.length, 3);
     const [ms, seq] = rows[0]!.position.split('-').map(Number) as [number, number];
     db.prepare('delete from webhook_deliveries where seq > (select min(seq) from webhook_deliveries)').run();
@@ -70,7 +74,10 @@ describe('webhooks across a restart', () => {
     try {
       await until(() => order().length >= 3, { advance: (ms) => svc.clock.advance(ms), stepMs: 60_000 });
       await new Promise((r) => setTimeout(r, 300));
-      assert.deepEqual(order(), ids.map((id) => `${id}:live`));
+      assert.deepEqual(
+        order(),
+        ids.map((id) => `${id}:live`),
+      );
     } finally {
       await svc.close({ keepDir: true });
     }

@@ -54,7 +54,11 @@ describe('webhook poster', () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const port = (silent.address() as { port: number }).port;
-    const poster = httpPoster({ policy: { allowPrivate: true, allowHosts: [] }, responseTimeoutMs: 200, connectTimeoutMs: 200 });
+    const poster = httpPoster({
+      policy: { allowPrivate: true, allowHosts: [] },
+      responseTimeoutMs: 200,
+      connectTimeoutMs: 200,
+    });
     const out = await poster.post(request(`http://127.0.0.1:${port}/`));
     poster.close();
     silent.closeAllConnections();
