@@ -376,7 +376,7 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
   return {
     kind: options.kind,
     health,
-    ...webhookQueries(db, read, write),
+    ...webhookQueries(db, read, write, options.kind),
 
     checkWrites: () =>
       write('checkWrites', async () => {

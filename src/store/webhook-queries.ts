@@ -1,5 +1,5 @@
 // Webhook queries shared by every SQL dialect: subscriptions, the outbox and delivery log, the derivation cursor.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OddsFormat } from '../domain/types.js';
 import type {
   WebhookDelivery,
@@ -9,6 +9,7 @@ import type {
   WebhookType,
 } from '../domain/webhooks.js';
 import type { StoreDatabase, WebhookDeliveriesTable, WebhooksTable } from './schema.js';
+import type { Store } from './store.js';
 import { inTransaction } from './transactions.js';
 import type {
   NewWebhookDelivery,
@@ -88,15 +89,28 @@ function rowToDelivery(row: WebhookDeliveriesTable): WebhookDelivery {
 /** Rows per insert statement (15 columns each, well under either engine's parameter limit). */
 const DELIVERIES_PER_STATEMENT = 500;
 
+/**
+ * PostgreSQL runs transactions side by side (read committed): two creations of one key would both
+ * count under the limit, and two appends (the outbox, an API node's test event) would both read
+ * the same `max(seq)`. A transaction-scoped advisory lock, named by schema so two installations in
+ * one database do not wait on each other, makes each of those a queue. SQLite has one writer.
+ */
+async function serialize(kind: Store['kind'], trx: Transaction<StoreDatabase>, name: string): Promise<void> {
+  if (kind !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtext(current_schema() || ${`:${name}`}))`.execute(trx);
+}
+
 export function webhookQueries(
   db: Kysely<StoreDatabase>,
   read: <T>(name: string, fn: () => Promise<T>) => Promise<T>,
   write: <T>(name: string, fn: () => Promise<T>) => Promise<T>,
+  kind: Store['kind'],
 ): WebhookStore {
   return {
     createWebhook: (sub, limit) =>
       write('createWebhook', () =>
         inTransaction(db, async (trx) => {
+          if (limit !== null) await serialize(kind, trx, `webhooks:${sub.keyId}`);
           if (limit !== null) {
             const row = await trx
               .selectFrom('webhooks')
@@ -161,6 +175,7 @@ export function webhookQueries(
       write('appendWebhookDeliveries', () =>
         inTransaction(db, async (trx) => {
           if (deliveries.length > 0) {
+            await serialize(kind, trx, 'webhook_deliveries');
             const top = await trx
               .selectFrom('webhook_deliveries')
               .select((eb) => eb.fn.max('seq').as('seq'))
