@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
+  /** The request's path (two subscriptions on one receiver). */
+  path: string;
   /** The status the receiver answered. */
   answered: number;
 }
@@ -17,6 +19,8 @@ export interface Receiver {
   answer: (req: { headers: IncomingHttpHeaders; body: string; n: number }) => {
     status: number;
     headers?: Record<string, string>;
+    /** Answer only after this long (a slow receiver). */
+    delayMs?: number;
   };
   close(): Promise<void>;
 }
@@ -34,9 +38,15 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const a = r.answer({ headers: req.headers, body, n: r.received.length });
-      r.received.push({ headers: req.headers, body, answered: a.status });
-      res.writeHead(a.status, a.headers ?? {});
-      res.end('ok');
+      const reply = (): void => {
+        // Recorded only once the answer is sent: a process killed meanwhile never saw it accepted.
+        if (res.destroyed) return;
+        r.received.push({ headers: req.headers, body, path: req.url ?? '', answered: a.status });
+        res.writeHead(a.status, a.headers ?? {});
+        res.end('ok');
+      };
+      if (a.delayMs === undefined) reply();
+      else setTimeout(reply, a.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -71,11 +81,11 @@ export function specVerify(secret: string, headers: IncomingHttpHeaders, body: s
 
 /** Waits until `done()` holds, moving the service's clock by `stepMs` between looks (retries come due). */
 export async function until(
-  done: () => boolean,
+  done: () => boolean | Promise<boolean>,
   opts: { advance?: (ms: number) => void; stepMs?: number; timeoutMs?: number } = {},
 ): Promise<void> {
   const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
-  while (!done()) {
+  while (!(await done())) {
     if (Date.now() > deadline) throw new Error('timed out waiting');
     opts.advance?.(opts.stepMs ?? 0);
     await new Promise((r) => setTimeout(r, 20));
