@@ -150,6 +150,19 @@ export function webhookQueries(
         ),
       ),
 
+    webhooksVersion: () =>
+      read('webhooksVersion', async () => {
+        const row = await db
+          .selectFrom('webhooks')
+          .select((eb) => [
+            eb.fn.countAll<number>().as('n'),
+            eb.fn.sum<number>('enabled').as('on'),
+            eb.fn.max('updated_at').as('at'),
+          ])
+          .executeTakeFirst();
+        return `${Number(row?.n ?? 0)}:${Number(row?.on ?? 0)}:${Number(row?.at ?? 0)}`;
+      }),
+
     updateWebhook: (sub) =>
       write('updateWebhook', async () => {
         const { id: _id, key_id: _key, created_at: _created, ...fields } = webhookToRow(sub);

@@ -42,6 +42,11 @@ export interface WebhookStore {
   listWebhooksOfKey(keyId: string): Promise<WebhookSubscription[]>;
   /** Every enabled subscription (the outbox matches changes against them). */
   listEnabledWebhooks(): Promise<WebhookSubscription[]>;
+  /**
+   * A cheap reading that changes whenever a subscription is created, deleted, enabled, disabled or
+   * changed (count, enabled count, latest `updated_at`): the outbox reads the list again only then.
+   */
+  webhooksVersion(): Promise<string>;
   /** Replaces a subscription's fields (its id and key stay). */
   updateWebhook(sub: WebhookSubscription): Promise<void>;
   /** Removes a subscription and its deliveries; false when unknown. */

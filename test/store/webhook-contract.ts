@@ -68,7 +68,9 @@ export function runWebhookStoreContract(
           failingSince: T0 - 5,
           oddsFormat: 'american',
         });
+        const v0 = await store.webhooksVersion();
         assert.equal(await store.createWebhook(full, null), true);
+        assert.notEqual(await store.webhooksVersion(), v0, 'a creation changes the version');
         assert.equal(
           await store.createWebhook(sampleWebhook('wh_b', { createdAt: T0 - 1, eventIds: null }), null),
           true,
@@ -86,9 +88,13 @@ export function runWebhookStoreContract(
           ['wh_a', 'wh_b'],
         );
         const changed = { ...full, url: 'https://other.example/x', enabled: false, disabledReason: 'owner' as const };
+        const v1 = await reopened.webhooksVersion();
         await reopened.updateWebhook({ ...changed, keyId: 'someone-else', createdAt: 1 });
+        const v2 = await reopened.webhooksVersion();
+        assert.notEqual(v2, v1, 'disabling changes the version, even at the same updated_at');
         assert.deepEqual(await reopened.getWebhook('wh_a'), changed, 'id, key and creation stay');
         assert.equal(await reopened.deleteWebhook('wh_a'), true);
+        assert.notEqual(await reopened.webhooksVersion(), v2, 'a deletion changes the version');
         assert.equal(await reopened.deleteWebhook('wh_a'), false);
         assert.equal(await reopened.getWebhook('wh_a'), null);
       }));

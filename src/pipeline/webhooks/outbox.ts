@@ -53,6 +53,8 @@ export class WebhookOutbox {
   private lastRefresh = 0;
   private lastCursorWrite = 0;
   private storedThrough: LogPosition | null = null;
+  /** The store's subscriptions version the list was read at. */
+  private version = '';
   /** Entries turned into deliveries (metrics). */
   derived = 0;
 
@@ -112,7 +114,9 @@ export class WebhookOutbox {
 
   /** The subscriptions changed on this node: read them again before the next entries are matched. */
   async refresh(): Promise<void> {
+    const version = await this.opts.store.webhooksVersion();
     const subs = await this.opts.store.listEnabledWebhooks();
+    this.version = version;
     this.setSubscriptions(subs);
     this.lastRefresh = this.opts.now();
   }
@@ -166,6 +170,11 @@ export class WebhookOutbox {
   private async flushOnce(): Promise<void> {
     const now = this.opts.now();
     if (now - this.lastRefresh >= this.opts.refreshMs) await this.refresh();
+    else if (this.queue.length > 0 && (await this.opts.store.webhooksVersion()) !== this.version) {
+      // Another node (an API node) changed a subscription: a change fed after its 201 must be
+      // matched against it, so the list is read again before these entries are.
+      await this.refresh();
+    }
     // Every entry up to the head has been seen by follow() (listeners run at each append).
     const head = this.opts.log.head;
     const entries = this.queue;

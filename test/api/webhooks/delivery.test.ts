@@ -175,6 +175,12 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const queued = await svc.inject<{ delivery_id: string }>('POST', `/v1/webhooks/${hook.id}/test`);
       assert.equal(queued.status, 202);
       await until(() => rx.received.length >= 1);
+      // The receiver has answered; the worker records the attempt just after.
+      await until(
+        async () =>
+          (await svc.get<{ deliveries: Array<{ status: string }> }>(`/v1/webhooks/${hook.id}/deliveries`)).body
+            .deliveries[0]?.status === 'delivered',
+      );
       assert.equal(rx.received[0]!.headers['webhook-id'], queued.body.delivery_id);
       assert.equal((JSON.parse(rx.received[0]!.body) as Body).type, 'test');
       assert.ok(specVerify(hook.secret, rx.received[0]!.headers, rx.received[0]!.body));

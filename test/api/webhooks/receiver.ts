@@ -22,6 +22,8 @@ export interface Receiver {
     /** Answer only after this long (a slow receiver). */
     delayMs?: number;
   };
+  /** Told of each request as it arrives, and when its connection is done with (answered or cut). */
+  onRequest?: (path: string, finished: Promise<void>) => void;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
+    r.onRequest?.(req.url ?? '', new Promise((resolve) => res.once('close', () => resolve())));
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
