@@ -129,6 +129,7 @@ export async function openHttp(
       portal: portalPlugin({
         store,
         keyAdmin,
+        webhooks,
         plans,
         usage,
         now,
