@@ -22,8 +22,15 @@ const ROOMS = [
 /** What the api may take from the pipeline: the feed ingress port, nothing that runs the pipeline. */
 const PIPELINE_INGRESS = ['ingress.ts'];
 
-/** What the portal may take from the api: key administration, usage reports, the error statuses, the base URL. */
-const API_FOR_PORTAL = ['key-admin.ts', 'quota/counter.ts', 'quota/report.ts', 'errors.ts', 'base-url.ts'];
+/** What the portal may take from the api: key and webhook administration, usage reports, the error statuses, the base URL. */
+const API_FOR_PORTAL = [
+  'key-admin.ts',
+  'webhook-admin.ts',
+  'quota/counter.ts',
+  'quota/report.ts',
+  'errors.ts',
+  'base-url.ts',
+];
 
 /** A room, or only some files of it (paths inside the room). */
 const only = (type, files) => ({ element: { type, fileInternalPath: files } });

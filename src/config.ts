@@ -84,6 +84,28 @@ export interface Config {
   streamProcess: boolean;
   /** A live event not updated for this long is reported locked until fresh data arrives (0: never). */
   staleLockSeconds: number;
+  /** Webhook delivery (docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+/** WEBHOOK_* settings (docs/webhooks.md). */
+export interface WebhookConfig {
+  /** Private, loopback and link-local addresses (and http) allowed (WEBHOOK_ALLOW_PRIVATE; self-hosted networks, tests). */
+  allowPrivate: boolean;
+  /** Hosts allowed whatever they resolve to, over http too (WEBHOOK_ALLOW_HOSTS, lower case). */
+  allowHosts: readonly string[];
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** A subscription failing this long without a success is disabled. */
+  disableAfterMs: number;
+  concurrency: number;
+  pollMs: number;
+  connectTimeoutMs: number;
+  responseTimeoutMs: number;
+  /** Delivered deliveries stay in the delivery log this long. */
+  logDays: number;
+  /** After a secret rotation, deliveries are signed with the old secret too for this long. */
+  secretOverlapMs: number;
 }
 
 /** The Odds API (v4) adapter's settings; only read with FEED=the-odds-api. */
@@ -131,6 +153,16 @@ const DEFAULTS = {
   UPSTREAM_BOOKMAKER: 'consensus',
   UPSTREAM_POLL_SECONDS: '60',
   UPSTREAM_MONTHLY_BUDGET: '20000',
+  WEBHOOK_ALLOW_PRIVATE: 'false',
+  WEBHOOK_RETRY_BASE_MS: '5000',
+  WEBHOOK_RETRY_MAX_MS: '3600000',
+  WEBHOOK_DISABLE_AFTER_HOURS: '72',
+  WEBHOOK_CONCURRENCY: '64',
+  WEBHOOK_POLL_MS: '1000',
+  WEBHOOK_CONNECT_TIMEOUT_MS: '5000',
+  WEBHOOK_RESPONSE_TIMEOUT_MS: '10000',
+  WEBHOOK_LOG_DAYS: '7',
+  WEBHOOK_SECRET_OVERLAP_HOURS: '24',
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -267,6 +299,40 @@ export function loadConfig(env?: Env): Config {
     ),
     streamProcess: ['on', 'true'].includes(oneOf(env, 'STREAM_PROCESS', ['on', 'off', 'true', 'false'] as const)),
     staleLockSeconds: num(env, 'STALE_LOCK_SECONDS', 0, 86400, false),
+    webhooks: parseWebhooks(env),
+  };
+}
+
+/** The WEBHOOK_* variables. */
+function parseWebhooks(env: Env): WebhookConfig {
+  // WEBHOOK_ALLOWED_HOSTS is read too: both spellings are in circulation.
+  const hostsText = optional(env, 'WEBHOOK_ALLOW_HOSTS') ?? optional(env, 'WEBHOOK_ALLOWED_HOSTS') ?? '';
+  const allowHosts = hostsText
+    .split(',')
+    .map((h) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
+    .filter((h) => h !== '');
+  for (const h of allowHosts) {
+    if (!/^[a-z0-9._:-]+$/.test(h)) {
+      throw new ConfigError(`WEBHOOK_ALLOW_HOSTS must be host names or addresses separated by commas, got '${h}'`);
+    }
+  }
+  return {
+    allowPrivate: ['on', 'true'].includes(oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['on', 'off', 'true', 'false'] as const)),
+    allowHosts,
+    retryBaseMs: num(env, 'WEBHOOK_RETRY_BASE_MS', 1, 86_400_000),
+    retryMaxMs: num(env, 'WEBHOOK_RETRY_MAX_MS', 1, 86_400_000),
+    disableAfterMs: num(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 0.001, 24 * 365, false) * 3_600_000,
+    concurrency: num(env, 'WEBHOOK_CONCURRENCY', 1, 10_000),
+    pollMs: num(env, 'WEBHOOK_POLL_MS', 10, 60_000),
+    connectTimeoutMs: num(env, 'WEBHOOK_CONNECT_TIMEOUT_MS', 100, 60_000),
+    responseTimeoutMs: num(env, 'WEBHOOK_RESPONSE_TIMEOUT_MS', 100, 120_000),
+    logDays: num(env, 'WEBHOOK_LOG_DAYS', 0, 3650, false),
+    secretOverlapMs: num(env, 'WEBHOOK_SECRET_OVERLAP_HOURS', 0, 24 * 30, false) * 3_600_000,
   };
 }
 

@@ -7,13 +7,19 @@ describe('configuration: plans', () => {
   it('by default: free (10,000 a month, 5 a second), starter, pro and unlimited', () => {
     const { plans } = loadConfig({});
     assert.deepEqual(Object.keys(plans), ['free', 'starter', 'pro', 'developer', 'unlimited']);
-    assert.deepEqual(plans.free, { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1 });
-    assert.deepEqual(plans.unlimited, { name: 'unlimited', perMonth: null, perSecond: null, streams: null });
+    assert.deepEqual(plans.free, { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1, webhooks: 2 });
+    assert.deepEqual(plans.unlimited, {
+      name: 'unlimited',
+      perMonth: null,
+      perSecond: null,
+      streams: null,
+      webhooks: null,
+    });
   });
 
   it('PLANS adds plans and DEMO_PLAN may name one', () => {
     const c = loadConfig({ PLANS: '{"team": {"per_month": 500000, "per_second": 50}}', DEMO_PLAN: 'team' });
-    assert.deepEqual(c.plans.team, { name: 'team', perMonth: 500_000, perSecond: 50, streams: 1 });
+    assert.deepEqual(c.plans.team, { name: 'team', perMonth: 500_000, perSecond: 50, streams: 1, webhooks: 2 });
     assert.equal(c.demoPlan, 'team');
   });
 

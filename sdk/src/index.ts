@@ -8,3 +8,10 @@ export type { SettlementPagingQuery, OutrightPagingQuery } from './paging.js';
 export { STREAM_EVENT_NAMES, type StreamEvent, type StreamEventName, type StreamEventDataMap } from './stream-types.js';
 export type * from './types.js';
 export type { paths, components, operations } from './generated/openapi.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookEvent,
+  type WebhookHeaders,
+  type VerifyWebhookOptions,
+} from './webhooks.js';

@@ -33,6 +33,7 @@ import { settlementRoutes } from './routes/settlements.js';
 import { STREAM_ROUTE, streamRoutes } from './routes/stream.js';
 import { rootRoutes } from './routes/root.js';
 import { usageRoutes } from './routes/usage.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { cachedSerializerFactory } from './serializers.js';
 import { splitValidatorFactory } from './validators.js';
 import { installWorldTime } from './world-time.js';
@@ -197,6 +198,7 @@ export async function buildApp(ctx: ApiContext, opts: BuildAppOptions = {}): Pro
     await app.register(outrightSettlementRoutes(ctx));
     await app.register(betRoutes(ctx));
     await app.register(usageRoutes(ctx));
+    if (ctx.webhooks !== undefined) await app.register(webhookRoutes(ctx, ctx.webhooks));
     await app.register(streamRoutes(ctx, { ended: streamEnded }));
     await app.register(logoRoutes(opts.logos));
   }

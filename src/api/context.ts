@@ -12,6 +12,7 @@ import type { KeyAuthenticator } from './keys.js';
 import type { CallerLimiter, UsageCounter } from './quota/counter.js';
 import type { ApiMetrics } from './metrics.js';
 import type { ApiSettings } from './settings.js';
+import type { WebhookAdmin } from './webhook-admin.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -99,6 +100,8 @@ export interface ApiContext {
   keyAdmin: KeyAdmin;
   /** The configured plans. */
   plans: PlanBook;
+  /** Webhook subscriptions of the calling key (/v1/webhooks); absent: no webhook routes. */
+  webhooks?: WebhookAdmin;
   /** Monthly quotas and per-second rates per key (src/api/quota/). */
   usage: UsageCounter;
   /** The per-caller limits of /v1/health and /v1/status. */

@@ -44,6 +44,11 @@ export const TAGS = [
   { name: 'outrights', description: 'Outright (futures) markets' },
   { name: 'stream', description: 'Server-Sent Events: every change, resumable (docs/streaming.md)' },
   { name: 'account', description: "The calling key's usage and warnings" },
+  {
+    name: 'webhooks',
+    description:
+      'Subscriptions that push results, settlements and status changes to your server, signed (docs/webhooks.md)',
+  },
   { name: 'service', description: 'Status and health of the service' },
   { name: 'operator', description: 'Probes and metrics for the operator (not for API clients)' },
   { name: 'admin', description: 'Administration (X-Admin-Key): the feed ingress' },

@@ -9,18 +9,20 @@ export interface Plan {
   perSecond: number | null;
   /** Streams (`GET /v1/stream`) a key may hold open at once. */
   streams: number | null;
+  /** Webhook subscriptions a key may have (docs/webhooks.md). */
+  webhooks: number | null;
 }
 
 /** The plans every installation has; `PLANS` may change them or add more (docs/quotas.md). */
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
-  free: { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1 },
-  starter: { name: 'starter', perMonth: 100_000, perSecond: 20, streams: 3 },
-  pro: { name: 'pro', perMonth: 1_000_000, perSecond: 100, streams: 10 },
+  free: { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1, webhooks: 2 },
+  starter: { name: 'starter', perMonth: 100_000, perSecond: 20, streams: 3, webhooks: 5 },
+  pro: { name: 'pro', perMonth: 1_000_000, perSecond: 100, streams: 10, webhooks: 25 },
   // A developer's own install (the demo key's default): no monthly cap, a browser's console and a
   // few example scripts at once never throttled.
-  developer: { name: 'developer', perMonth: null, perSecond: 50, streams: 10 },
+  developer: { name: 'developer', perMonth: null, perSecond: 50, streams: 10, webhooks: 10 },
   // For benchmarks and internal use (decisions.md): counted, never limited.
-  unlimited: { name: 'unlimited', perMonth: null, perSecond: null, streams: null },
+  unlimited: { name: 'unlimited', perMonth: null, perSecond: null, streams: null, webhooks: null },
 };
 
 /** The plan of keys whose stored plan is no longer configured. */
@@ -72,8 +74,8 @@ export function parsePlans(text: string | null): Record<string, Plan> {
     }
     const fields = spec as Record<string, unknown>;
     for (const field of Object.keys(fields)) {
-      if (field !== 'per_month' && field !== 'per_second' && field !== 'streams') {
-        throw new Error(`plan '${name}': unknown field '${field}' (expected per_month, per_second, streams)`);
+      if (field !== 'per_month' && field !== 'per_second' && field !== 'streams' && field !== 'webhooks') {
+        throw new Error(`plan '${name}': unknown field '${field}' (expected per_month, per_second, streams, webhooks)`);
       }
     }
     if (!('per_month' in fields) || !('per_second' in fields)) {
@@ -84,6 +86,8 @@ export function parsePlans(text: string | null): Record<string, Plan> {
       perMonth: limitOf(fields.per_month, name, 'per_month'),
       perSecond: limitOf(fields.per_second, name, 'per_second'),
       streams: 'streams' in fields ? limitOf(fields.streams, name, 'streams') : (DEFAULT_PLANS[name]?.streams ?? 1),
+      webhooks:
+        'webhooks' in fields ? limitOf(fields.webhooks, name, 'webhooks') : (DEFAULT_PLANS[name]?.webhooks ?? 2),
     };
   }
   return plans;

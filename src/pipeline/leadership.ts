@@ -13,6 +13,10 @@ const WRITES: ReadonlySet<string> = new Set([
   'settleOutrightMarket',
   // The upstream adapter's month spend: a deposed leader's poll may not reserve credits (nor call).
   'saveUpstreamSpend',
+  // The webhook outbox and its delivery attempts: only the leader derives and delivers.
+  'appendWebhookDeliveries',
+  'recordWebhookAttempt',
+  'deleteDeliveredWebhooksBefore',
 ]);
 
 /** What a write of a deposed leader gets: the caller's usual failure path (a retry later, a refusal) takes it. */

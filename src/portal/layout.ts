@@ -2,7 +2,7 @@
 import { html, type SafeHtml } from './html.js';
 import type { SignedIn } from './sessions.js';
 
-export type NavId = 'home' | 'keys' | 'usage' | 'explorer' | 'console' | 'start';
+export type NavId = 'home' | 'keys' | 'usage' | 'webhooks' | 'explorer' | 'console' | 'start';
 
 /** Versioned URLs of the static files (a new build changes the version, so they can be cached long). */
 export interface AssetUrls {
@@ -28,6 +28,7 @@ export interface PageOptions {
 const SIGNED_IN_NAV: Array<[NavId, string, string]> = [
   ['keys', 'Keys', '/portal/keys'],
   ['usage', 'Usage', '/portal/usage'],
+  ['webhooks', 'Webhooks', '/portal/webhooks'],
   ['explorer', 'Explorer', '/portal/explorer'],
   ['console', 'Live console', '/portal/console'],
   ['start', 'Getting started', '/portal/start'],

@@ -12,6 +12,7 @@ import { explorerPages } from './pages/explorer.js';
 import { keyPages } from './pages/keys.js';
 import { startPages } from './pages/start.js';
 import { usagePages } from './pages/usage.js';
+import { webhookPages } from './pages/webhooks.js';
 import type { PortalPorts } from './ports.js';
 import { checkCsrfToken, checkSameOrigin, PortalError, setPageHeaders } from './security.js';
 
@@ -91,6 +92,7 @@ function signedInScope(pctx: PortalContext): FastifyPluginAsync {
     });
     keyPages(app, pctx);
     usagePages(app, pctx);
+    webhookPages(app, pctx);
     explorerPages(app, pctx);
     consolePages(app, pctx);
   };

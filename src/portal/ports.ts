@@ -1,6 +1,7 @@
 // What the composition root gives the portal: accounts and sessions in the store, the api's key administration and usage counters, plans, the wall clock, where it is reached, and the explorer's sample data.
 import type { SiteAddress } from '../api/base-url.js';
 import type { KeyAdmin } from '../api/key-admin.js';
+import type { WebhookAdmin } from '../api/webhook-admin.js';
 import type { UsageCounter } from '../api/quota/counter.js';
 import type { PlanBook } from '../domain/quota.js';
 import type { Store } from '../store/store.js';
@@ -38,6 +39,8 @@ export interface PortalPorts {
   store: PortalStore;
   /** Creates, renames and revokes keys, effective at once on this node. */
   keyAdmin: KeyAdmin;
+  /** A key's webhook subscriptions (the API's own rules; absent: no webhooks page). */
+  webhooks?: WebhookAdmin;
   plans: PlanBook;
   usage: UsageCounter;
   /** Wall clock (sessions, attempt windows, this month). */

@@ -7,17 +7,22 @@ import { newPipeline, newSettlement, openNode } from './node.js';
 import type { Service, ServiceOptions } from './service-types.js';
 import { nodeFeed } from './feeds.js';
 import { startWork } from './work.js';
+import { nodeWebhooks, registerWebhookMetrics, type NodeWebhooks } from './webhooks.js';
 
 export async function composeAll(config: Config, opts: ServiceOptions): Promise<Service> {
   const node = await openNode(config, opts);
   const { store } = node;
   let http: NodeHttp | null = null;
+  let webhooks: NodeWebhooks | null = null;
   try {
     const pipeline = newPipeline(node, { store });
     await pipeline.load(opts.onRestore);
     const settlement = newSettlement(node, pipeline, store);
     const feed = await nodeFeed(node, pipeline, opts);
     const upstream = feed?.kind === 'upstream' ? feed : null;
+    // Webhooks follow the log from before the first change of this run, after catching up on the store.
+    webhooks = nodeWebhooks(node, store, opts.webhooks ?? {});
+    await webhooks.start();
     const start = await startWork(node, { pipeline, settlement, simulated: config.feed === 'simulator' });
     const demoKeyCreated = await ensureDemoKey(node);
     const metrics = nodeMetrics(node, {
@@ -26,9 +31,12 @@ export async function composeAll(config: Config, opts: ServiceOptions): Promise<
       retryHeld: () => feed?.held ?? 0,
       ...(upstream !== null ? { upstream: () => upstream.status() } : {}),
     });
+    registerWebhookMetrics(metrics.registry, store, webhooks, node.now);
+    const hooks = webhooks;
     http = await openHttp(node, {
       pipeline,
       metrics,
+      webhookChanged: () => hooks.changed(),
       ...(feed !== null ? { loading: () => !feed.loaded } : {}),
       ...(upstream !== null ? { upstream: () => upstream.health() } : {}),
     });
@@ -60,11 +68,15 @@ export async function composeAll(config: Config, opts: ServiceOptions): Promise<
         await settlement.stop();
         // Settlement's last entries too: the stored replay window ends where this process stopped.
         await pipeline.flush();
+        await hooks.stop();
+        hooks.close();
         await store.close();
       },
     };
   } catch (err) {
     await http?.counters.close();
+    await webhooks?.discard();
+    webhooks?.close();
     await store.close().catch(() => undefined);
     throw err;
   }

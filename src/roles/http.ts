@@ -10,12 +10,14 @@ import type { ApiMetrics } from '../api/metrics.js';
 import type { UsageCounter } from '../api/quota/counter.js';
 import { openQuotaCounters, type QuotaCounters } from '../api/quota/counters.js';
 import type { ApiSettings } from '../api/settings.js';
+import { WebhookAdmin } from '../api/webhook-admin.js';
 import type { Config } from '../config.js';
 import { PlanBook } from '../domain/quota.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { portalPlugin } from '../portal/plugin.js';
 import { explorerSamples } from './explorer-samples.js';
 import type { NodeParts } from './node.js';
+import { webhookPolicy } from './webhooks.js';
 
 /** The plain values the HTTP app reads, from the configuration. */
 export function apiSettings(config: Config): ApiSettings {
@@ -56,6 +58,8 @@ export interface HttpParts {
   loading?: () => boolean;
   /** FEED=the-odds-api: the upstream's state for /v1/health. */
   upstream?: () => UpstreamHealth | null;
+  /** Told when a webhook subscription or queue changes here (the node delivering webhooks, when it is this one). */
+  webhookChanged?: () => void;
 }
 
 export interface NodeHttp {
@@ -68,7 +72,7 @@ export interface NodeHttp {
 
 export async function openHttp(
   node: NodeParts,
-  { pipeline, metrics, feedRole, streamCatchUpMs, loading, upstream }: HttpParts,
+  { pipeline, metrics, feedRole, streamCatchUpMs, loading, upstream, webhookChanged }: HttpParts,
 ): Promise<NodeHttp> {
   const { config, store, now, logger } = node;
   // Quota counters (in memory, or in Redis with REDIS_URL): this month's counts come back from the store.
@@ -85,6 +89,14 @@ export async function openHttp(
     const keys = new KeyAuthenticator(store, now);
     const keyAdmin = new KeyAdmin({ store, keys, plans, now });
     const settings = apiSettings(config);
+    const webhooks = new WebhookAdmin({
+      store,
+      plans,
+      policy: webhookPolicy(node),
+      now,
+      secretOverlapMs: config.webhooks.secretOverlapMs,
+      ...(webhookChanged !== undefined ? { onChange: webhookChanged } : {}),
+    });
     const ctx: ApiContext = {
       settings,
       readModel: node.readModel,
@@ -98,6 +110,7 @@ export async function openHttp(
       keys,
       keyAdmin,
       plans,
+      webhooks,
       usage,
       callerLimits: counters.callerLimits,
       metrics,
@@ -116,6 +129,7 @@ export async function openHttp(
       portal: portalPlugin({
         store,
         keyAdmin,
+        webhooks,
         plans,
         usage,
         now,

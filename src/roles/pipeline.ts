@@ -12,6 +12,7 @@ import { openStreamWriter, registerScaleOutMetrics, scaleOutUrls, type StreamWri
 import type { Service, ServiceOptions } from './service-types.js';
 import { nodeFeed } from './feeds.js';
 import { startWork } from './work.js';
+import { nodeWebhooks, registerWebhookMetrics } from './webhooks.js';
 
 export async function composePipeline(config: Config, opts: ServiceOptions): Promise<Service> {
   const { databaseUrl, redisUrl } = scaleOutUrls(config);
@@ -29,6 +30,8 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
       pipeline.exclusive(() => node.changeLog.append(e)),
     );
     const feed = await nodeFeed(node, pipeline, opts, leadership.store);
+    // Webhooks are derived and delivered by the leader only, through the fence.
+    const webhooks = nodeWebhooks(node, leadership.store, opts.webhooks ?? {});
     const upstream = feed?.kind === 'upstream' ? feed : null;
     // Settlement counters of the API nodes follow every committed settlement batch.
     node.changeLog.subscribe((c) => {
@@ -45,6 +48,9 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
       if (!current()) return;
       // What the old leader published after its last flush is replayed: streams go on without a gap.
       const continues = await continuePredecessor(writer, pipeline, log);
+      if (!current()) return;
+      // From the position the last leader stored with its deliveries: a failover loses none.
+      await webhooks.start();
       if (!current()) return;
       const t1 = performance.now();
       const start = await startWork(node, {
@@ -64,6 +70,7 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
       writer.stop();
       await feed?.stop();
       await settlement.stop();
+      await webhooks.discard();
       await pipeline.discard();
       for (const id of settlementIndex.idsEndedBefore(Number.POSITIVE_INFINITY)) settlementIndex.delete(id);
       log.warn({}, 'stepped down: a standby again, standing for election');
@@ -89,6 +96,7 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
       retryHeld: () => feed?.held ?? 0,
       ...(upstream !== null ? { upstream: () => upstream.status() } : {}),
     });
+    registerWebhookMetrics(metrics.registry, store, webhooks, node.now);
     registerScaleOutMetrics(metrics.registry, {
       leading: () => leadership.leading,
       stepDowns: () => election.stepDowns,
@@ -97,6 +105,9 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
       pipeline,
       metrics,
       feedRole: { kind: 'candidate', leading: () => leadership.leading, position: () => writer.position },
+      webhookChanged: () => {
+        if (leadership.leading) webhooks.changed();
+      },
       ...(feed !== null ? { loading: () => !feed.loaded } : {}),
       ...(upstream !== null ? { upstream: () => upstream.health() } : {}),
     });
@@ -128,6 +139,9 @@ export async function composePipeline(config: Config, opts: ServiceOptions): Pro
         await feed?.close();
         await pipeline.stop();
         await settlement.stop();
+        if (leadership.leading) await webhooks.stop();
+        else await webhooks.discard();
+        webhooks.close();
         // The lock goes last: a standby takes over only once this node's writes are flushed.
         await election.stop();
         await streamEnd.close();

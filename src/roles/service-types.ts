@@ -14,6 +14,7 @@ import type { SettlementEngine } from '../pipeline/settlement/engine.js';
 import type { Store } from '../store/store.js';
 import type { UpstreamOptions } from './upstream.js';
 import type { WorldLoad } from './simulator.js';
+import type { WebhookPoster } from '../pipeline/webhooks/http-poster.js';
 
 export interface ServiceOptions {
   /** Injected wall clock (tests); defaults to Date.now. */
@@ -32,6 +33,8 @@ export interface ServiceOptions {
   simulator?: SimConfigInput;
   /** FEED=the-odds-api (tests): the fake upstream's fetch, a fast poll loop, a short timeout. */
   upstream?: UpstreamOptions;
+  /** Webhook delivery (tests): another poster than node:http. */
+  webhooks?: { post?: WebhookPoster };
 }
 
 export interface Service {

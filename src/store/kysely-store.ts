@@ -53,6 +53,7 @@ import { StoreHealth, toStoreError } from './store-health.js';
 import { inTransaction } from './transactions.js';
 import { countFact, loadLogWindow, readLogSegments, writeLogWindow } from './log-window-queries.js';
 import { isEmptyBatch, isEmptyUsage } from './store.js';
+import { webhookQueries } from './webhook-queries.js';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -375,6 +376,7 @@ export function createKyselyStore(options: KyselyStoreOptions): Store {
   return {
     kind: options.kind,
     health,
+    ...webhookQueries(db, read, write, options.kind),
 
     checkWrites: () =>
       write('checkWrites', async () => {

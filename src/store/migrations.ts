@@ -325,6 +325,66 @@ const oddsHistoryBySeq: Migration = {
   },
 };
 
+// Webhooks (issue 35): subscriptions per API key, the outbox of their deliveries (one row per
+// message and subscription, kept after delivery as the delivery log) and the change-log position
+// the outbox has been derived up to. `seq` orders a subscription's deliveries; the first index
+// finds each subscription's next pending one, the second serves the log and `max(seq)`.
+const webhooks: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('webhooks')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('key_id', 'text', (c) => c.notNull())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('types', 'text', (c) => c.notNull())
+      .addColumn('sport', 'text')
+      .addColumn('league', 'text')
+      .addColumn('event_ids', 'text')
+      .addColumn('markets', 'text')
+      .addColumn('odds_format', 'text', (c) => c.notNull())
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addColumn('disabled_reason', 'text')
+      .addColumn('secret', 'text', (c) => c.notNull())
+      .addColumn('previous_secret', 'text')
+      .addColumn('previous_secret_until', 'bigint')
+      .addColumn('failing_since', 'bigint')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('webhooks_by_key').on('webhooks').columns(['key_id', 'created_at']).execute();
+    await db.schema
+      .createTable('webhook_deliveries')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('webhook_id', 'text', (c) => c.notNull())
+      .addColumn('seq', 'bigint', (c) => c.notNull())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('position', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_attempt_at', 'bigint')
+      .addColumn('last_status', 'integer')
+      .addColumn('last_error', 'text')
+      .addColumn('last_latency_ms', 'integer')
+      .addColumn('delivered_at', 'bigint')
+      .execute();
+    await db.schema
+      .createIndex('webhook_deliveries_pending')
+      .on('webhook_deliveries')
+      .columns(['webhook_id', 'status', 'seq'])
+      .execute();
+    await db.schema.createIndex('webhook_deliveries_seq').on('webhook_deliveries').column('seq').execute();
+    await db.schema
+      .createTable('webhook_cursor')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('pos_ms', 'bigint', (c) => c.notNull())
+      .addColumn('pos_seq', 'bigint', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Migrations that are SQLite's own: PostgreSQL records them by name and runs nothing. */
 export const SQLITE_ONLY_MIGRATIONS: ReadonlySet<string> = new Set(['0013_odds_history_by_seq']);
 
@@ -342,6 +402,7 @@ export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011_upstream_spend': upstreamSpend,
   '0012_book_images': bookImages,
   '0013_odds_history_by_seq': oddsHistoryBySeq,
+  '0014_webhooks': webhooks,
 };
 
 export const sqliteMigrationProvider: MigrationProvider = {

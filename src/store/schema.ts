@@ -183,6 +183,53 @@ export interface LogStateTable {
   value: number;
 }
 
+/** A webhook subscription (domain/webhooks.ts); lists are JSON text, `enabled` 0 or 1. */
+export interface WebhooksTable {
+  id: string;
+  key_id: string;
+  url: string;
+  types: string;
+  sport: string | null;
+  league: string | null;
+  event_ids: string | null;
+  markets: string | null;
+  odds_format: string;
+  enabled: number;
+  disabled_reason: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One message to one subscription: the outbox and, once delivered, the delivery log. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  seq: number;
+  type: string;
+  body: string;
+  position: string;
+  created_at: number;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  delivered_at: number | null;
+}
+
+/** The change-log position the outbox is derived up to (one row, id 1). */
+export interface WebhookCursorTable {
+  id: number;
+  pos_ms: number;
+  pos_seq: number;
+}
+
 export interface StoreDatabase {
   events: EventsTable;
   markets: MarketsTable;
@@ -203,4 +250,7 @@ export interface StoreDatabase {
   log_segments: LogSegmentsTable;
   log_state: LogStateTable;
   upstream_spend: UpstreamSpendTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_cursor: WebhookCursorTable;
 }

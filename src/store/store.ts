@@ -2,6 +2,7 @@
 import type { OutrightEntry, OutrightMarket, OutrightResult, TournamentInfo } from '../domain/outrights.js';
 import type { EventResult, Market, PlayerStats, SportEvent } from '../domain/types.js';
 import type { StoreHealth } from './store-health.js';
+import type { WebhookStore } from './webhook-store.js';
 
 /** An API key as stored: only the SHA-256 hash of the secret is kept. */
 export interface ApiKeyRecord {
@@ -274,7 +275,8 @@ export interface OutrightSettlementQuery {
   offset: number;
 }
 
-export interface Store {
+/** The webhook part (webhook-store.ts) is in the same store: its outbox follows the facts it announces. */
+export interface Store extends WebhookStore {
   readonly kind: 'sqlite' | 'postgres';
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;

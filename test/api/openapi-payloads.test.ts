@@ -256,6 +256,21 @@ describe('every payload matches the OpenAPI document (no undeclared field)', () 
 
     await call('GET', '/v1/usage', '/v1/usage', 200);
     await call('GET', '/v1/usage/warnings', '/v1/usage/warnings', 200);
+    // Webhooks: nothing is posted (the address is public and the test ends first; a failure is only logged).
+    const hook = await call('POST', '/v1/webhooks', '/v1/webhooks', 201, {
+      body: { url: 'https://93.184.216.34/hook', types: ['settlement', 'result'] },
+    });
+    const hookPath = (tail: string) => `/v1/webhooks/{id}${tail}`;
+    await call('GET', '/v1/webhooks', '/v1/webhooks', 200);
+    await call('GET', `/v1/webhooks/${String(hook.id)}`, hookPath(''), 200);
+    await call('PATCH', `/v1/webhooks/${String(hook.id)}`, hookPath(''), 200, { body: { enabled: false } });
+    await call('POST', `/v1/webhooks/${String(hook.id)}/rotate-secret`, hookPath('/rotate-secret'), 200);
+    await call('POST', `/v1/webhooks/${String(hook.id)}/test`, hookPath('/test'), 202);
+    await call('GET', `/v1/webhooks/${String(hook.id)}/deliveries`, hookPath('/deliveries'), 200);
+    await call('POST', `/v1/webhooks/${String(hook.id)}/replay`, hookPath('/replay'), 200, {
+      body: { since: '2026-01-01T00:00:00Z' },
+    });
+    await call('POST', '/v1/webhooks', '/v1/webhooks', 400, { body: { url: 'http://10.0.0.1/', types: ['result'] } });
     await call('GET', '/v1/health', '/v1/health', 200);
     await call('GET', '/v1/status', '/v1/status', 200, { key: null });
     await call('GET', '/livez', '/livez', 200, { key: null });

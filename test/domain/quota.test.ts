@@ -19,17 +19,34 @@ describe('plans', () => {
   test('the defaults: free has 10,000 requests a month; unlimited has no limit at all', () => {
     assert.deepEqual(parsePlans(null), DEFAULT_PLANS);
     assert.deepEqual(parsePlans('  '), DEFAULT_PLANS);
-    assert.deepEqual(DEFAULT_PLANS.free, { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1 });
-    assert.deepEqual(DEFAULT_PLANS.unlimited, { name: 'unlimited', perMonth: null, perSecond: null, streams: null });
+    assert.deepEqual(DEFAULT_PLANS.free, { name: 'free', perMonth: 10_000, perSecond: 5, streams: 1, webhooks: 2 });
+    assert.deepEqual(DEFAULT_PLANS.unlimited, {
+      name: 'unlimited',
+      perMonth: null,
+      perSecond: null,
+      streams: null,
+      webhooks: null,
+    });
   });
 
   test('PLANS adds plans and replaces defaults of the same name, keeping the others', () => {
     const plans = parsePlans(
       '{"team": {"per_month": 500000, "per_second": 50}, "free": {"per_month": 20000, "per_second": null}}',
     );
-    assert.deepEqual(plans.team, { name: 'team', perMonth: 500_000, perSecond: 50, streams: 1 });
-    assert.deepEqual(plans.free, { name: 'free', perMonth: 20_000, perSecond: null, streams: 1 });
+    assert.deepEqual(plans.team, { name: 'team', perMonth: 500_000, perSecond: 50, streams: 1, webhooks: 2 });
+    assert.deepEqual(plans.free, { name: 'free', perMonth: 20_000, perSecond: null, streams: 1, webhooks: 2 });
     assert.deepEqual(plans.pro, DEFAULT_PLANS.pro);
+  });
+
+  test('PLANS sets how many webhook subscriptions a key may have; unset, a default plan keeps its own, a new one 2', () => {
+    const plans = parsePlans(
+      '{"team": {"per_month": 1, "per_second": 1, "webhooks": 7}, "pro": {"per_month": 1, "per_second": 1}, "new": {"per_month": 1, "per_second": 1}, "big": {"per_month": null, "per_second": null, "webhooks": null}}',
+    );
+    assert.equal(plans.team?.webhooks, 7);
+    assert.equal(plans.pro?.webhooks, DEFAULT_PLANS.pro?.webhooks);
+    assert.equal(plans.new?.webhooks, 2);
+    assert.equal(plans.big?.webhooks, null);
+    assert.throws(() => parsePlans('{"team": {"per_month": 1, "per_second": 1, "webhooks": 0}}'), /webhooks must be/);
   });
 
   test('PLANS sets how many streams a key may hold at once; unset, a default plan keeps its own', () => {

@@ -21,6 +21,7 @@ import { runOutrightStoreContract } from './outright-contract.js';
 import { runHistoryStoreContract } from './history-contract.js';
 import { runLogWindowStoreContract } from './log-window-contract.js';
 import { runSettlementStoreContract } from './settlement-contract.js';
+import { runWebhookStoreContract } from './webhook-contract.js';
 
 export interface StoreHandle {
   store: Store;
@@ -73,6 +74,7 @@ export function runStoreContract(name: string, open: () => Promise<StoreHandle>)
   runSettlementStoreContract(name, withStore);
   runHistoryStoreContract(name, withStore);
   runLogWindowStoreContract(name, withStore);
+  runWebhookStoreContract(name, withStore);
 
   describe(`Store contract: ${name}`, () => {
     describe('migrations and health', () => {

@@ -372,6 +372,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling key's webhook subscriptions, oldest first */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Subscribe a URL to events; the answer carries the signing secret, shown only once */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook subscription (without its secret) */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete a subscription and its queue and delivery log */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Change a subscription (URL, types, filters, odds format, enabled); re-enabling resumes its queue */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret (shown once); the old one keeps signing beside it for WEBHOOK_SECRET_OVERLAP_HOURS */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A subscription's delivery log, newest first: attempts, status, response code, latency */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send again one delivery (delivery_id) or every delivery made since an instant (since) */
+        post: operations["replayWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a sample event (type `test`), delivered and signed like any other */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/health": {
         parameters: {
             query?: never;
@@ -1384,6 +1489,46 @@ export interface components {
             reason: string | null;
             /** @description with explain=true: why the leg settled so (null while pending) */
             explanation?: components["schemas"]["SettlementExplanation"] | null;
+        };
+        /** @enum {string} */
+        WebhookType: "result" | "settlement" | "settlement.completed" | "status" | "outright_settlement" | "odds";
+        Webhook: {
+            id: string;
+            url: string;
+            types: string[];
+            sport: string | null;
+            league: string | null;
+            event_ids: string[] | null;
+            markets: string[] | null;
+            odds_format: string;
+            enabled: boolean;
+            /** @description `failing`: disabled after failing too long; PATCH enabled=true delivers its queue from where it stopped */
+            disabled_reason: ("owner" | "failing") | null;
+            failing_since: string | null;
+            /** @description after a rotation: until then deliveries carry a signature with the old secret too */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookDelivery: {
+            /** @description the webhook-id header: the same on every attempt */
+            id: string;
+            type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered";
+            attempts: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description pending: when it is tried next */
+            next_attempt_at: string | null;
+            last_attempt_at: string | null;
+            /** @description HTTP status of the last attempt */
+            response_status: number | null;
+            latency_ms: number | null;
+            error: string | null;
+            delivered_at: string | null;
         };
     };
     responses: never;
@@ -3237,6 +3382,845 @@ export interface operations {
             };
             /** @description unauthorized: no valid key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https URL the deliveries are posted to */
+                    url: string;
+                    /** @description the events to be told: result, settlement (each newly resolved market), settlement.completed, status, outright_settlement, odds (needs event_ids) */
+                    types: components["schemas"]["WebhookType"][];
+                    /** @description only this sport (as the stream filter) */
+                    sport?: string | null;
+                    /** @description only this league slug */
+                    league?: string | null;
+                    /** @description only these events (or tournaments) */
+                    event_ids?: string[] | null;
+                    /** @description market families kept in settlement deliveries (`1x2`, `totals`…) */
+                    markets?: string[] | null;
+                    /**
+                     * @description odds format of every odds value
+                     * @enum {string}
+                     */
+                    odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
+                    /** @description default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        types: string[];
+                        sport: string | null;
+                        league: string | null;
+                        event_ids: string[] | null;
+                        markets: string[] | null;
+                        odds_format: string;
+                        enabled: boolean;
+                        /** @description `failing`: disabled after failing too long; PATCH enabled=true delivers its queue from where it stopped */
+                        disabled_reason: ("owner" | "failing") | null;
+                        failing_since: string | null;
+                        /** @description after a rotation: until then deliveries carry a signature with the old secret too */
+                        previous_secret_expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description `whsec_` + base64: shown only in this answer; verifies the signatures */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description bad_request: a parameter or the body is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        types: string[];
+                        sport: string | null;
+                        league: string | null;
+                        event_ids: string[] | null;
+                        markets: string[] | null;
+                        odds_format: string;
+                        enabled: boolean;
+                        /** @description `failing`: disabled after failing too long; PATCH enabled=true delivers its queue from where it stopped */
+                        disabled_reason: ("owner" | "failing") | null;
+                        failing_since: string | null;
+                        /** @description after a rotation: until then deliveries carry a signature with the old secret too */
+                        previous_secret_expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description bad_request: a parameter or the body is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad_request: a parameter or the body is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https URL the deliveries are posted to */
+                    url?: string;
+                    /** @description the events to be told: result, settlement (each newly resolved market), settlement.completed, status, outright_settlement, odds (needs event_ids) */
+                    types?: components["schemas"]["WebhookType"][];
+                    /** @description only this sport (as the stream filter) */
+                    sport?: string | null;
+                    /** @description only this league slug */
+                    league?: string | null;
+                    /** @description only these events (or tournaments) */
+                    event_ids?: string[] | null;
+                    /** @description market families kept in settlement deliveries (`1x2`, `totals`…) */
+                    markets?: string[] | null;
+                    /**
+                     * @description odds format of every odds value
+                     * @enum {string}
+                     */
+                    odds_format?: "decimal" | "american" | "fractional" | "fractional_exact";
+                    /** @description default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        types: string[];
+                        sport: string | null;
+                        league: string | null;
+                        event_ids: string[] | null;
+                        markets: string[] | null;
+                        odds_format: string;
+                        enabled: boolean;
+                        /** @description `failing`: disabled after failing too long; PATCH enabled=true delivers its queue from where it stopped */
+                        disabled_reason: ("owner" | "failing") | null;
+                        failing_since: string | null;
+                        /** @description after a rotation: until then deliveries carry a signature with the old secret too */
+                        previous_secret_expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description bad_request: a parameter or the body is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        types: string[];
+                        sport: string | null;
+                        league: string | null;
+                        event_ids: string[] | null;
+                        markets: string[] | null;
+                        odds_format: string;
+                        enabled: boolean;
+                        /** @description `failing`: disabled after failing too long; PATCH enabled=true delivers its queue from where it stopped */
+                        disabled_reason: ("owner" | "failing") | null;
+                        failing_since: string | null;
+                        /** @description after a rotation: until then deliveries carry a signature with the old secret too */
+                        previous_secret_expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description `whsec_` + base64: shown only in this answer; verifies the signatures */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description bad_request: a parameter or the body is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description newest first */
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        /** @description the next (older) page: `cursor=` */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description bad_request: a parameter or the body is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description one delivery */
+                    delivery_id?: string;
+                    /** @description every delivery made at or after this instant (ISO 8601) */
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        replayed: number;
+                    };
+                };
+            };
+            /** @description bad_request: a parameter or the body is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-second limit or the monthly quota (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: a component fails (`component` names it) */
+            503: {
+                headers: {
+                    /** @description on service_unavailable: whole seconds to wait before retrying (1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the queued test delivery */
+                        delivery_id: string;
+                    };
+                };
+            };
+            /** @description bad_request: a parameter or the body is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no valid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

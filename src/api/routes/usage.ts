@@ -38,7 +38,15 @@ export function usageRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const key = request.apiKey!;
         const plan = ctx.plans.of(key.plan);
-        return warningsBody(plan, await ctx.usage.snapshot(key.id, ctx.now()));
+        const body = warningsBody(plan, await ctx.usage.snapshot(key.id, ctx.now()));
+        // A webhook disabled for failing is news its owner must not miss (docs/webhooks.md).
+        for (const sub of (await ctx.webhooks?.failing(key.id)) ?? []) {
+          body.warnings.push({
+            level: 'warning',
+            message: `webhook ${sub.id} (${sub.url}) was disabled after failing since ${new Date(sub.failingSince ?? sub.updatedAt).toISOString()}; fix the receiver, then PATCH /v1/webhooks/${sub.id} with enabled=true to deliver its queue`,
+          });
+        }
+        return body;
       },
     );
   };

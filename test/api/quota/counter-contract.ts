@@ -12,6 +12,7 @@ export const plan = (perMonth: number | null, perSecond: number | null): Plan =>
   perMonth,
   perSecond,
   streams: 1,
+  webhooks: 2,
 });
 
 /** A store of usage rows in memory; `failing` makes writes reject. */
