@@ -1,6 +1,16 @@
 #!/usr/bin/env node
 // Runs every compiled test file (dist/test/**/*.test.js) with Node's test runner, longest first, a few at a time; extra args filter by path.
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Transform } from 'node:stream';
@@ -54,6 +64,34 @@ process.env.NODE_ENV = 'test';
 // more memory. NODE_OPTIONS given to the runner come after, so they can set it otherwise.
 process.env.NODE_OPTIONS = ['--max-semi-space-size=64', process.env.NODE_OPTIONS ?? ''].join(' ').trim();
 const nearQuiet = (f) => NEAR_QUIET.some((p) => f.startsWith(p));
+
+/**
+ * Test files put their data directories (SQLite files, logs) under the OS temp directory, and
+ * every service a test starts migrates a fresh database: thousands of fsyncs a run, which wait on
+ * the disk (seconds each on a disk other work keeps busy). Where a RAM-backed /dev/shm exists they
+ * go there instead: an fsync there returns at once, and what a test reads back is the same (a file
+ * outlives a killed process alike; only a machine crash would differ, and no test makes one).
+ * TEST_TMPDIR picks another directory; TEST_TMPDIR=os keeps the OS default.
+ */
+function testTmpdir() {
+  const chosen = process.env.TEST_TMPDIR;
+  if (chosen === 'os') return null;
+  const parent = chosen ?? '/dev/shm';
+  try {
+    accessSync(parent, constants.W_OK);
+    return mkdtempSync(join(parent, 'sds-tests-'));
+  } catch {
+    if (chosen !== undefined) throw new Error(`TEST_TMPDIR=${chosen} is not a writable directory`);
+    return null;
+  }
+}
+const tmp = testTmpdir();
+if (tmp !== null) {
+  process.env.TMPDIR = tmp;
+  // What test files left behind there would otherwise hold RAM until the machine restarts.
+  process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+}
 
 const SUMMARY = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const totals = Object.fromEntries(SUMMARY.map((k) => [k, 0]));
