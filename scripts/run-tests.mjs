@@ -9,6 +9,7 @@ import {
   readdirSync,
   rmSync,
   statSync,
+  statfsSync,
   writeFileSync,
 } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -68,13 +69,17 @@ process.env.NODE_ENV = 'test';
 // more memory. NODE_OPTIONS given to the runner come after, so they can set it otherwise.
 process.env.NODE_OPTIONS = ['--max-semi-space-size=64', process.env.NODE_OPTIONS ?? ''].join(' ').trim();
 
+/** Free space /dev/shm must have to be used (three files at once may each store a whole simulated world). */
+const MIN_SHM_BYTES = 2 * 1024 ** 3;
+
 /**
  * Test files put their data directories (SQLite files, logs) under the OS temp directory, and
- * every service a test starts migrates a fresh database: thousands of fsyncs a run, which wait on
- * the disk (seconds each on a disk other work keeps busy). Where a RAM-backed /dev/shm exists they
+ * every service a test starts migrates a fresh database: thousands of fsyncs a run, each waiting
+ * on the disk (a few ms when idle, far longer when other work keeps it busy). Where a RAM-backed /dev/shm exists they
  * go there instead: an fsync there returns at once, and what a test reads back is the same (a file
  * outlives a killed process alike; only a machine crash would differ, and no test makes one).
- * TEST_TMPDIR picks another directory; TEST_TMPDIR=os keeps the OS default.
+ * TEST_TMPDIR picks another directory; TEST_TMPDIR=os keeps the OS default (also used when /dev/shm
+ * has less than MIN_SHM_BYTES free).
  */
 function testTmpdir() {
   const chosen = process.env.TEST_TMPDIR;
@@ -82,6 +87,9 @@ function testTmpdir() {
   const parent = chosen ?? '/dev/shm';
   try {
     accessSync(parent, constants.W_OK);
+    // A container's /dev/shm is often 64 MB: a file loading the simulated world would fill it.
+    const { bavail, bsize } = statfsSync(parent);
+    if (chosen === undefined && bavail * bsize < MIN_SHM_BYTES) return null;
     return mkdtempSync(join(parent, 'sds-tests-'));
   } catch {
     if (chosen !== undefined) throw new Error(`TEST_TMPDIR=${chosen} is not a writable directory`);
