@@ -16,6 +16,7 @@ import { ChangeLog } from '../../src/live/change-log.js';
 import type { LogEntry } from '../../src/live/log-entry.js';
 import { formatLogPosition, type LogPosition } from '../../src/live/log-position.js';
 import { renderEntryData } from '../../src/live/log-render.js';
+import { until } from '../helpers/until.js';
 
 /** A socket that takes everything: what the stream wrote, byte for byte. */
 class FakeResponse extends EventEmitter {
@@ -219,7 +220,7 @@ describe('stream hub flush', () => {
     const renderer = new FrameRenderer();
     // Answers come from another thread: wait until the hub has handed out everything it was given.
     const settle = async (hub: StreamHub): Promise<void> => {
-      for (let i = 0; i < 5000 && !hub.idle; i++) await new Promise((r) => setTimeout(r, 1));
+      await until('the frame worker’s answers', () => hub.idle, 10_000, 1).catch(() => undefined);
       assert.ok(hub.idle, 'the frame worker answered');
     };
     await scenario({ renderer, settle });

@@ -11,6 +11,7 @@ import { startListening, waitReady } from '../helpers/child-service.js';
 import { compareLogPositions, parseLogPosition, type LogPosition } from '../../src/live/log-position.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { StoredLogWindow } from '../../src/store/store.js';
+import { until } from '../helpers/until.js';
 
 const ADMIN = 'kill-admin';
 const KEY = 'kill-demo';
@@ -163,7 +164,7 @@ describe('GET /v1/stream after kill -9', () => {
         await restart();
         // Just after a flush again: another event's fixture, stored.
         await feed(base, [fixture(`k-sync-${attempt}`)]);
-        for (let i = 0; i < 200 && (await storedThrough(base)) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        await until('a flush', async () => (await storedThrough(base)) > 0, 10_000).catch(() => undefined);
       }
       await restart();
       for (const id of [inside, head]) {

@@ -24,6 +24,7 @@ import {
   T0,
   type TestService,
 } from '../helpers/service.js';
+import { until } from '../helpers/until.js';
 
 const key = { 'x-api-key': DEMO_KEY };
 const view = (e: SseEvent): string => `${e.id ?? ''} ${e.event} ${e.text}`;
@@ -286,12 +287,17 @@ describe('GET /v1/stream resuming from the part of the window only the store hol
       });
       req.on('error', () => undefined);
       req.end();
-      for (let i = 0; i < 200 && reads === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await until('the resume reading the store', () => reads > 0, 10_000).catch(() => undefined);
       assert.equal(reads, 1, 'the resume is reading the store');
       req.destroy();
       await new Promise((r) => setTimeout(r, 100));
       release();
-      await new Promise((r) => setTimeout(r, 100));
+      // Closed once the read it waited on is done: waited for (a loaded machine takes longer), not a fixed 100 ms.
+      await until(
+        'the abandoned stream closed',
+        async () => (await metric(svc, 'stream_connections')) === 0,
+        10_000,
+      ).catch(() => undefined);
       assert.equal(await metric(svc, 'stream_connections'), 0, 'a stream nobody reads is still open (and charged)');
     } finally {
       await svc.close();

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Rng } from '../../src/feed/simulator/rng.js';
+import { metric } from '../helpers/codings.js';
 import { SseClient, type SseEvent, type SseRefusal } from '../helpers/sse.js';
 import { lifeOf, listen } from '../helpers/stream-life.js';
 import {
@@ -425,8 +426,8 @@ describe('GET /v1/stream: quota, concurrency and heartbeats', () => {
       assert.equal(hb?.id, null, 'heartbeats carry no id');
       assert.match(String(hb?.data.position), /^\d+-\d+$/);
       first.close();
-      // Once closed, the key may open another.
-      await new Promise((r) => setTimeout(r, 100));
+      // Once closed, the key may open another (the close waited for, not assumed after 100 ms).
+      await until('the first stream closed', async () => (await metric(svc, 'stream_connections')) === 0, 10_000);
       const third = await SseClient.connect(base, '/v1/stream', key);
       third.close();
     } finally {

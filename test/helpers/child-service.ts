@@ -1,28 +1,57 @@
 // A service in a child process (`cli.js serve`, embedded store, admin feed only): what a kill -9 test kills and restarts.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const CLI = join(process.cwd(), 'dist/src/cli.js');
+
+/** CPU ticks (1/100 s on Linux) a process has used, from /proc; 0 where there is none. */
+export function cpuTicks(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [utime, stime] = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(11, 13)
+      .map(Number);
+    return (utime ?? 0) + (stime ?? 0);
+  } catch {
+    return 0;
+  }
+}
 
 /**
  * The port a `serve` child listens on, from the line it prints once listening (started with PORT=0,
  * the kernel's choice: a port picked by the test and bound later could be taken meanwhile by
  * another test file's service, whose /readyz would then answer for this one). Rejects if the child
- * exits first (its port taken) or says nothing within `timeoutMs`. The child's stdout must be piped.
+ * exits first (its port taken), or stalls: for `stallMs` it neither listened, nor printed, nor ran
+ * at all (a child loading a world works for as long as the machine lets it: seconds on a quiet
+ * machine, a minute beside other work; a fixed 20 s failed a cluster under load while its node
+ * was still loading, and a niced child on a loaded machine may get less than a CPU second in
+ * 20 s). Ten minutes at most. The child's stdout must be piped.
  */
-export function listeningPort(child: ChildProcess, timeoutMs = 20_000): Promise<number> {
+export function listeningPort(child: ChildProcess, stallMs = 30_000): Promise<number> {
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => done(new Error(`the service did not listen within ${timeoutMs} ms`)), timeoutMs);
+    const t0 = Date.now();
+    let mark = { at: t0, ticks: cpuTicks(child.pid) };
+    const timer = setInterval(() => {
+      const now = Date.now();
+      const ticks = cpuTicks(child.pid);
+      if (ticks > mark.ticks) mark = { at: now, ticks };
+      if (now - mark.at > stallMs) done(new Error(`the service did not listen, nor run, for ${stallMs} ms`));
+      else if (now - t0 > 600_000) done(new Error('the service did not listen within 10 minutes'));
+    }, 250);
     timer.unref();
     const onData = (chunk: Buffer): void => {
+      mark = { at: Date.now(), ticks: mark.ticks };
       seen = (seen + chunk.toString()).slice(-4096);
       const m = / listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen);
       if (m !== null) done(null, Number(m[1]));
     };
     const onExit = (code: number | null): void => done(new Error(`the service exited (code ${code}) before listening`));
     const done = (err: Error | null, port?: number): void => {
-      clearTimeout(timer);
+      clearInterval(timer);
       child.stdout?.off('data', onData);
       child.off('exit', onExit);
       if (err !== null) reject(err);

@@ -1,10 +1,9 @@
 // A scaled-out deployment on loopback for tests: API nodes and pipeline candidates as child processes on one PostgreSQL schema and Redis prefix.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { listeningPort } from './child-service.js';
+import { cpuTicks, listeningPort } from './child-service.js';
 import { createTestSchema, postgresSkip, type TestSchema } from './postgres.js';
 import { dropPrefix, redisSkip, testPrefix, TEST_REDIS_URL } from './redis.js';
 import { untilProgress } from './until.js';
@@ -65,21 +64,6 @@ export interface ClusterOptions {
   schema?: TestSchema;
   /** Another Redis (a fault test's own server); default TEST_REDIS_URL. */
   redisUrl?: string;
-}
-
-/** CPU ticks (1/100 s on Linux) a process has used, from /proc; 0 where there is none. */
-function cpuTicks(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [utime, stime] = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .slice(11, 13)
-      .map(Number);
-    return (utime ?? 0) + (stime ?? 0);
-  } catch {
-    return 0;
-  }
 }
 
 /**
@@ -268,9 +252,15 @@ async function isReady(node: { base: string }): Promise<boolean> {
   }
 }
 
-/** Waits for a node's /readyz to answer 200 (an API node has loaded its read model), up to `timeoutMs`. */
-export async function nodeReady(node: { base: string }, timeoutMs = 20_000): Promise<void> {
-  await waitFor(`${node.base}/readyz`, (s) => s === 200, timeoutMs);
+/** Waits for a node's /readyz to answer 200 (an API node has loaded its read model) while it works: fails when it stalls `stallMs`. */
+export async function nodeReady(node: ClusterNode, stallMs = 20_000): Promise<void> {
+  // As at the cluster's start: an API node loads its read model first, as fast as the machine lets it.
+  await whileWorking(
+    `${node.base} ready`,
+    () => [node],
+    () => isReady(node),
+    stallMs,
+  );
 }
 
 /** POSTs NDJSON lines to a node's feed ingress: the status and the parsed answer. */

@@ -13,6 +13,7 @@ import { MAX_PENDING_MARKET_DOCS, Pipeline } from '../../src/pipeline/pipeline.j
 import { storedMarkets } from '../helpers/stored-markets.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store, WriteBatch } from '../../src/store/store.js';
+import { until } from '../helpers/until.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 const silent = { warn: () => undefined, error: () => undefined };
@@ -558,7 +559,7 @@ describe('pipeline: durability', () => {
     gates.shift()?.();
     await first;
     // The stop writes the rest in a batch of its own (waited for a bounded while: without it, none comes).
-    for (let i = 0; i < 2000 && gates.length === 0; i++) await new Promise((r) => setTimeout(r, 1));
+    await until('the stop’s own batch', () => gates.length > 0, 10_000, 1).catch(() => undefined);
     assert.equal(gates.length, 1, 'stop() wrote the changes that came during the timer flush');
     gates.shift()?.();
     await stopping;

@@ -9,7 +9,9 @@ import {
   type FetchLike,
   type ReconnectInfo,
 } from '../../sdk/src/index.js';
+import { metric } from '../helpers/codings.js';
 import { DEMO_KEY, feedOk, odds, prematchEvent, SEL } from '../helpers/service.js';
+import { until } from '../helpers/until.js';
 import { keyOn, TEST_PLANS } from '../helpers/usage.js';
 import { collect, pricesOf } from './collect.js';
 import { startProxy, type CuttableProxy } from './proxy.js';
@@ -40,7 +42,12 @@ describe('stream client', () => {
     });
     const c = collect(stream);
     try {
-      await new Promise((r) => setTimeout(r, 100));
+      // Fed once the service holds the stream (not after a fixed 100 ms: a loaded machine takes longer to connect).
+      await until(
+        'the stream open at the service',
+        async () => (await metric(w.svc, 'stream_connections')) > 0,
+        10_000,
+      );
       for (let i = 1; i <= 5; i++) await feedOk(w.svc, [priceChange(i)]);
       await c.until((e) => e.length === 5);
       const idBeforeCut = c.events[4]?.id;

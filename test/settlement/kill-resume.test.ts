@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { startListening, waitReady } from '../helpers/child-service.js';
+import { until } from '../helpers/until.js';
 
 const ADMIN = 'kill-admin';
 const KEY = 'kill-demo';
@@ -110,11 +111,13 @@ describe('settlement and kill -9', () => {
       child = (await start(dataDir, port)).child;
       await waitReady(base);
       let done: Entry | undefined;
-      for (let i = 0; i < 400; i++) {
-        done = await entry(base);
-        if (done !== undefined && done.pending_markets_count === 0) break;
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      // The restarted service settles the rest: waited for (a minute at most), not 400 polls.
+      await until(
+        'the settlement completed after the restart',
+        async () => (done = await entry(base)) !== undefined && done.pending_markets_count === 0,
+        60_000,
+        25,
+      ).catch(() => undefined);
       assert.ok(done !== undefined);
       assert.equal(done.pending_markets_count, 0);
       assert.equal(done.resolved_markets_count, 400);

@@ -11,6 +11,9 @@ const HOUR = 3_600_000;
 const START = Date.parse('2026-03-07T10:00:00Z');
 const END = START + 30 * HOUR;
 const SEED = 77;
+/** Where the world is stopped, and where it is started again (the open events handed over). */
+const STOPS: [number, number] = [START + 9 * HOUR, START + 20 * HOUR];
+const RESTARTS = [START + 9 * HOUR + 40 * 60_000, START + 20 * HOUR + 30 * 60_000];
 /**
  * Every sport (tiers 2 and 3 have them all), short horizons, and disruptions far more often than by
  * default. Books are repriced when a game's state changes (a score, a break) and every 10 simulated
@@ -90,27 +93,31 @@ function run(sim: Simulator, from: number, to: number, step = 5 * 60_000): FeedM
 
 describe('Simulator restart determinism', () => {
   it('a restart re-sends no result for a finished event, and every result equals the uninterrupted run’s (all sports)', () => {
+    // The uninterrupted world: its first hours are also the restarted run's first leg (a world
+    // started at START with no open events, stopped at the first stop), so that leg is played once
+    // and the same simulator plays on to END for the reference.
+    const uninterrupted = new Simulator({ seed: SEED, speed: 60, startAt: START, config: CONFIG });
+    const firstLeg = run(uninterrupted, START, STOPS[0]);
     const reference = new Consumer();
-    reference.apply(run(new Simulator({ seed: SEED, speed: 60, startAt: START, config: CONFIG }), START, END));
+    reference.apply(firstLeg);
+    reference.apply(run(uninterrupted, STOPS[0], END));
 
     const consumer = new Consumer();
-    const stops = [START + 9 * HOUR, START + 20 * HOUR];
-    const restarts = [START + 9 * HOUR + 40 * 60_000, START + 20 * HOUR + 30 * 60_000];
     let from = START;
     let sentToFinal = 0;
     let heldAcross = 0;
-    for (let i = 0; i <= stops.length; i++) {
-      const to = stops[i] ?? END;
+    for (let i = 0; i <= STOPS.length; i++) {
+      const to = STOPS[i] ?? END;
       const finalBefore = new Set([...consumer.status].filter(([, s]) => isTerminal(s)).map(([id]) => id));
       const openBefore = consumer.open();
-      const sim = new Simulator({
-        seed: SEED,
-        speed: 60,
-        startAt: from,
-        config: CONFIG,
-        ...(i > 0 ? { openEvents: openBefore } : {}),
-      });
-      const messages = run(sim, from, to);
+      const messages =
+        i === 0
+          ? firstLeg
+          : run(
+              new Simulator({ seed: SEED, speed: 60, startAt: from, config: CONFIG, openEvents: openBefore }),
+              from,
+              to,
+            );
       for (const m of messages) {
         if ('event_id' in m && finalBefore.has(m.event_id)) sentToFinal++;
         if ('event_id' in m && openBefore.has(m.event_id) && (m.type === 'result' || m.type === 'status')) {
@@ -118,7 +125,7 @@ describe('Simulator restart determinism', () => {
         }
       }
       consumer.apply(messages);
-      from = restarts[i] ?? END;
+      from = RESTARTS[i] ?? END;
     }
 
     assert.equal(sentToFinal, 0, 'no message for an event the consumer already holds final');

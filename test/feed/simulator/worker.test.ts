@@ -43,6 +43,10 @@ describe('simulator worker → pipeline', () => {
       speed: SPEED,
       startAt,
       wallStartAt: startAt,
+      // A day of fixtures ahead, not two weeks of tier-1 books: every sport and the games under way
+      // are there, the first world still takes two batches (3,700 messages), and the worker builds
+      // it in half the CPU. The default world goes through the worker in the serve and bundle tests.
+      config: { horizonHours: { 1: 24, 2: 24, 3: 24 } },
       onBatch: async (messages: FeedMessage[]) => {
         largest = Math.max(largest, messages.length);
         const outcomes = await service.pipeline.applyAll(messages);

@@ -5,6 +5,7 @@ import type { FeedMessage } from '../../../src/feed/messages.js';
 import { TheOddsApiProducer, type TheOddsApiSettings } from '../../../src/feed/upstream/the-odds-api/producer.js';
 import { fakeSettings, startFakeUpstream, type FakeUpstream } from './fake-the-odds-api.js';
 import { oddsEvent, scoreEvent } from './the-odds-api-fixtures.js';
+import { until } from '../../helpers/until.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 const HOUR = 3600_000;
@@ -251,7 +252,7 @@ describe('The Odds API producer', () => {
       },
     });
     p.start();
-    for (let i = 0; i < 100 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await until('the first request', () => fake.requests.length > 0, 10_000);
     const t = Date.now();
     await p.stop();
     assert.ok(Date.now() - t < 1000, 'did not wait for the 60 s timeout');
@@ -277,13 +278,13 @@ describe('The Odds API producer', () => {
       },
     });
     p.start();
-    for (let i = 0; i < 100 && calls === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await until('the first sink call', () => calls > 0, 10_000);
     // Not polled again before its turn (no credits burnt in a tight loop)…
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(fake.requests.length, 1);
     // …and at its turn everything is sent again, so the loop is alive and nothing was lost.
     h.clock.t = p.status().nextPollAt!;
-    for (let i = 0; i < 100 && calls < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until('the second sink call', () => calls >= 2, 10_000).catch(() => undefined);
     await p.stop();
     assert.ok(calls >= 2, `sink called ${calls} times`);
     assert.match(h.logs[0]!.msg, /failed unexpectedly/);
@@ -301,7 +302,7 @@ describe('The Odds API producer', () => {
       tickMs: 10,
     });
     p.start();
-    for (let i = 0; i < 100 && h.batches.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await until('the first batch', () => h.batches.length > 0, 10_000).catch(() => undefined);
     await p.stop();
     assert.equal(h.batches.length, 1);
     const n = fake.requests.length;
