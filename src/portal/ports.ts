@@ -33,6 +33,8 @@ export interface ExplorerSamples {
   eventIds: string[];
   /** An open, unlocked selection of one of them, or null. */
   selection: SampleSelection | null;
+  /** The chosen key's first webhook subscription, for the webhook routes' `{id}` (absent: none). */
+  webhookId?: string | undefined;
 }
 
 export interface PortalPorts {

@@ -293,7 +293,8 @@
     function renderRequest() {
       const endpoint = current();
       renderParams(paramsBox, 'ex-param-', endpoint.params);
-      const post = endpoint.method === 'POST';
+      // POST and PATCH carry a JSON body (a webhook's fields); GET and DELETE none.
+      const post = endpoint.method === 'POST' || endpoint.method === 'PATCH';
       bodyField.hidden = !post;
       conditional.closest('div').hidden = post;
       if (post) conditional.checked = false;
@@ -344,7 +345,7 @@
         cache: 'no-store',
         credentials: 'omit',
       };
-      if (endpoint.method === 'POST') {
+      if (endpoint.method === 'POST' || endpoint.method === 'PATCH') {
         try {
           JSON.parse(bodyInput.value);
         } catch (err) {

@@ -4,7 +4,7 @@ import { sendPage, sessionOf, type PortalContext } from '../context.js';
 import { html, jsonData } from '../html.js';
 import type { ExplorerSamples } from '../ports.js';
 
-export type ExplorerMethod = 'GET' | 'POST';
+export type ExplorerMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface ExplorerParam {
   name: string;
@@ -55,6 +55,8 @@ interface OpenApiOperation {
 const METHODS: Array<[string, ExplorerMethod]> = [
   ['get', 'GET'],
   ['post', 'POST'],
+  ['patch', 'PATCH'],
+  ['delete', 'DELETE'],
 ];
 
 /** The stream's query parameters the browser fills itself: the key (`api_key`) and the resume point (EventSource's `Last-Event-ID`). */
@@ -93,6 +95,13 @@ function sampleBody(path: string, samples: ExplorerSamples): string | undefined 
     const leg = samples.selection ?? { event_id: eventId, market: '1x2', outcome: '1', odds: 2 };
     return JSON.stringify({ legs: [leg], stake: 10 }, null, 2);
   }
+  if (path === '/v1/webhooks') {
+    return JSON.stringify({ url: 'https://example.com/hooks/sports', types: ['settlement', 'result'] }, null, 2);
+  }
+  if (path === '/v1/webhooks/{id}') return JSON.stringify({ enabled: true }, null, 2);
+  if (path === '/v1/webhooks/{id}/replay') {
+    return JSON.stringify({ since: new Date(Date.now() - 3_600_000).toISOString() }, null, 2);
+  }
   return undefined;
 }
 
@@ -100,6 +109,8 @@ function sampleBody(path: string, samples: ExplorerSamples): string | undefined 
 function sampleParam(name: string, samples: ExplorerSamples): string | undefined {
   if (name === 'limit') return '5';
   if (name === 'eventId') return samples.eventIds[0];
+  // The webhook routes' `{id}`: the chosen key's first subscription, when it has one.
+  if (name === 'id') return samples.webhookId;
   return undefined;
 }
 
@@ -165,7 +176,7 @@ export function explorerEndpoints(doc: unknown, samples: ExplorerSamples = NO_SA
         const param = explorerParam(doc, p, samples);
         if (param !== null && !(stream && STREAM_OWN_PARAMS.has(param.name))) params.push(param);
       }
-      const body = method === 'POST' ? (sampleBody(path, samples) ?? '{}') : undefined;
+      const body = method === 'POST' || method === 'PATCH' ? (sampleBody(path, samples) ?? '{}') : undefined;
       out.push({
         method,
         path,
@@ -217,7 +228,10 @@ export function explorerPages(app: FastifyInstance, pctx: PortalContext): void {
       return sendPage(pctx, reply, { title: 'Explorer', nav: 'explorer', session, body });
     }
     // Built per page: the samples follow the service's data (an event that ended yesterday is no example today).
-    const endpoints = explorerEndpoints(request.server.swagger(), pctx.ports.samples());
+    const chosen = keys.find((k) => k.id === wanted) ?? keys[0];
+    const webhooks = chosen === undefined ? [] : ((await pctx.ports.webhooks?.list(chosen)) ?? []);
+    const samples = { ...pctx.ports.samples(), webhookId: webhooks[0]?.id };
+    const endpoints = explorerEndpoints(request.server.swagger(), samples);
     const keyOptions = keys.map(
       (k) => html`<option value="${k.id}" ${k.id === wanted ? html` selected` : ''}>${k.name} (${k.id})</option>`,
     );
