@@ -24,7 +24,9 @@ interface Route {
 }
 
 /** decisions.md: every authenticated request counts except these three. */
-const NOT_COUNTED = new Set(['/v1/health', '/v1/status', '/v1/usage/warnings']);
+const NOT_COUNTED_URLS = new Set(['/v1/health', '/v1/status', '/v1/usage/warnings']);
+/** Not counted: health, status, the warnings, and managing webhook subscriptions (docs/quotas.md). */
+const NOT_COUNTED = { has: (url: string): boolean => NOT_COUNTED_URLS.has(url) || url.startsWith('/v1/webhooks') };
 /** The helpers' clock starts in March 2026 (T0): the quota resets on 1 April, 00:00 UTC. */
 const APRIL = Math.floor(utcDay(T0).monthEnd / 1000);
 
@@ -62,7 +64,7 @@ describe('which requests count', () => {
     }
   });
 
-  test('every /v1 endpoint counts one request, except /v1/health, /v1/status and /v1/usage/warnings', async () => {
+  test('every /v1 endpoint counts one request, except /v1/health, /v1/status, /v1/usage/warnings and the webhook routes', async () => {
     for (const r of routes.filter((x) => x.url.startsWith('/v1/'))) {
       svc.clock.advance(1000); // health and status allow 2 a second
       const before = (await usageOf(svc, key)).current.this_month;
