@@ -44,7 +44,7 @@ function inputs() {
       } else if (e.name.endsWith('.ts')) files.push(p);
     }
   };
-  for (const dir of ['src', 'test', 'bench', 'sdk', 'examples']) walk(dir);
+  for (const dir of ['src', 'test', 'bench', 'chaos', 'sdk', 'examples']) walk(dir);
   const h = createHash('sha1');
   for (const f of files.sort()) {
     const s = existsSync(f) ? statSync(f) : null;
