@@ -1,6 +1,7 @@
 // The scaled-out deployment a chaos campaign runs on: its own PostgreSQL database, its own redis-server, API nodes and pipeline candidates as child processes on fixed loopback ports.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -67,6 +68,8 @@ export interface DeploymentOptions {
   env: Record<string, string>;
   /** A node's process ended without the campaign stopping it (a crash): its code or signal and last lines. */
   onCrash: (n: Node, how: string, lastLines: string[]) => void;
+  /** Where each node's whole output is appended (`<name>.log`, every run of it), or null. */
+  logDir: string | null;
 }
 
 export class Deployment {
@@ -166,6 +169,14 @@ export class Deployment {
       };
       child.stdout?.on('data', keep);
       child.stderr?.on('data', keep);
+      if (this.opts.logDir !== null) {
+        mkdirSync(this.opts.logDir, { recursive: true });
+        const file = createWriteStream(join(this.opts.logDir, `${n.name}.log`), { flags: 'a' });
+        file.write(`--- ${new Date().toISOString()} started (pid ${child.pid})\n`);
+        child.stdout?.pipe(file, { end: false });
+        child.stderr?.pipe(file, { end: false });
+        child.once('exit', (code, signal) => file.end(`--- ${new Date().toISOString()} exited (${signal ?? code})\n`));
+      }
       const t0 = Date.now();
       while (alive(child) && Date.now() - t0 < 60_000) {
         if (await answers(`${n.base}/livez`, 200, 1000)) return;

@@ -140,6 +140,7 @@ async function main(): Promise<number> {
     apiNodes: o.apiNodes,
     pipelines: o.pipelines,
     env: { FLUSH_INTERVAL_MS: '250' },
+    logDir: join(out, 'logs'),
     onCrash: (n, how, lastLines) => {
       h.crashes.push({ at: h.now(), node: n.name, how, lastLines });
       log(`${n.name} crashed (${how}): ${lastLines.slice(-3).join(' | ')}`);

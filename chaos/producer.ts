@@ -6,6 +6,7 @@ import type { History } from './history.js';
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface FeedReport {
+  node?: string;
   accepted?: number;
   rejected?: number;
   errors?: Array<{ line: number; error: string; message: string; retryable?: boolean }>;
@@ -28,7 +29,7 @@ export async function postFeed(
         signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await res.text();
-      if (res.status === 200) return JSON.parse(text) as FeedReport;
+      if (res.status === 200) return { ...(JSON.parse(text) as FeedReport), node: n.name };
     } catch {
       // down, or it held the body too long: the next candidate
     }
@@ -40,6 +41,8 @@ interface Driven {
   game: Game;
   /** The next step to send. */
   step: number;
+  /** Who acknowledged its fixture, and when (what a refusal as unknown later is compared with). */
+  fixture?: string;
 }
 
 export class Producer {
@@ -122,7 +125,7 @@ export class Producer {
       } else {
         this.h.feedRejections.push({
           at: this.h.now(),
-          line: JSON.stringify(entry.line).slice(0, 200),
+          line: `${report.node}: ${JSON.stringify(entry.line).slice(0, 200)} (fixture acknowledged ${entry.driven.fixture ?? 'never'})`,
           error: e.error,
           message: e.message,
         });
@@ -130,6 +133,7 @@ export class Producer {
     }
     for (const driven of moving) {
       if (held.has(driven)) continue;
+      if (driven.step === 0) driven.fixture = `by ${report.node} at ${(this.h.now() / 1000).toFixed(1)} s`;
       if (driven.step === STEPS - 1) {
         this.resulted.add(driven.game.id);
         this.active.splice(this.active.indexOf(driven), 1);

@@ -185,12 +185,12 @@ export function judge(
       const snapshot = e.event === 'snapshot_required';
       if (snapshot) {
         snapshots[e.reason ?? '?'] = (snapshots[e.reason ?? '?'] ?? 0) + 1;
-        const fault = faultAt(h.faults, e.at);
-        if ((fault === null || !MAY_RELOAD.has(fault.kind)) && cap('snapshot_required only after a loss'))
+        const near = faultsAt(h.faults, e.at);
+        if (!near.some((f) => MAY_RELOAD.has(f.kind)) && cap('snapshot_required only after a loss'))
           v.push({
             rule: 'snapshot_required only after a loss',
             at: e.at,
-            detail: `${s.name} on ${e.node}: snapshot_required (${e.reason}) ${fault === null ? 'with no fault under way' : `during ${fault.kind}`}`,
+            detail: `${s.name} on ${e.node}: snapshot_required (${e.reason}) ${near.length === 0 ? 'with no fault under way' : `after ${near.map((f) => f.kind).join(', ')}`}`,
           });
       }
       if (e.id === null) continue;
@@ -319,9 +319,7 @@ export function judge(
   };
 }
 
-/** The fault under way at `at`, or the last one ended within RELOAD_AFTER_MS before it. */
-function faultAt(faults: readonly FaultRecord[], at: number): FaultRecord | null {
-  let found: FaultRecord | null = null;
-  for (const f of faults) if (f.start - 100 <= at && at <= f.end + RELOAD_AFTER_MS) found = f;
-  return found;
+/** The faults under way at `at`, or ended within RELOAD_AFTER_MS before it. */
+function faultsAt(faults: readonly FaultRecord[], at: number): FaultRecord[] {
+  return faults.filter((f) => f.start - 100 <= at && at <= f.end + RELOAD_AFTER_MS);
 }
