@@ -80,8 +80,8 @@ export class History {
   readonly streams: StreamClientHistory[] = [];
   /** Feed lines refused for a reason that is not "retry" (a message the campaign built valid). */
   readonly feedRejections: FeedRecord[] = [];
-  /** Feed bodies sent, lines resent after a retryable refusal, and bodies no candidate took. */
-  readonly feed = { bodies: 0, lines: 0, resentLines: 0, refusedBodies: 0 };
+  /** Feed bodies sent, lines resent after a retryable refusal, bodies no candidate took, games sent again from their fixture. */
+  readonly feed = { bodies: 0, lines: 0, resentLines: 0, refusedBodies: 0, restartedGames: 0 };
   /** Node processes that ended without the campaign stopping them. */
   readonly crashes: Array<{ at: At; node: string; how: string; lastLines: string[] }> = [];
   /** Facts of the campaign's own (a node that would not restart, a fault that could not be undone). */

@@ -122,6 +122,17 @@ export class Producer {
       if (e.retryable === true) {
         held.add(entry.driven);
         this.h.feed.resentLines++;
+      } else if (/unknown event/.test(e.message) && entry.driven.step !== 0) {
+        if (entry.driven.step === -1) continue; // a second line of the same step
+        // Live data acknowledged by a leader that was deposed before it published or stored it is
+        // gone (only results and final statuses are durable when acknowledged): a producer sends
+        // the game from its fixture again. Counted and noted, not a violation.
+        this.h.feed.restartedGames++;
+        this.h.note(
+          `${entry.driven.game.id}: refused by ${report.node} as unknown at step ${entry.driven.step} (fixture acknowledged ${entry.driven.fixture ?? 'never'}): sent again from its fixture`,
+        );
+        entry.driven.step = -1;
+        held.add(entry.driven);
       } else {
         this.h.feedRejections.push({
           at: this.h.now(),
@@ -132,6 +143,7 @@ export class Producer {
       }
     }
     for (const driven of moving) {
+      if (driven.step === -1) driven.step = 0;
       if (held.has(driven)) continue;
       if (driven.step === 0) driven.fixture = `by ${report.node} at ${(this.h.now() / 1000).toFixed(1)} s`;
       if (driven.step === STEPS - 1) {

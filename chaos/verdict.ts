@@ -15,8 +15,12 @@ const MAY_RELOAD: ReadonlySet<FaultKind> = new Set([
   'redis-kill',
   'redis-restart',
 ]);
-/** How long after a fault ends a snapshot_required is still its consequence (a failover completing). */
-const RELOAD_AFTER_MS = 15_000;
+/**
+ * How long after a fault ends a snapshot_required is still its consequence: a new leader's term
+ * (after PostgreSQL dropped the old one's session) reaches the API nodes once it has loaded the
+ * store and they have swapped it in, which took 16 s on the loaded 2-core machine.
+ */
+const RELOAD_AFTER_MS = 30_000;
 
 export interface ServedResult {
   status: number;
