@@ -4,6 +4,8 @@ import { burstLines, gameOf, STEPS, stepLines, type Game } from './games.js';
 import type { History } from './history.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Refusals saying the service lost what it acknowledged of a game: its fixture, or its `live` status. */
+const LOST_STATE = /unknown event|is 'prematch'/;
 
 interface FeedReport {
   node?: string;
@@ -43,6 +45,8 @@ interface Driven {
   step: number;
   /** Who acknowledged its fixture, and when (what a refusal as unknown later is compared with). */
   fixture?: string;
+  /** Times it was sent again from its fixture. */
+  restarts: number;
 }
 
 export class Producer {
@@ -81,7 +85,7 @@ export class Producer {
         while (this.active.length < this.concurrent) {
           const game = gameOf(this.seed, this.next++);
           this.games.push(game);
-          this.active.push({ game, step: 0 });
+          this.active.push({ game, step: 0, restarts: 0 });
         }
       } else {
         drainFrom ??= Date.now();
@@ -122,14 +126,15 @@ export class Producer {
       if (e.retryable === true) {
         held.add(entry.driven);
         this.h.feed.resentLines++;
-      } else if (/unknown event/.test(e.message) && entry.driven.step !== 0) {
+      } else if (LOST_STATE.test(e.message) && entry.driven.step !== 0 && entry.driven.restarts < 3) {
         if (entry.driven.step === -1) continue; // a second line of the same step
-        // Live data acknowledged by a leader that was deposed before it published or stored it is
-        // gone (only results and final statuses are durable when acknowledged): a producer sends
-        // the game from its fixture again. Counted and noted, not a violation.
+        // Live data (a fixture, a status) acknowledged by a leader that was deposed before it
+        // published or stored it is gone (only results and final statuses are durable when
+        // acknowledged): a producer sends the game again from its fixture. Counted and noted.
         this.h.feed.restartedGames++;
+        entry.driven.restarts++;
         this.h.note(
-          `${entry.driven.game.id}: refused by ${report.node} as unknown at step ${entry.driven.step} (fixture acknowledged ${entry.driven.fixture ?? 'never'}): sent again from its fixture`,
+          `${entry.driven.game.id}: refused by ${report.node} at step ${entry.driven.step} (${e.message.slice(0, 80)}; fixture acknowledged ${entry.driven.fixture ?? 'never'}): sent again from its fixture`,
         );
         entry.driven.step = -1;
         held.add(entry.driven);
