@@ -40,6 +40,7 @@ interface Report {
 describe('chaos campaign: 2 minutes, seed 1', { skip }, () => {
   it('drives games to results through seeded faults with no violation: results, settlements, streams, health, no 500', async (t) => {
     const out = await mkdtemp(join(tmpdir(), 'chaos-ci-'));
+    let passed = false;
     try {
       const child = spawn(
         process.execPath,
@@ -77,8 +78,11 @@ describe('chaos campaign: 2 minutes, seed 1', { skip }, () => {
         `FAULT-FIGURES chaos-campaign: seed 1, 2 min: ${f.requests} requests, ${f.fault_count} faults ${JSON.stringify(f.faults)}, ` +
           `${f.games.resulted} games settled, ${f.streams.ids} stream ids, takeover p50 ${f.takeover_ms.p50} ms p99 ${f.takeover_ms.p99} ms, 0 violations`,
       );
+      passed = true;
     } finally {
-      await rm(out, { recursive: true, force: true });
+      // A failed run's report and node logs stay for whoever looks into it.
+      if (passed) await rm(out, { recursive: true, force: true });
+      else console.log(`the campaign's report and node logs: ${out}`);
     }
   });
 });
