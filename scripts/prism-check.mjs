@@ -165,6 +165,11 @@ try {
     ['docs/api.md', 'GET', '/v1/usage/warnings'],
     ['docs/api.md', 'GET', `/v1/settlements?event_ids=${eventId},${otherId}&explain=true`],
     ['docs/api.md', 'GET', `/v1/settlements/outrights?tournament_ids=${t.tournament_id}`],
+    ['README', 'GET', `/v1/events/${eventId}/odds?markets=1x2,totals`],
+    ['docs/api.md', 'GET', `/v1/events/${eventId}?markets=totals`],
+    ['docs/api.md', 'GET', `/v1/events/${eventId}/odds?markets=1x2&at=${tenMinutesAgo}`],
+    ['docs/api.md', 'POST', '/v1/events/batch?markets=1x2', json, { ids: [eventId, otherId] }],
+    ['README', 'GET', '/v1/webhooks'],
   ];
 
   for (const [source, method, path, headers = {}, body] of requests) {
@@ -174,6 +179,35 @@ try {
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     };
     results.push(await judge(source, method, path, await fetch(`${PROXY}${path}`, init)));
+  }
+
+  // A webhook subscription's life, as docs/webhooks.md shows it (a public address literal: no DNS here).
+  const hook = await fetch(`${PROXY}/v1/webhooks`, {
+    method: 'POST',
+    headers: { 'x-api-key': KEY, ...json },
+    body: JSON.stringify({ url: 'https://93.184.216.34/hooks/sports', types: ['settlement', 'result'] }),
+  });
+  const created = await hook
+    .clone()
+    .json()
+    .catch(() => ({}));
+  results.push(await judge('webhooks', 'POST', '/v1/webhooks', hook));
+  if (typeof created.id === 'string') {
+    const at = `/v1/webhooks/${created.id}`;
+    for (const [method, path, body] of [
+      ['GET', at],
+      ['PATCH', at, { enabled: false }],
+      ['GET', `${at}/deliveries`],
+      ['POST', `${at}/rotate-secret`],
+      ['DELETE', at],
+    ]) {
+      const init = {
+        method,
+        headers: { 'x-api-key': KEY, ...(body !== undefined ? json : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      };
+      results.push(await judge('webhooks', method, path, await fetch(`${PROXY}${path}`, init)));
+    }
   }
 
   // Requests the service refuses (400 naming the parameter): Prism must refuse them too (422 naming
