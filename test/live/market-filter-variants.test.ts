@@ -1,7 +1,7 @@
 // Filtered payloads (`markets=`): a cache of their own, bounded in entries and bytes, that never touches the unfiltered payloads.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Market, SportEvent } from '../../src/domain/types.js';
+import type { Market } from '../../src/domain/types.js';
 import { CachedPayload } from '../../src/live/cached-payload.js';
 import { newCompressionStats } from '../../src/live/compressed-forms.js';
 import { MarketFilter } from '../../src/live/market-filter.js';
@@ -9,32 +9,9 @@ import { PayloadCache } from '../../src/live/payload-cache.js';
 import { PatchablePayload } from '../../src/live/patchable-payload.js';
 import { ReadModel } from '../../src/live/read-model.js';
 import type { LiveEvent } from '../../src/live/live-event.js';
+import { sportEvent as event } from '../helpers/sport-event.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
-
-function event(id: string): SportEvent {
-  return {
-    id,
-    sport: 'soccer',
-    league: { slug: 'england-premier-league', name: 'Premier League', country: 'England', tier: 1 },
-    homeTeam: `H ${id}`,
-    awayTeam: `A ${id}`,
-    homeLogoId: null,
-    awayLogoId: null,
-    startTime: T0 + 3_600_000,
-    status: 'prematch',
-    score: { home: 0, away: 0 },
-    period: '',
-    clock: null,
-    periodScores: [],
-    sportData: null,
-    scoreboard: null,
-    updatedAt: T0,
-    statusChangedAt: T0,
-    endedAt: null,
-    playerStats: null,
-  };
-}
 
 /** Forty player props (a family each) and a 1x2. */
 function book(): Market[] {

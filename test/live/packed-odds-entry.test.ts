@@ -7,31 +7,12 @@ import { decodeLogSegment } from '../../src/live/log-codec.js';
 import type { LogEntry, OddsEntry } from '../../src/live/log-entry.js';
 import { ReadModel } from '../../src/live/read-model.js';
 import { Rng } from '../../src/feed/simulator/rng.js';
+import { sportEvent } from '../helpers/sport-event.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 
 function event(id: string, status: SportEvent['status'] = 'live'): SportEvent {
-  return {
-    id,
-    sport: 'soccer',
-    league: { slug: 'england-premier-league', name: 'Premier League', country: 'England', tier: 1 },
-    homeTeam: `H ${id}`,
-    awayTeam: `A ${id}`,
-    homeLogoId: null,
-    awayLogoId: null,
-    startTime: T0 - 600_000,
-    status,
-    score: { home: 0, away: 0 },
-    period: '',
-    clock: null,
-    periodScores: [],
-    sportData: null,
-    scoreboard: null,
-    updatedAt: T0,
-    statusChangedAt: T0,
-    endedAt: null,
-    playerStats: null,
-  };
+  return sportEvent(id, { status, startTime: T0 - 600_000 });
 }
 
 /** Markets of three outcomes, ids sparse and out of order (deltas of either sign), or beyond 2^50 when `huge`. */
